@@ -1,0 +1,117 @@
+# uringlint: GNU make. `make` builds ./uringlint; `make run` and `make check`
+# install missing Debian packages first (as root), see `deps`.
+
+VERSION := 0.1.0
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := liburing libproc2 blkid json-c smartcols
+
+# Debian packages: to build, and to run the tests.
+DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
+	libsmartcols-dev
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps
+DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
+
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wwrite-strings -Wvla -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Werror
+endif
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
+	$(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+
+B := build
+LIB_SRC := $(wildcard lib/*.c) $(wildcard checks/*.c)
+CMD_SRC := $(wildcard cmd/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(B)/%.o)
+LIB_A := $(B)/liburinglint.a
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all deps run check check-unit check-e2e install uninstall clean FORCE
+all: uringlint
+
+# Rebuild everything when the flags change (SANITIZE=..., DEVELOPER=1).
+$(B)/FLAGS: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(VERSION)' > $(B)/FLAGS.new
+	@cmp -s $(B)/FLAGS.new $@ && rm -f $(B)/FLAGS.new || mv $(B)/FLAGS.new $@
+
+$(B)/%.o: %.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/lib/version.o: ALL_CFLAGS += -DURINGLINT_VERSION='"$(VERSION)"' \
+	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
+	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
+
+$(LIB_A): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+uringlint: $(CMD_OBJ) $(LIB_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIB_A) $(PKG_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(LIB_A) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+
+# Installs the Debian packages that are missing when run as root; otherwise
+# prints the exact command and stops.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
+			missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" -ne 0 ]; then \
+		echo "uringlint: missing Debian packages; run as root:" >&2; \
+		echo "  apt-get install -y$$missing" >&2; exit 1; \
+	fi; \
+	echo "installing:$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing
+
+run: deps
+	$(MAKE) uringlint
+	./uringlint preflight || [ $$? -eq 1 ]
+
+check: deps
+	$(MAKE) uringlint unit-bins
+	$(MAKE) check-unit check-e2e
+
+unit-bins: $(UNIT_BIN)
+
+check-unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+check-e2e: uringlint
+	@bash tests/e2e/run.sh
+
+install: uringlint
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 uringlint $(DESTDIR)$(BINDIR)/uringlint
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/uringlint
+
+clean:
+	rm -rf $(B) uringlint
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_CHECKS_H
+#define URINGLINT_CHECKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host_facts.h"
+#include "report.h"
+
+/*
+ * A check is a row of check_table (registry.c): static data plus a pure
+ * function from facts to findings. Checks never open files and never
+ * print; collectors in lib/ did the reading, writers do the printing.
+ */
+
+enum check_scope {
+	SCOPE_HOST,
+	SCOPE_PROCESS,
+	SCOPE_PROBE,
+};
+
+#define CHECK_NEEDS_ROOT (1u << 0)	/* skip with a reason when not root */
+#define CHECK_LIVE_ONLY (1u << 1)	/* skip with a reason under --root */
+
+struct check_ctx {
+	const struct host_facts *host;
+	struct report *report;
+};
+
+struct check;
+typedef void (*check_run_fn)(const struct check *c, struct check_ctx *ctx);
+
+struct check {
+	const char *id;		/* kebab-case, stable: users and CI name it */
+	const char *title;
+	const char *category;	/* key into check_categories */
+	enum check_severity severity;
+	enum check_scope scope;
+	unsigned int flags;
+	check_run_fn run;
+	/* Parameters of generic runners, so simple checks need no function. */
+	union {
+		struct {
+			uint32_t fail_below, warn_below;
+			const char *fail_why, *warn_why;
+		} kernel_min;
+	} param;
+	const char *looks_at;	/* explain: what it reads */
+	const char *why;	/* explain: why it matters */
+	const char *fix;	/* default fix; a finding may give a sharper one */
+	const char *reference;
+};
+
+struct check_category {
+	const char *id;
+	const char *title;
+};
+
+extern const struct check check_table[];
+extern const size_t check_table_len;
+extern const struct check_category check_categories[];
+extern const size_t check_categories_len;
+
+const struct check *check_find(const char *id);
+const char *check_category_title(const char *id);
+const char *check_scope_name(enum check_scope scope);
+
+/* --only / --skip: comma-separated ids. */
+struct check_policy {
+	const char *only;
+	const char *skip;
+};
+
+/* 0, or -EINVAL with *bad pointing at the unknown id (caller frees *bad). */
+int check_policy_validate(const struct check_policy *pol, char **bad);
+
+/* Runs every check of one scope, in table order, honouring the policy. */
+void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
+		      const struct check_policy *pol);
+
+/* Runners, shared by rows of the table. */
+void check_kernel_min(const struct check *c, struct check_ctx *ctx);
+void check_io_uring_available(const struct check *c, struct check_ctx *ctx);
+void check_io_uring_disabled_sysctl(const struct check *c, struct check_ctx *ctx);
+void check_memlock_limit(const struct check *c, struct check_ctx *ctx);
+
+/*
+ * What a host check calls when a fact it needs is missing: skip when the
+ * fact could not be read, error when it was read but made no sense.
+ */
+struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
+				   const char *subject, const struct fact_err *e);
+
+/* The sizes a typical deployment plans, used until a check is told otherwise. */
+#define TYPICAL_RING_ENTRIES 4096u
+#define TYPICAL_FIXED_BUFFER_BYTES (64ull << 20)
+
+/* Shared by the memlock-limit row and its findings. */
+#define FIX_MEMLOCK_TEXT                                                                   \
+	"raise RLIMIT_MEMLOCK for the service's user: systemd unit [Service] "             \
+	"LimitMEMLOCK=infinity (or a size); PAM logins: '<user> - memlock unlimited' in "  \
+	"/etc/security/limits.d/io_uring.conf; containers: --ulimit memlock=-1:-1; or "    \
+	"grant the service CAP_IPC_LOCK, which io_uring does not charge"
+
+#endif

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Runs the table: policy, live-only and root-only gates, then each check. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "xalloc.h"
+
+static bool list_has(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, id, n))
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static int list_validate(const char *list, char **bad)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *id = xasprintf("%.*s", (int)len, p);
+
+		if (!check_find(id)) {
+			*bad = id;
+			return -EINVAL;
+		}
+		free(id);
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int check_policy_validate(const struct check_policy *pol, char **bad)
+{
+	*bad = NULL;
+	if (list_validate(pol->only, bad) || list_validate(pol->skip, bad))
+		return -EINVAL;
+	return 0;
+}
+
+struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
+				   const char *subject, const struct fact_err *e)
+{
+	enum check_status st = e->err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP;
+
+	return report_add(ctx->report, c, st, subject, "%s", e->why);
+}
+
+void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
+		      const struct check_policy *pol)
+{
+	const struct check *c;
+	size_t i;
+
+	for (i = 0; i < check_table_len; i++) {
+		c = &check_table[i];
+		if (c->scope != scope)
+			continue;
+		if (pol->only && !list_has(pol->only, c->id))
+			continue;
+		if (pol->skip && list_has(pol->skip, c->id)) {
+			report_add(ctx->report, c, STATUS_SKIP, "host", "suppressed by policy (--skip)");
+			continue;
+		}
+		if ((c->flags & CHECK_LIVE_ONLY) && !ctx->host->live) {
+			report_add(ctx->report, c, STATUS_SKIP, "host",
+				   "needs the live system; --root replays a captured tree");
+			continue;
+		}
+		if ((c->flags & CHECK_NEEDS_ROOT) && !ctx->host->tool_is_root) {
+			report_add(ctx->report, c, STATUS_SKIP, "host", "needs root");
+			continue;
+		}
+		c->run(c, ctx);
+	}
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_CMD_H
+#define URINGLINT_CMD_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "checks.h"
+#include "report.h"
+#include "sysroot.h"
+#include "writer.h"
+
+/* Exit statuses of the CLI contract. */
+#define EXIT_FINDINGS 1
+#define EXIT_USAGE 2
+#define EXIT_CANNOT 3
+
+struct global_opts {
+	enum output_format format;
+	const char *output;	/* -o FILE, NULL: stdout */
+	const char *root;	/* --root DIR, NULL: live */
+	struct check_policy policy;
+	enum check_status fail_on;
+	bool fail_never;
+	bool no_color;
+	int verbosity;
+};
+
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_ROOT,
+	OPT_ONLY,
+	OPT_SKIP,
+	OPT_FAIL_ON,
+	OPT_NO_COLOR,
+	OPT_CMD_BASE = 0x200,	/* commands number their own options from here */
+};
+
+/* Every command accepts the global options after its name too. */
+#define GLOBAL_LONGOPTS                                               \
+	{ "format", required_argument, NULL, OPT_FORMAT },            \
+	{ "output", required_argument, NULL, 'o' },                   \
+	{ "root", required_argument, NULL, OPT_ROOT },                \
+	{ "only", required_argument, NULL, OPT_ONLY },                \
+	{ "skip", required_argument, NULL, OPT_SKIP },                \
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },          \
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },              \
+	{ "quiet", no_argument, NULL, 'q' },                          \
+	{ "verbose", no_argument, NULL, 'v' },                        \
+	{ "help", no_argument, NULL, 'h' },                           \
+	{ "version", no_argument, NULL, 'V' }
+#define GLOBAL_SHORTOPTS "o:qvhV"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv, struct global_opts *g);
+	const char *args;
+	const char *summary;
+};
+
+/* Command entry points (one file each). */
+int cmd_preflight(int argc, char **argv, struct global_opts *g);
+int cmd_checks(int argc, char **argv, struct global_opts *g);
+int cmd_explain(int argc, char **argv, struct global_opts *g);
+
+/* One line on stderr, "uringlint: ..." */
+__attribute__((format(printf, 1, 2))) void error_msg(const char *fmt, ...);
+/* Misuse: the line, then "Try 'uringlint --help'"; returns EXIT_USAGE. */
+__attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
+
+/*
+ * Handles one option returned by getopt_long that the command did not
+ * know: a global option, -h (prints usage and exits 0), -V, or an error.
+ * Returns 0 when handled, else an exit status.
+ */
+int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
+	       const struct command *cmd);
+const struct command *command_find(const char *name);
+void print_command_help(FILE *out, const struct command *cmd);
+
+/*
+ * Shared setup and teardown of report commands (git's run_builtin idea):
+ * validates the policy, opens the sysroot, and at the end writes the report
+ * to stdout or -o FILE and turns it into the exit status.
+ */
+int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr);
+int cmd_emit_report(const struct global_opts *g, const struct report *r);
+
+/* Writes through a callback to stdout or -o FILE, checking every stream error. */
+int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const void *data),
+		     const void *data);
+bool cmd_use_color(const struct global_opts *g);
+
+#endif

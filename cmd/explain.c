@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* uringlint explain ID: the registry row, in words. */
+#include <errno.h>
+#include <json-c/json.h>
+
+#include "cmd.h"
+
+static int write_explain_text(FILE *out, const void *data)
+{
+	const struct check *c = data;
+
+	fprintf(out, "%s: %s\n", c->id, c->title);
+	fprintf(out, "scope %s, severity %s, category %s%s%s\n\n", check_scope_name(c->scope),
+		severity_name(c->severity), check_category_title(c->category),
+		c->flags & CHECK_NEEDS_ROOT ? ", needs root" : "",
+		c->flags & CHECK_LIVE_ONLY ? ", live system only" : "");
+	fprintf(out, "What it looks at:\n  %s\n\n", c->looks_at);
+	fprintf(out, "Why it matters:\n  %s\n\n", c->why);
+	fprintf(out, "How to fix:\n  %s\n\n", c->fix);
+	fprintf(out, "Reference:\n  %s\n", c->reference);
+	return ferror(out) ? -EIO : 0;
+}
+
+static int write_explain_json(FILE *out, const void *data)
+{
+	const struct check *c = data;
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(c->id));
+	json_object_object_add(o, "title", json_object_new_string(c->title));
+	json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
+	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->severity)));
+	json_object_object_add(o, "category", json_object_new_string(c->category));
+	json_object_object_add(o, "looks_at", json_object_new_string(c->looks_at));
+	json_object_object_add(o, "why", json_object_new_string(c->why));
+	json_object_object_add(o, "fix", json_object_new_string(c->fix));
+	json_object_object_add(o, "reference", json_object_new_string(c->reference));
+	return write_json_document(out, o);
+}
+
+int cmd_explain(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
+	const struct check *c;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+		ret = global_opt(g, opt, optarg, argv, command_find("explain"));
+		if (ret)
+			return ret;
+	}
+	if (optind >= argc)
+		return usage_error("explain needs a check id (see 'uringlint checks')");
+	if (optind + 1 < argc)
+		return usage_error("explain takes one check id, not '%s'", argv[optind + 1]);
+	c = check_find(argv[optind]);
+	if (!c)
+		return usage_error("unknown check '%s' (see 'uringlint checks')", argv[optind]);
+	return cmd_write_output(g, g->format == FORMAT_JSON ? write_explain_json : write_explain_text,
+				c);
+}

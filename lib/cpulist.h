@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_CPULIST_H
+#define URINGLINT_CPULIST_H
+
+#include <stdbool.h>
+
+#define CPULIST_MAX 8192	/* CONFIG_NR_CPUS tops out here on x86-64 */
+
+struct cpuset {
+	unsigned long bits[CPULIST_MAX / (8 * sizeof(unsigned long))];
+};
+
+/* Parses the kernel's list format "0-3,8,10-11" (empty means none): 0 or -EBADMSG. */
+int cpulist_parse(const char *s, struct cpuset *set);
+bool cpuset_has(const struct cpuset *set, unsigned int cpu);
+unsigned int cpuset_count(const struct cpuset *set);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_FACT_H
+#define URINGLINT_FACT_H
+
+/*
+ * Why a fact could not be collected. err is 0 when the fact holds a value,
+ * else -errno; why is the one-line reason a check shows as its skip or
+ * error message ("cannot read 'proc/self/limits': Permission denied").
+ * Parse failures use -EBADMSG, so a check can tell "could not read" (skip)
+ * from "read garbage" (error).
+ */
+struct fact_err {
+	int err;
+	char why[320];
+};
+
+__attribute__((format(printf, 3, 4)))
+void fact_fail(struct fact_err *f, int err, const char *fmt, ...);
+void fact_fail_read(struct fact_err *f, const char *path, int err);
+
+static inline int fact_ok(const struct fact_err *f)
+{
+	return f->err == 0;
+}
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_HOST_FACTS_H
+#define URINGLINT_HOST_FACTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fact.h"
+#include "kernel_version.h"
+#include "procfs_limits.h"
+#include "procfs_status.h"
+#include "sysroot.h"
+#include "uring_probe.h"
+
+/*
+ * Everything host checks judge, collected once. Each part carries its own
+ * fact_err so a check can skip or error with the exact reason while the
+ * other parts stay usable.
+ */
+struct host_facts {
+	bool live;			/* false under --root: judged from files */
+	bool tool_is_root;		/* euid of uringlint itself, for NEEDS_ROOT checks */
+	uint64_t page_size;
+	char hostname[256];
+	unsigned int cpus;		/* online CPUs, 0 when unknown */
+
+	struct {
+		struct fact_err e;
+		struct kernel_version v;
+	} kernel;
+
+	/* kernel.io_uring_disabled and kernel.io_uring_group (6.6+) */
+	struct {
+		struct fact_err e;
+		int64_t value;
+	} uring_disabled, uring_group;
+
+	/*
+	 * proc/self of the process that runs uringlint, standing for the
+	 * service's credentials and limits (a captured tree keeps those of the
+	 * shell that captured it).
+	 */
+	struct {
+		struct fact_err e;
+		struct proc_status st;
+	} self_status;
+
+	struct {
+		struct fact_err e;
+		struct proc_limits lim;
+	} self_limits;
+
+	/* A real io_uring_setup(): live only; e.err says why it was not tried. */
+	struct {
+		struct fact_err e;
+		struct uring_setup_result r;
+	} uring_setup;
+};
+
+/* Collects every fact; never fails as a whole. */
+void host_facts_collect(const struct sysroot *sr, struct host_facts *hf);
+
+#endif

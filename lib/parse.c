@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static bool only_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return *s == '\0';
+}
+
+int parse_i64(const char *s, int base, int64_t *out)
+{
+	long long v;
+	char *end;
+
+	s = skip_blanks(s);
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_blanks(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, int base, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	s = skip_blanks(s);
+	/* strtoull accepts "-1" and wraps it; a negative count is garbage. */
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || !only_blanks(end))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_keyed_value(const char *text, const char *key, char *out, unsigned outsz)
+{
+	size_t klen = strlen(key);
+	const char *line = text, *v, *end;
+	size_t n;
+
+	while (line && *line) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = skip_blanks(line + klen + 1);
+			end = strchr(v, '\n');
+			if (!end)
+				end = v + strlen(v);
+			while (end > v && isspace((unsigned char)end[-1]))
+				end--;
+			n = (size_t)(end - v);
+			if (n >= outsz)
+				return -EOVERFLOW;
+			memcpy(out, v, n);
+			out[n] = '\0';
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -ENOENT;
+}

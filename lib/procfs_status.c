@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "procfs_status.h"
+
+static int keyed_i64(const char *text, const char *key, int64_t *out)
+{
+	char val[128];
+	int err;
+
+	err = parse_keyed_value(text, key, val, sizeof(val));
+	if (err)
+		return err;
+	return parse_i64(val, 10, out);
+}
+
+/* "Uid:\t0\t0\t0\t0": real, effective, saved, fs. */
+static int second_id(const char *text, const char *key, unsigned int *out)
+{
+	char val[128], *end;
+	unsigned long v;
+
+	if (parse_keyed_value(text, key, val, sizeof(val)))
+		return -EBADMSG;
+	errno = 0;
+	strtoul(val, &end, 10);
+	if (end == val || errno)
+		return -EBADMSG;
+	v = strtoul(end, &end, 10);
+	if (errno || v > 0xffffffffUL)
+		return -EBADMSG;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* "VmLck:\t       0 kB"; kernel threads have no such line, which leaves 0. */
+static int keyed_kb(const char *text, const char *key, uint64_t *out)
+{
+	char val[128], *kb;
+
+	if (parse_keyed_value(text, key, val, sizeof(val)))
+		return 0;
+	kb = strstr(val, " kB");
+	if (kb)
+		*kb = '\0';
+	return parse_u64(val, 10, out) ? -EBADMSG : 0;
+}
+
+static int parse_groups(const char *text, struct proc_status *st)
+{
+	char val[4096], *p, *end;
+	unsigned long g;
+
+	/* An empty "Groups:" line is normal; a missing one is not. */
+	if (parse_keyed_value(text, "Groups", val, sizeof(val)) == -ENOENT)
+		return -EBADMSG;
+	for (p = val; *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		g = strtoul(p, &end, 10);
+		if (end == p || errno || g > 0xffffffffUL)
+			return -EBADMSG;
+		if (st->ngroups < STATUS_MAX_GROUPS)
+			st->groups[st->ngroups++] = (gid_t)g;
+		else
+			st->groups_truncated = true;
+		p = end;
+	}
+	return 0;
+}
+
+int proc_status_parse(const char *text, struct proc_status *st)
+{
+	char val[256];
+	int64_t v;
+
+	memset(st, 0, sizeof(*st));
+	st->seccomp = -1;
+	st->seccomp_filters = -1;
+
+	if (parse_keyed_value(text, "Name", st->name, sizeof(st->name)))
+		return -EBADMSG;
+	if (keyed_i64(text, "Tgid", &v) || v <= 0 || v > 0x7fffffff)
+		return -EBADMSG;
+	st->tgid = (pid_t)v;
+	if (second_id(text, "Uid", &st->euid) || second_id(text, "Gid", &st->egid))
+		return -EBADMSG;
+	if (parse_groups(text, st))
+		return -EBADMSG;
+	if (parse_keyed_value(text, "CapEff", val, sizeof(val)) ||
+	    parse_u64(val, 16, &st->cap_eff))
+		return -EBADMSG;
+	if (keyed_i64(text, "Threads", &v) || v < 0 || v > 0x7fffffff)
+		return -EBADMSG;
+	st->threads = (int)v;
+
+	/* Lines newer than the oldest kernel we support: absent is fine, garbage is not. */
+	if (parse_keyed_value(text, "Seccomp", val, sizeof(val)) == 0) {
+		if (parse_i64(val, 10, &v) || v < 0 || v > 2)
+			return -EBADMSG;
+		st->seccomp = (int)v;
+	}
+	if (parse_keyed_value(text, "Seccomp_filters", val, sizeof(val)) == 0) {
+		if (parse_i64(val, 10, &v) || v < 0 || v > 0x7fffffff)
+			return -EBADMSG;
+		st->seccomp_filters = (int)v;
+	}
+	if (keyed_kb(text, "VmLck", &st->vm_lck_kb) || keyed_kb(text, "VmPin", &st->vm_pin_kb))
+		return -EBADMSG;
+	parse_keyed_value(text, "Cpus_allowed_list", st->cpus_allowed_list,
+			  sizeof(st->cpus_allowed_list));
+	return 0;
+}
+
+bool proc_status_has_cap(const struct proc_status *st, unsigned int bit)
+{
+	return bit < 64 && (st->cap_eff >> bit) & 1;
+}
+
+bool proc_status_in_group(const struct proc_status *st, gid_t gid)
+{
+	unsigned int i;
+
+	if (st->egid == gid)
+		return true;
+	for (i = 0; i < st->ngroups; i++)
+		if (st->groups[i] == gid)
+			return true;
+	return false;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "checks.h"
+#include "xalloc.h"
+
+static const char *const status_names[STATUS__COUNT] = {
+	[STATUS_PASS] = "pass",
+	[STATUS_SKIP] = "skip",
+	[STATUS_WARN] = "warn",
+	[STATUS_FAIL] = "fail",
+	[STATUS_ERROR] = "error",
+};
+
+static const char *const severity_names[] = {
+	[SEVERITY_INFO] = "info",
+	[SEVERITY_LOW] = "low",
+	[SEVERITY_MEDIUM] = "medium",
+	[SEVERITY_HIGH] = "high",
+	[SEVERITY_CRITICAL] = "critical",
+};
+
+const char *status_name(enum check_status st)
+{
+	return st < STATUS__COUNT ? status_names[st] : "?";
+}
+
+const char *severity_name(enum check_severity sev)
+{
+	return sev <= SEVERITY_CRITICAL ? severity_names[sev] : "?";
+}
+
+void report_init(struct report *r, const char *command)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+}
+
+void report_free(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfindings; i++) {
+		free(r->findings[i].subject);
+		free(r->findings[i].message);
+		free(r->findings[i].fix);
+		json_object_put(r->findings[i].evidence);
+	}
+	free(r->findings);
+	memset(r, 0, sizeof(*r));
+}
+
+struct finding *report_add(struct report *r, const struct check *c, enum check_status st,
+			   const char *subject, const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	if (r->nfindings == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->findings = xreallocarray(r->findings, r->cap, sizeof(*r->findings));
+	}
+	f = &r->findings[r->nfindings++];
+	memset(f, 0, sizeof(*f));
+	f->check = c;
+	f->status = st;
+	f->subject = xstrdup(subject);
+	va_start(ap, fmt);
+	f->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	f->evidence = json_object_new_object();
+	return f;
+}
+
+void finding_set_fix(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(f->fix);
+	va_start(ap, fmt);
+	f->fix = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+const char *finding_fix(const struct finding *f)
+{
+	if (f->status == STATUS_PASS || f->status == STATUS_SKIP)
+		return NULL;
+	return f->fix ? f->fix : f->check->fix;
+}
+
+void finding_ev_str(struct finding *f, const char *key, const char *val)
+{
+	json_object_object_add(f->evidence, key, val ? json_object_new_string(val) : NULL);
+}
+
+void finding_ev_int(struct finding *f, const char *key, int64_t val)
+{
+	json_object_object_add(f->evidence, key, json_object_new_int64(val));
+}
+
+void finding_ev_bool(struct finding *f, const char *key, bool val)
+{
+	json_object_object_add(f->evidence, key, json_object_new_boolean(val));
+}
+
+void report_count(const struct report *r, unsigned int counts[STATUS__COUNT])
+{
+	size_t i;
+
+	memset(counts, 0, sizeof(unsigned int) * STATUS__COUNT);
+	for (i = 0; i < r->nfindings; i++)
+		counts[r->findings[i].status]++;
+}
+
+bool report_reaches(const struct report *r, enum check_status threshold)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfindings; i++) {
+		enum check_status st = r->findings[i].status;
+
+		if (st == STATUS_SKIP || st == STATUS_PASS)
+			continue;
+		if (st >= threshold)
+			return true;
+	}
+	return false;
+}

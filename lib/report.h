@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_REPORT_H
+#define URINGLINT_REPORT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct check;
+
+/* Ordered by how much a finding should worry the reader. */
+enum check_status {
+	STATUS_PASS,
+	STATUS_SKIP,
+	STATUS_WARN,
+	STATUS_FAIL,
+	STATUS_ERROR,
+	STATUS__COUNT
+};
+
+enum check_severity {
+	SEVERITY_INFO,
+	SEVERITY_LOW,
+	SEVERITY_MEDIUM,
+	SEVERITY_HIGH,
+	SEVERITY_CRITICAL,
+};
+
+const char *status_name(enum check_status st);
+const char *severity_name(enum check_severity sev);
+
+struct finding {
+	const struct check *check;
+	enum check_status status;
+	char *subject;			/* the concrete thing judged: "host", a path, a CPU */
+	int pid;			/* 0 for host-wide findings */
+	char *message;
+	char *fix;			/* NULL: the check's own fix text */
+	struct json_object *evidence;	/* always an object */
+};
+
+struct report_host {
+	char hostname[256];
+	char kernel[128];
+	unsigned int cpus;
+	bool live;
+	char root[4096];		/* --root DIR, empty when live */
+};
+
+struct report {
+	const char *command;		/* "preflight", … */
+	struct report_host host;
+	struct finding *findings;
+	size_t nfindings, cap;
+};
+
+void report_init(struct report *r, const char *command);
+void report_free(struct report *r);
+
+__attribute__((format(printf, 5, 6)))
+struct finding *report_add(struct report *r, const struct check *c, enum check_status st,
+			   const char *subject, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+void finding_set_fix(struct finding *f, const char *fmt, ...);
+const char *finding_fix(const struct finding *f);
+
+void finding_ev_str(struct finding *f, const char *key, const char *val);
+void finding_ev_int(struct finding *f, const char *key, int64_t val);
+void finding_ev_bool(struct finding *f, const char *key, bool val);
+
+/* Counts per status. */
+void report_count(const struct report *r, unsigned int counts[STATUS__COUNT]);
+
+/*
+ * The --fail-on gate: true when a finding reaches the threshold. An error
+ * counts as a failure: a check that could not run must not let a gate pass.
+ */
+bool report_reaches(const struct report *r, enum check_status threshold);
+
+#endif

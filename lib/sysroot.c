@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The root every /proc and /sys read goes through (see sysroot.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sysroot.h"
+
+int sysroot_open(struct sysroot *sr, const char *root)
+{
+	const char *path = root ? root : "/";
+	struct stat st;
+	int fd, pfd;
+
+	memset(sr, 0, sizeof(*sr));
+	sr->dirfd = -1;
+	if (strlen(path) >= sizeof(sr->path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (root) {
+		/* A captured tree must at least have proc/ to be worth judging. */
+		pfd = openat(fd, "proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		if (pfd < 0) {
+			int err = errno == ELOOP ? -ENOTDIR : -errno;
+
+			close(fd);
+			return err;
+		}
+		close(pfd);
+	}
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	sr->dirfd = fd;
+	sr->live = !root;
+	snprintf(sr->path, sizeof(sr->path), "%s", path);
+	return 0;
+}
+
+void sysroot_close(struct sysroot *sr)
+{
+	if (sr->dirfd >= 0)
+		close(sr->dirfd);
+	sr->dirfd = -1;
+}
+
+static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned long long)flags,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	while (*rel == '/')
+		rel++;
+	if (sr->live) {
+		fd = openat(sr->dirfd, rel, flags);
+		return fd < 0 ? -errno : (int)fd;
+	}
+	fd = syscall(SYS_openat2, sr->dirfd, rel, &how, sizeof(how));
+	if (fd < 0)
+		return errno == ENOSYS ? -EOPNOTSUPP : -errno;
+	return (int)fd;
+}
+
+int sysroot_open_file(const struct sysroot *sr, const char *rel)
+{
+	struct stat st;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO planted in a captured tree must not hang us. */
+	fd = open_in_root(sr, rel, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	return fd;
+}
+
+int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
+		      char **buf, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *data, *grown;
+	ssize_t n;
+	int fd, err = 0;
+
+	*buf = NULL;
+	*len = 0;
+	fd = sysroot_open_file(sr, rel);
+	if (fd < 0)
+		return fd;
+	data = malloc(cap + 1);
+	if (!data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (used == cap) {
+			if (cap >= max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			grown = realloc(data, cap + 1);
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			data = grown;
+		}
+		n = read(fd, data + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (!err && memchr(data, '\0', used))
+		err = -EILSEQ;
+	if (err) {
+		free(data);
+		return err;
+	}
+	data[used] = '\0';
+	*buf = data;
+	*len = used;
+	return 0;
+}
+
+int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
+		      size_t outsz)
+{
+	char *buf, *start, *end;
+	size_t len, n;
+	int err;
+
+	err = sysroot_read_file(sr, rel, 64 * 1024, &buf, &len);
+	if (err)
+		return err;
+	start = buf;
+	while (*start == ' ' || *start == '\t')
+		start++;
+	end = strchr(start, '\n');
+	if (!end)
+		end = start + strlen(start);
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	n = (size_t)(end - start);
+	if (n >= outsz) {
+		free(buf);
+		return -EOVERFLOW;
+	}
+	memcpy(out, start, n);
+	out[n] = '\0';
+	free(buf);
+	return 0;
+}
+
+const char *sysroot_strerror(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "not a regular file";
+	case -EFBIG:
+		return "file too large";
+	case -EILSEQ:
+		return "file contains a NUL byte";
+	case -EOVERFLOW:
+		return "line too long";
+	case -EXDEV:
+		return "path leads outside the root";
+	case -EOPNOTSUPP:
+		return "openat2 not supported by this kernel (--root needs Linux 5.6)";
+	default:
+		return strerror(-err);
+	}
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_SYSROOT_H
+#define URINGLINT_SYSROOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Every read of /proc and /sys goes through a sysroot: an opened directory
+ * fd that is "/" on the live system, or a captured tree given with --root.
+ * Paths are relative ("proc/self/status"). For a captured tree, lookups use
+ * openat2(RESOLVE_IN_ROOT) so that symlinks inside the tree cannot reach
+ * the real filesystem.
+ */
+struct sysroot {
+	int dirfd;
+	bool live;
+	char path[4096];
+};
+
+/* Default cap for one /proc or /sys file: far above any real one. */
+#define SYSROOT_READ_MAX (1024 * 1024)
+
+int sysroot_open(struct sysroot *sr, const char *root);
+void sysroot_close(struct sysroot *sr);
+
+/* Opens a regular file read-only without blocking on FIFOs; returns fd or -errno. */
+int sysroot_open_file(const struct sysroot *sr, const char *rel);
+
+/*
+ * Reads a whole file into a NUL-terminated heap buffer (*buf, *len).
+ * Returns 0 or -errno: -EFBIG past max bytes, -EINVAL for a file that is not
+ * regular, -EILSEQ for content with a NUL byte (no /proc text file has one).
+ */
+int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
+		      char **buf, size_t *len);
+
+/* Reads the first line of a small file (sysctls, sysfs attributes), trimmed. */
+int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
+		      size_t outsz);
+
+/* A short human explanation of an error returned by the functions above. */
+const char *sysroot_strerror(int err);
+
+#endif

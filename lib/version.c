@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "version.h"
+
+#ifndef URINGLINT_VERSION
+#error "URINGLINT_VERSION is set by the Makefile"
+#endif
+
+const char uringlint_version[] = URINGLINT_VERSION;
+/* liburing 2.3 and libproc2 4.0 have no run-time version call: these are what we built with. */
+const char liburing_build_version[] = LIBURING_VERSION;
+const char libproc2_build_version[] = LIBPROC2_VERSION;

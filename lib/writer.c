@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <string.h>
+
+#include "writer.h"
+
+static const char *const format_names[] = {
+	[FORMAT_TEXT] = "text",
+	[FORMAT_JSON] = "json",
+	[FORMAT_MARKDOWN] = "markdown",
+	[FORMAT_JUNIT] = "junit",
+	[FORMAT_PROMETHEUS] = "prometheus",
+};
+
+int output_format_parse(const char *name, enum output_format *fmt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+		if (!strcmp(name, format_names[i])) {
+			*fmt = (enum output_format)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool output_format_supported(enum output_format fmt)
+{
+	return fmt == FORMAT_TEXT || fmt == FORMAT_JSON;
+}
+
+int write_report(FILE *out, const struct report *r, enum output_format fmt,
+		 const struct writer_opts *o)
+{
+	switch (fmt) {
+	case FORMAT_TEXT:
+		return write_report_text(out, r, o);
+	case FORMAT_JSON:
+		return write_report_json(out, r);
+	default:
+		return -EOPNOTSUPP;
+	}
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The JSON contract (schema_version 1): add keys freely, never rename these. */
+#include <errno.h>
+#include <string.h>
+
+#include "checks.h"
+#include "version.h"
+#include "writer.h"
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *host_to_json(const struct report *r)
+{
+	struct json_object *h = json_object_new_object();
+
+	json_object_object_add(h, "hostname", json_object_new_string(r->host.hostname));
+	json_object_object_add(h, "kernel", json_object_new_string(r->host.kernel));
+	json_object_object_add(h, "liburing", json_object_new_string(liburing_build_version));
+	json_object_object_add(h, "cpus", json_object_new_int((int)r->host.cpus));
+	json_object_object_add(h, "live", json_object_new_boolean(r->host.live));
+	json_object_object_add(h, "root", r->host.live ? NULL : json_object_new_string(r->host.root));
+	return h;
+}
+
+static struct json_object *finding_to_json(const struct finding *f)
+{
+	const struct check *c = f->check;
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(c->id));
+	json_object_object_add(o, "title", json_object_new_string(c->title));
+	json_object_object_add(o, "category", json_object_new_string(c->category));
+	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->severity)));
+	json_object_object_add(o, "status", json_object_new_string(status_name(f->status)));
+	json_object_object_add(o, "subject", json_object_new_string(f->subject));
+	json_object_object_add(o, "pid", f->pid > 0 ? json_object_new_int(f->pid) : NULL);
+	json_object_object_add(o, "message", json_object_new_string(f->message));
+	json_object_object_add(o, "evidence", json_object_get(f->evidence));
+	json_object_object_add(o, "fix", str_or_null(finding_fix(f)));
+	json_object_object_add(o, "reference", str_or_null(c->reference));
+	return o;
+}
+
+/* The contract's order, so a reader sees pass, warn, fail first. */
+static const enum check_status summary_order[] = {
+	STATUS_PASS, STATUS_WARN, STATUS_FAIL, STATUS_SKIP, STATUS_ERROR,
+};
+
+struct json_object *report_to_json(const struct report *r)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *tool = json_object_new_object();
+	struct json_object *summary = json_object_new_object();
+	struct json_object *findings = json_object_new_array();
+	unsigned int counts[STATUS__COUNT];
+	size_t i;
+
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(tool, "name", json_object_new_string("uringlint"));
+	json_object_object_add(tool, "version", json_object_new_string(uringlint_version));
+	json_object_object_add(doc, "tool", tool);
+	json_object_object_add(doc, "command", json_object_new_string(r->command));
+	json_object_object_add(doc, "host", host_to_json(r));
+
+	report_count(r, counts);
+	for (i = 0; i < sizeof(summary_order) / sizeof(summary_order[0]); i++)
+		json_object_object_add(summary, status_name(summary_order[i]),
+				       json_object_new_int((int)counts[summary_order[i]]));
+	json_object_object_add(doc, "summary", summary);
+
+	for (i = 0; i < r->nfindings; i++)
+		json_object_array_add(findings, finding_to_json(&r->findings[i]));
+	json_object_object_add(doc, "findings", findings);
+	return doc;
+}
+
+int write_json_document(FILE *out, struct json_object *doc)
+{
+	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	int err = 0;
+
+	if (!s || fputs(s, out) == EOF || fputc('\n', out) == EOF)
+		err = -EIO;
+	json_object_put(doc);
+	return err;
+}
+
+int write_report_json(FILE *out, const struct report *r)
+{
+	return write_json_document(out, report_to_json(r));
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The human report: findings grouped by category in table order, one line
+ * each (wrapped with a hanging indent on a terminal), the fix under every
+ * finding that needs one, and a closing summary line.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <string.h>
+
+#include "checks.h"
+#include "writer.h"
+
+#define C_RESET "\033[0m"
+
+static const char *const status_color[STATUS__COUNT] = {
+	[STATUS_PASS] = "\033[32m",
+	[STATUS_SKIP] = "\033[2m",
+	[STATUS_WARN] = "\033[33m",
+	[STATUS_FAIL] = "\033[1;31m",
+	[STATUS_ERROR] = "\033[1;35m",
+};
+
+static const char *const status_tag[STATUS__COUNT] = {
+	[STATUS_PASS] = "PASS",
+	[STATUS_SKIP] = "SKIP",
+	[STATUS_WARN] = "WARN",
+	[STATUS_FAIL] = "FAIL",
+	[STATUS_ERROR] = "ERROR",
+};
+
+/*
+ * Prints text that starts at column col, breaking at spaces before width
+ * and continuing at column indent. width 0 prints it on one line.
+ */
+static void put_wrapped(FILE *out, const char *text, size_t col, size_t indent, size_t width)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t room = width > col ? width - col : 0;
+		size_t len = strlen(p), cut;
+
+		if (!width || len <= room || room < 20) {
+			fputs(p, out);
+			break;
+		}
+		cut = room;
+		while (cut > 0 && p[cut] != ' ')
+			cut--;
+		if (cut == 0) {
+			/* One long word (a path): let it overflow rather than split it. */
+			cut = strcspn(p, " ");
+			if (!p[cut]) {
+				fputs(p, out);
+				break;
+			}
+		}
+		fprintf(out, "%.*s\n%*s", (int)cut, p, (int)indent, "");
+		p += cut + 1;
+		col = indent;
+	}
+	fputc('\n', out);
+}
+
+static bool shown(const struct finding *f, const struct writer_opts *o)
+{
+	return o->verbosity >= 0 || (f->status != STATUS_PASS && f->status != STATUS_SKIP);
+}
+
+static void put_finding(FILE *out, const struct finding *f, size_t idw, const struct writer_opts *o)
+{
+	size_t indent = 2 + 5 + 2 + idw + 2;
+	const char *fix = finding_fix(f);
+	char line[2048];
+
+	fprintf(out, "  %s%-5s%s  %-*s  ", o->color ? status_color[f->status] : "",
+		status_tag[f->status], o->color ? C_RESET : "", (int)idw, f->check->id);
+	if (strcmp(f->subject, "host"))
+		snprintf(line, sizeof(line), "%s: %s", f->subject, f->message);
+	else
+		snprintf(line, sizeof(line), "%s", f->message);
+	put_wrapped(out, line, indent, indent, o->width);
+
+	if (fix) {
+		fprintf(out, "%*sfix: ", (int)indent, "");
+		put_wrapped(out, fix, indent + 5, indent + 5, o->width);
+	}
+	if (o->verbosity > 0) {
+		const char *ev = json_object_to_json_string_ext(f->evidence, JSON_C_TO_STRING_SPACED |
+										JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		fprintf(out, "%*sevidence: ", (int)indent, "");
+		put_wrapped(out, ev, indent + 10, indent + 10, o->width);
+		if (f->check->reference)
+			fprintf(out, "%*sreference: %s\n", (int)indent, "", f->check->reference);
+	}
+}
+
+static void put_summary(FILE *out, const struct report *r)
+{
+	unsigned int n[STATUS__COUNT];
+
+	report_count(r, n);
+	fprintf(out, "%zu checks: %u pass, %u warn, %u fail", r->nfindings, n[STATUS_PASS],
+		n[STATUS_WARN], n[STATUS_FAIL]);
+	if (n[STATUS_SKIP])
+		fprintf(out, ", %u skip", n[STATUS_SKIP]);
+	if (n[STATUS_ERROR])
+		fprintf(out, ", %u error", n[STATUS_ERROR]);
+	fputc('\n', out);
+}
+
+int write_report_text(FILE *out, const struct report *r, const struct writer_opts *o)
+{
+	size_t i, j, idw = 0;
+
+	fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, r->host.hostname, r->host.kernel);
+	if (r->host.cpus)
+		fprintf(out, "%u CPU%s", r->host.cpus, r->host.cpus == 1 ? "" : "s");
+	else
+		fputs("CPUs unknown", out);
+	if (r->host.live)
+		fputs(" (live)\n", out);
+	else
+		fprintf(out, " (captured tree %s)\n", r->host.root);
+
+	for (i = 0; i < r->nfindings; i++) {
+		size_t w = strlen(r->findings[i].check->id);
+
+		if (w > idw)
+			idw = w;
+	}
+	/* Categories in table order; findings keep the order checks produced them. */
+	for (i = 0; i < check_categories_len; i++) {
+		bool header = false;
+
+		for (j = 0; j < r->nfindings; j++) {
+			const struct finding *f = &r->findings[j];
+
+			if (strcmp(f->check->category, check_categories[i].id) || !shown(f, o))
+				continue;
+			if (!header) {
+				fprintf(out, "\n%s\n", check_categories[i].title);
+				header = true;
+			}
+			put_finding(out, f, idw, o);
+		}
+	}
+	fputc('\n', out);
+	put_summary(out, r);
+	return ferror(out) ? -EIO : 0;
+}
