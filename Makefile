@@ -93,15 +93,21 @@ run: deps
 	./uringlint preflight || [ $$? -eq 1 ]
 
 check: deps
-	$(MAKE) uringlint unit-bins
-	$(MAKE) check-unit check-e2e
+	$(MAKE) uringlint unit-bins $(E2E_HELPERS)
+	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
 
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-check-e2e: uringlint
+E2E_HELPERS := $(B)/tests/seccomp-deny
+
+$(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+check-e2e: uringlint $(E2E_HELPERS)
 	@bash tests/e2e/run.sh
 
 install: uringlint

@@ -108,9 +108,9 @@ const struct check check_table[] = {
 		       "summed over all of that user's processes, and is skipped only for "
 		       "callers with CAP_IPC_LOCK; it is released asynchronously after a ring "
 		       "is closed, so a service restarted at once can briefly hit the limit. Beyond the limit io_uring_setup() or "
-		       "io_uring_register_buffers() fail with ENOMEM, and services then often "
-		       "fall back to unregistered buffers without saying so. Debian's default "
-		       "limit is 8 MiB.",
+		       "io_uring_register_buffers() fail with ENOMEM, and a service that treats "
+		       "registration as optional quietly runs on unregistered buffers. Debian "
+		       "12's default limit is 8 MiB.",
 		.fix = FIX_MEMLOCK_TEXT,
 		.reference = "https://github.com/axboe/liburing/issues/1408",
 	},

@@ -4,6 +4,10 @@
 #include <json-c/json.h>
 
 #include "cmd.h"
+#include "textwrap.h"
+
+/* Prose reads best at a fixed measure, on a terminal or in a pipe. */
+#define EXPLAIN_WIDTH 78
 
 static int write_explain_text(FILE *out, const void *data)
 {
@@ -14,10 +18,13 @@ static int write_explain_text(FILE *out, const void *data)
 		severity_name(c->severity), check_category_title(c->category),
 		c->flags & CHECK_NEEDS_ROOT ? ", needs root" : "",
 		c->flags & CHECK_LIVE_ONLY ? ", live system only" : "");
-	fprintf(out, "What it looks at:\n  %s\n\n", c->looks_at);
-	fprintf(out, "Why it matters:\n  %s\n\n", c->why);
-	fprintf(out, "How to fix:\n  %s\n\n", c->fix);
-	fprintf(out, "Reference:\n  %s\n", c->reference);
+	fputs("What it looks at:\n  ", out);
+	text_wrap(out, c->looks_at, 2, 2, EXPLAIN_WIDTH);
+	fputs("\nWhy it matters:\n  ", out);
+	text_wrap(out, c->why, 2, 2, EXPLAIN_WIDTH);
+	fputs("\nHow to fix:\n  ", out);
+	text_wrap(out, c->fix, 2, 2, EXPLAIN_WIDTH);
+	fprintf(out, "\nReference:\n  %s\n", c->reference);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -101,7 +101,7 @@ int sysroot_open_file(const struct sysroot *sr, const char *rel)
 int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 		      char **buf, size_t *len)
 {
-	size_t cap = 4096, used = 0;
+	size_t cap = max < 4096 ? max + 1 : 4096, used = 0;
 	char *data, *grown;
 	ssize_t n;
 	int fd, err = 0;
@@ -116,13 +116,14 @@ int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 		close(fd);
 		return -ENOMEM;
 	}
+	/* Room for max + 1 bytes: reading one byte past max proves the file is too big. */
 	for (;;) {
 		if (used == cap) {
-			if (cap >= max) {
+			if (cap > max) {
 				err = -EFBIG;
 				break;
 			}
-			cap = cap * 2 > max ? max : cap * 2;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			grown = realloc(data, cap + 1);
 			if (!grown) {
 				err = -ENOMEM;
@@ -141,6 +142,8 @@ int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 			break;
 		used += (size_t)n;
 	}
+	if (!err && used > max)
+		err = -EFBIG;
 	close(fd);
 	if (!err && memchr(data, '\0', used))
 		err = -EILSEQ;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "textwrap.h"
 #include "writer.h"
 
 #define C_RESET "\033[0m"
@@ -29,40 +30,6 @@ static const char *const status_tag[STATUS__COUNT] = {
 	[STATUS_ERROR] = "ERROR",
 };
 
-/*
- * Prints text that starts at column col, breaking at spaces before width
- * and continuing at column indent. width 0 prints it on one line.
- */
-static void put_wrapped(FILE *out, const char *text, size_t col, size_t indent, size_t width)
-{
-	const char *p = text;
-
-	while (*p) {
-		size_t room = width > col ? width - col : 0;
-		size_t len = strlen(p), cut;
-
-		if (!width || len <= room || room < 20) {
-			fputs(p, out);
-			break;
-		}
-		cut = room;
-		while (cut > 0 && p[cut] != ' ')
-			cut--;
-		if (cut == 0) {
-			/* One long word (a path): let it overflow rather than split it. */
-			cut = strcspn(p, " ");
-			if (!p[cut]) {
-				fputs(p, out);
-				break;
-			}
-		}
-		fprintf(out, "%.*s\n%*s", (int)cut, p, (int)indent, "");
-		p += cut + 1;
-		col = indent;
-	}
-	fputc('\n', out);
-}
-
 static bool shown(const struct finding *f, const struct writer_opts *o)
 {
 	return o->verbosity >= 0 || (f->status != STATUS_PASS && f->status != STATUS_SKIP);
@@ -80,18 +47,18 @@ static void put_finding(FILE *out, const struct finding *f, size_t idw, const st
 		snprintf(line, sizeof(line), "%s: %s", f->subject, f->message);
 	else
 		snprintf(line, sizeof(line), "%s", f->message);
-	put_wrapped(out, line, indent, indent, o->width);
+	text_wrap(out, line, indent, indent, o->width);
 
 	if (fix) {
 		fprintf(out, "%*sfix: ", (int)indent, "");
-		put_wrapped(out, fix, indent + 5, indent + 5, o->width);
+		text_wrap(out, fix, indent + 5, indent + 5, o->width);
 	}
 	if (o->verbosity > 0) {
 		const char *ev = json_object_to_json_string_ext(f->evidence, JSON_C_TO_STRING_SPACED |
 										JSON_C_TO_STRING_NOSLASHESCAPE);
 
 		fprintf(out, "%*sevidence: ", (int)indent, "");
-		put_wrapped(out, ev, indent + 10, indent + 10, o->width);
+		text_wrap(out, ev, indent + 10, indent + 10, o->width);
 		if (f->check->reference)
 			fprintf(out, "%*sreference: %s\n", (int)indent, "", f->check->reference);
 	}

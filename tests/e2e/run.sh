@@ -1,0 +1,234 @@
+#!/bin/bash
+# End-to-end: the uringlint binary on the fixture trees (compared with the
+# expected outputs in tests/e2e/expected/), on bad input, and live on this
+# host. UPDATE=1 rewrites the expected outputs instead of comparing.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+BIN=${BIN:-./uringlint}
+HELPERS=${HELPERS:-build/tests}
+EXP=tests/e2e/expected
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0 failed=0 skipped=0
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; shift; [ $# -gt 0 ] && printf '     %s\n' "$@"; }
+skip() { skipped=$((skipped + 1)); echo "skip $1: $2"; }
+
+# run NAME EXPECTED_STATUS CMD...: runs CMD, keeps stdout/stderr in $TMP/out, $TMP/err.
+run() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$name" "exit $rc, wanted $want" "$(head -c 400 "$TMP/err")"
+		return 1
+	fi
+	return 0
+}
+
+# One line on stderr that contains every given word.
+one_error_line() {
+	local name=$1
+	shift
+	local lines
+	lines=$(grep -cv '^Try ' "$TMP/err")
+	if [ "$lines" -ne 1 ]; then
+		bad "$name" "wanted one error line, got $lines:" "$(cat "$TMP/err")"
+		return
+	fi
+	for w in "$@"; do
+		if ! grep -qF -- "$w" "$TMP/err"; then
+			bad "$name" "stderr lacks '$w':" "$(cat "$TMP/err")"
+			return
+		fi
+	done
+	ok "$name"
+}
+
+compare() { # NAME FILE EXPECTED
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$2" "$3"
+		ok "$1 (updated)"
+	elif diff -u "$3" "$2" >"$TMP/diff"; then
+		ok "$1"
+	else
+		bad "$1" "$(head -40 "$TMP/diff")"
+	fi
+}
+
+json_norm() { jq -S 'del(.tool.version, .host.liburing)' "$1"; }
+
+# --- fixture trees: text and JSON against expected outputs -------------------
+for tree in testdata/*/; do
+	t=$(basename "$tree")
+	[ -d "$tree/proc" ] || continue
+	"$BIN" --root "testdata/$t" preflight --no-color >"$TMP/$t.txt" 2>"$TMP/$t.err"
+	rc=$?
+	echo "exit $rc" >>"$TMP/$t.txt"
+	compare "fixture $t text" "$TMP/$t.txt" "$EXP/$t.txt"
+	"$BIN" --root "testdata/$t" preflight --format json >"$TMP/$t.json" 2>>"$TMP/$t.err"
+	if json_norm "$TMP/$t.json" >"$TMP/$t.norm.json"; then
+		compare "fixture $t json" "$TMP/$t.norm.json" "$EXP/$t.json"
+	else
+		bad "fixture $t json" "output is not JSON"
+	fi
+	if [ -s "$TMP/$t.err" ]; then bad "fixture $t stderr empty" "$(cat "$TMP/$t.err")"; else ok "fixture $t stderr empty"; fi
+done
+
+# The fixture with io_uring_disabled=2 fails io-uring-available and names the sysctl.
+run "disabled-2 exit 1" 1 "$BIN" --root testdata/uring-disabled-2 preflight --format json &&
+	if jq -e '.findings[] | select(.id == "io-uring-available") |
+		select(.status == "fail" and (.message | contains("kernel.io_uring_disabled = 2")))' \
+		"$TMP/out" >/dev/null; then ok "disabled-2 names the sysctl"; else bad "disabled-2 names the sysctl"; fi
+
+# --- bad input: one line on stderr, documented exit status -------------------
+run "unknown command" 2 "$BIN" nosuch && one_error_line "unknown command message" "unknown command 'nosuch'"
+grep -q "^Try 'uringlint --help'" "$TMP/err" && ok "usage error suggests --help" || bad "usage error suggests --help"
+run "bad format" 2 "$BIN" preflight --format yaml && one_error_line "bad format message" "yaml"
+run "explain nosuch" 2 "$BIN" explain nosuch && one_error_line "explain nosuch message" "nosuch"
+run "explain no id" 2 "$BIN" explain && one_error_line "explain no id message" "check id"
+run "bad option" 2 "$BIN" preflight --bogus && one_error_line "bad option message" "--bogus"
+run "missing argument" 2 "$BIN" preflight --format && one_error_line "missing argument message" "--format"
+run "bad fail-on" 2 "$BIN" --fail-on sometimes preflight && one_error_line "bad fail-on message" "sometimes"
+run "unknown --only id" 2 "$BIN" preflight --only nosuch-check && one_error_line "unknown --only message" "nosuch-check"
+run "no command" 2 "$BIN" && one_error_line "no command message" "no command"
+run "root missing" 2 "$BIN" --root /nonexistent/uringlint preflight &&
+	one_error_line "root missing message" "/nonexistent/uringlint" "No such file or directory"
+mkdir -p "$TMP/noproc"
+run "root without proc" 2 "$BIN" --root "$TMP/noproc" preflight && one_error_line "root without proc message" "$TMP/noproc" "proc/"
+run "dir missing" 3 "$BIN" preflight --dir /nonexistent/data && one_error_line "dir missing message" "/nonexistent/data"
+if [ -w /dev/full ]; then
+	run "-o on a full device" 3 "$BIN" --root testdata/host-6.18 preflight -o /dev/full &&
+		one_error_line "-o full message" "/dev/full" "No space left on device"
+	run "stdout on a full device" 3 sh -c "'$BIN' --root testdata/host-6.18 preflight >/dev/full" &&
+		one_error_line "stdout full message" "standard output"
+else
+	skip "-o on a full device" "/dev/full is not writable here"
+fi
+run "-o into a missing directory" 3 "$BIN" --root testdata/host-6.18 preflight -o /nonexistent/dir/report.json &&
+	one_error_line "-o missing dir message" "/nonexistent/dir/report.json"
+run "-o FILE writes the report" 0 "$BIN" --root testdata/host-6.18 preflight --format json -o "$TMP/report.json" &&
+	jq -e '.schema_version == 1' "$TMP/report.json" >/dev/null && [ ! -s "$TMP/out" ] &&
+	ok "-o FILE writes the report" || bad "-o FILE content"
+
+# A hostile tree: garbage gives error findings, the JSON stays valid.
+H="$TMP/hostile"
+mkdir -p "$H/proc/sys/kernel" "$H/proc/self"
+echo banana >"$H/proc/sys/kernel/osrelease"
+printf 'zero\n' >"$H/proc/sys/kernel/io_uring_disabled"
+printf 'Name:\tx\n' >"$H/proc/self/status"
+mkfifo "$H/proc/self/limits"
+run "hostile tree" 1 timeout 10 "$BIN" --root "$H" preflight --format json &&
+	if jq -e '[.findings[] | select(.status == "pass")] | length == 0' "$TMP/out" >/dev/null &&
+		jq -e '.summary.error >= 3' "$TMP/out" >/dev/null; then ok "hostile tree: errors, no pass"
+	else bad "hostile tree: errors, no pass" "$(jq -c '.findings[] | [.id, .status, .message]' "$TMP/out")"; fi
+
+# --- policy and gates ---------------------------------------------------------
+run "--skip shows suppressed" 0 "$BIN" --root testdata/host-6.18 preflight --skip memlock-limit --format json &&
+	jq -e '.findings[] | select(.id == "memlock-limit" and .status == "skip" and
+		(.message | contains("suppressed by policy")))' "$TMP/out" >/dev/null &&
+	ok "--skip shows suppressed" || bad "--skip shows suppressed"
+run "--only" 0 "$BIN" --root testdata/host-6.18 --only kernel-version preflight --format json &&
+	[ "$(jq '.findings | length' "$TMP/out")" = 1 ] && ok "--only runs one check" || bad "--only runs one check"
+run "--fail-on warn" 1 "$BIN" --root testdata/host-6.18 --fail-on warn preflight && ok "--fail-on warn exits 1"
+run "--fail-on never" 0 "$BIN" --root testdata/uring-disabled-2 --fail-on never preflight && ok "--fail-on never exits 0"
+run "-q hides passes" 0 "$BIN" --root testdata/host-6.18 -q preflight &&
+	! grep -q kernel-version "$TMP/out" && grep -q memlock-limit "$TMP/out" && ok "-q hides passes" || bad "-q hides passes"
+run "-v shows evidence" 0 "$BIN" --root testdata/host-6.18 -v preflight &&
+	grep -q 'evidence: { "version": "6.18.44"' "$TMP/out" && ok "-v shows evidence" || bad "-v shows evidence" "$(cat "$TMP/out")"
+
+# --- the other commands ------------------------------------------------------
+run "--help" 0 "$BIN" --help && grep -q '^Usage: uringlint' "$TMP/out" && [ ! -s "$TMP/err" ] && ok "--help to stdout"
+run "preflight -h" 0 "$BIN" preflight -h && grep -q 'preflight \[--dir DIR\]' "$TMP/out" && ok "command help"
+run "--version" 0 "$BIN" -V && grep -q "^uringlint [0-9]" "$TMP/out" && grep -q "liburing" "$TMP/out" &&
+	grep -q "libproc2" "$TMP/out" && grep -q "libblkid" "$TMP/out" && grep -q "^kernel " "$TMP/out" && ok "--version"
+run "checks" 0 "$BIN" checks && grep -q "^ID  *SCOPE  *SEVERITY  *TITLE" "$TMP/out" &&
+	grep -q "^memlock-limit  *host  *high" "$TMP/out" && ok "checks table" || bad "checks table"
+run "checks json" 0 "$BIN" checks --format json &&
+	jq -e 'length >= 4 and all(.[]; has("id") and has("scope") and has("severity") and has("title"))' \
+		"$TMP/out" >/dev/null && ok "checks json" || bad "checks json"
+run "explain" 0 "$BIN" explain memlock-limit && grep -q "^Why it matters:" "$TMP/out" &&
+	grep -q "CAP_IPC_LOCK" "$TMP/out" && ok "explain" || bad "explain"
+
+# --- live on this host -------------------------------------------------------
+run "live preflight json" 0 "$BIN" --fail-on never preflight --format json &&
+	if jq -e '.schema_version == 1 and (.tool | has("name") and has("version")) and
+		(.host | has("hostname") and has("kernel") and has("liburing") and has("cpus")) and
+		(.summary | has("pass") and has("warn") and has("fail") and has("skip") and has("error")) and
+		(.findings | length >= 4) and
+		all(.findings[]; has("id") and has("title") and has("category") and has("severity") and
+			has("status") and has("subject") and has("pid") and has("message") and
+			has("evidence") and has("fix") and has("reference"))' "$TMP/out" >/dev/null
+	then ok "live JSON carries every pinned key"; else bad "live JSON carries every pinned key"; fi
+jq -e '.findings[] | select(.id == "io-uring-available") | .evidence.tested == "live"' "$TMP/out" >/dev/null &&
+	ok "live io-uring-available tested live" || bad "live io-uring-available tested live"
+
+if [ -x "$HELPERS/seccomp-deny" ]; then
+	run "seccomp EPERM" 1 "$HELPERS/seccomp-deny" 1 "$BIN" preflight --format json &&
+		jq -e '.findings[] | select(.id == "io-uring-available" and .status == "fail" and
+			(.message | contains("EPERM")) and (.message | contains("seccomp")))' "$TMP/out" >/dev/null &&
+		ok "seccomp EPERM triaged" || bad "seccomp EPERM triaged" "$(jq -c '.findings[1]' "$TMP/out")"
+	run "seccomp ENOSYS" 1 "$HELPERS/seccomp-deny" 38 "$BIN" preflight --format json &&
+		jq -e '.findings[] | select(.id == "io-uring-available" and .status == "fail" and
+			(.message | contains("ENOSYS while a seccomp filter")))' "$TMP/out" >/dev/null &&
+		ok "seccomp ENOSYS triaged" || bad "seccomp ENOSYS triaged"
+else
+	skip "seccomp triage" "$HELPERS/seccomp-deny not built"
+fi
+
+# As nobody with RLIMIT_MEMLOCK 0, 6.14+ refuses even a one-entry ring.
+if [ "$(id -u)" -ne 0 ]; then
+	skip "memlock ENOMEM as nobody" "needs root to switch to nobody"
+elif ! command -v setpriv >/dev/null; then
+	skip "memlock ENOMEM as nobody" "setpriv is missing"
+else
+	install -m 0755 "$BIN" "$TMP/uringlint"
+	chmod 0755 "$TMP"
+	run "memlock 0 as nobody" 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sh -c "ulimit -l 0 && exec '$TMP/uringlint' preflight --format json" &&
+		jq -e '.findings[] | select(.id == "memlock-limit" and .status == "fail")' "$TMP/out" >/dev/null &&
+		ok "memlock 0 fails memlock-limit" || bad "memlock 0 fails memlock-limit"
+	kernel=$(uname -r)
+	case "$kernel" in
+	5.1[2-9]* | 6.[0-9].* | 6.1[0-3].*) want="ok" ;; # rings not charged to memlock
+	*) want="ENOMEM" ;;
+	esac
+	if [ "$want" = ENOMEM ]; then
+		jq -e '.findings[] | select(.id == "io-uring-available" and .status == "fail" and
+			(.message | contains("ENOMEM")))' "$TMP/out" >/dev/null &&
+			ok "memlock 0: io_uring_setup ENOMEM triaged" || bad "memlock 0: io_uring_setup ENOMEM triaged"
+	else
+		skip "memlock 0: ENOMEM" "Linux $kernel does not charge rings to RLIMIT_MEMLOCK"
+	fi
+fi
+
+# Changing kernel.io_uring_disabled affects every process on the host: only in CI
+# (a throwaway machine) or when asked.
+if [ "${CI:-}" != true ] && [ "${URINGLINT_TEST_SYSCTL:-}" != 1 ]; then
+	skip "live io_uring_disabled" "changes a host-wide sysctl; runs in CI or with URINGLINT_TEST_SYSCTL=1"
+elif [ "$(id -u)" -ne 0 ] || [ ! -w /proc/sys/kernel/io_uring_disabled ]; then
+	skip "live io_uring_disabled" "needs root and kernel.io_uring_disabled (6.6+)"
+else
+	old=$(cat /proc/sys/kernel/io_uring_disabled)
+	trap 'echo "$old" > /proc/sys/kernel/io_uring_disabled; rm -rf "$TMP"' EXIT
+	echo 2 >/proc/sys/kernel/io_uring_disabled
+	run "live io_uring_disabled=2" 1 "$BIN" preflight --format json
+	echo 1 >/proc/sys/kernel/io_uring_disabled
+	cp "$TMP/out" "$TMP/disabled2.json"
+	run "live io_uring_disabled=1 as nobody" 1 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TMP/uringlint" preflight --format json
+	echo "$old" >/proc/sys/kernel/io_uring_disabled
+	jq -e '.findings[] | select(.id == "io-uring-available" and .status == "fail" and
+		.evidence.tested == "live" and (.message | contains("kernel.io_uring_disabled = 2")))' \
+		"$TMP/disabled2.json" >/dev/null && ok "live disabled=2 names the sysctl" ||
+		bad "live disabled=2 names the sysctl"
+	jq -e '.findings[] | select(.id == "io-uring-available" and .status == "fail" and
+		(.message | contains("uid 65534 lacks CAP_SYS_ADMIN")))' "$TMP/out" >/dev/null &&
+		ok "live disabled=1 names the group rule" || bad "live disabled=1 names the group rule"
+fi
+
+echo "e2e: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,18 @@
+#!/bin/sh
+# make check: the unit suites, then the e2e suite, then one closing line
+# with the totals of both.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+{ sh tests/run-unit.sh "$@"; echo $? >"$dir/unit.rc"; } | tee "$dir/unit.log"
+{ bash tests/e2e/run.sh; echo $? >"$dir/e2e.rc"; } | tee "$dir/e2e.log"
+
+count() { # LOG WORD: the number before WORD on the suite's closing line
+	n=$(sed -n "s/^[a-z0-9]*: .*\b\([0-9][0-9]*\) $2.*/\1/p" "$1" | tail -n 1)
+	echo "${n:-0}"
+}
+p=$(( $(count "$dir/unit.log" passed) + $(count "$dir/e2e.log" passed) ))
+f=$(( $(count "$dir/unit.log" failed) + $(count "$dir/e2e.log" failed) ))
+s=$(( $(count "$dir/unit.log" skipped) + $(count "$dir/e2e.log" skipped) ))
+echo "total: $p passed, $f failed, $s skipped"
+[ "$(cat "$dir/unit.rc")" -eq 0 ] && [ "$(cat "$dir/e2e.rc")" -eq 0 ] && [ "$f" -eq 0 ]

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "cpulist.h"
+#include "parse.h"
+#include "testutil.h"
+#include "units.h"
+
+static void test_numbers(void **state)
+{
+	int64_t v;
+	uint64_t u;
+
+	(void)state;
+	assert_int_equal(parse_i64(" -1\n", 10, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(parse_i64("2", 10, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(parse_i64("", 10, &v), -EINVAL);
+	assert_int_equal(parse_i64("12abc", 10, &v), -EINVAL);
+	assert_int_equal(parse_i64("1 2", 10, &v), -EINVAL);
+	assert_int_equal(parse_i64("99999999999999999999", 10, &v), -ERANGE);
+	assert_int_equal(parse_u64("000001fffeffffff", 16, &u), 0);
+	assert_int_equal(u, 0x1fffeffffffULL);
+	/* strtoull would wrap "-1" to UINT64_MAX; a count is never negative. */
+	assert_int_equal(parse_u64("-1", 10, &u), -EINVAL);
+	assert_int_equal(parse_u64("18446744073709551616", 10, &u), -ERANGE);
+}
+
+static void test_keyed_values(void **state)
+{
+	const char *text = "Name:\tcap\nSeccomp:\t2\nSeccomp_filters:\t1\nGroups:\t \nEmpty:\n";
+	char out[16];
+
+	(void)state;
+	assert_int_equal(parse_keyed_value(text, "Seccomp", out, sizeof(out)), 0);
+	assert_string_equal(out, "2");
+	assert_int_equal(parse_keyed_value(text, "Seccomp_filters", out, sizeof(out)), 0);
+	assert_string_equal(out, "1");
+	assert_int_equal(parse_keyed_value(text, "Groups", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(parse_keyed_value(text, "Empty", out, sizeof(out)), 0);
+	assert_int_equal(parse_keyed_value(text, "Seccomp_", out, sizeof(out)), -ENOENT);
+	assert_int_equal(parse_keyed_value(text, "ame", out, sizeof(out)), -ENOENT);
+	assert_int_equal(parse_keyed_value("Name:\t0123456789abcdefXYZ\n", "Name", out, sizeof(out)),
+			 -EOVERFLOW);
+}
+
+static void test_cpulist(void **state)
+{
+	struct cpuset set;
+
+	(void)state;
+	assert_int_equal(cpulist_parse("0-1\n", &set), 0);
+	assert_int_equal(cpuset_count(&set), 2);
+	assert_true(cpuset_has(&set, 1));
+	assert_false(cpuset_has(&set, 2));
+	assert_int_equal(cpulist_parse("0,2-3,8191", &set), 0);
+	assert_int_equal(cpuset_count(&set), 4);
+	assert_true(cpuset_has(&set, 8191));
+	assert_int_equal(cpulist_parse("", &set), 0);
+	assert_int_equal(cpuset_count(&set), 0);
+	assert_int_equal(cpulist_parse("3-1", &set), -EBADMSG);
+	assert_int_equal(cpulist_parse("8192", &set), -EBADMSG);
+	assert_int_equal(cpulist_parse("1,,2", &set), -EBADMSG);
+	assert_int_equal(cpulist_parse("a", &set), -EBADMSG);
+	assert_int_equal(cpulist_parse("-1", &set), -EBADMSG);
+	assert_int_equal(cpulist_parse("99999999999999999999", &set), -EBADMSG);
+}
+
+static void test_format_bytes(void **state)
+{
+	char b[BYTES_STR_MAX];
+
+	(void)state;
+	assert_string_equal(format_bytes(0, b), "0 B");
+	assert_string_equal(format_bytes(1023, b), "1023 B");
+	assert_string_equal(format_bytes(4095, b), "3.9 KiB");
+	assert_string_equal(format_bytes(65536, b), "64 KiB");
+	assert_string_equal(format_bytes(8 << 20, b), "8 MiB");
+	assert_string_equal(format_bytes(3ull << 29, b), "1.5 GiB");
+	assert_string_equal(format_bytes(UINT64_MAX, b), "unlimited");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_keyed_values),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_format_bytes),
+	};
+
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
+}

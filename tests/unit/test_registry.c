@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The table is the contract behind `checks`, `explain` and the report. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "checks.h"
+#include "testutil.h"
+
+static bool kebab_case(const char *s)
+{
+	const char *p;
+
+	if (!*s || *s == '-' || s[strlen(s) - 1] == '-')
+		return false;
+	for (p = s; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return false;
+		if (p[0] == '-' && p[1] == '-')
+			return false;
+	}
+	return true;
+}
+
+static void test_ids_unique_and_kebab(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	assert_true(check_table_len > 0);
+	for (i = 0; i < check_table_len; i++) {
+		assert_true(kebab_case(check_table[i].id));
+		for (j = i + 1; j < check_table_len; j++)
+			assert_string_not_equal(check_table[i].id, check_table[j].id);
+		assert_ptr_equal(check_find(check_table[i].id), &check_table[i]);
+	}
+	assert_false(kebab_case("Kernel_version"));
+	assert_false(kebab_case("a--b"));
+	assert_null(check_find("nosuch"));
+}
+
+static void test_every_row_complete(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < check_table_len; i++) {
+		const struct check *c = &check_table[i];
+		bool category_known = false;
+
+		assert_non_null(c->title);
+		assert_true(strlen(c->title) > 10);
+		assert_non_null(c->run);
+		assert_non_null(c->looks_at);
+		assert_non_null(c->why);
+		assert_non_null(c->reference);
+		assert_true(!strncmp(c->reference, "https://", 8));
+		if (c->severity >= SEVERITY_MEDIUM)
+			assert_true(c->fix && strlen(c->fix) > 10);
+		for (j = 0; j < check_categories_len; j++)
+			if (!strcmp(check_categories[j].id, c->category))
+				category_known = true;
+		assert_true(category_known);
+	}
+}
+
+/* The facts page lists errors popular articles make; explain texts must not repeat them. */
+static void test_no_known_article_errors(void **state)
+{
+	static const char *const wrong[] = {
+		"no memlock after 5.12",
+		"setup_sqpoll(0) disables",
+		"SQPOLL thread belongs to the io-wq",
+		"never use linked SQEs with SQPOLL",
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < check_table_len; i++)
+		for (j = 0; j < sizeof(wrong) / sizeof(wrong[0]); j++) {
+			assert_null(strcasestr(check_table[i].why, wrong[j]));
+			assert_null(strcasestr(check_table[i].fix ? check_table[i].fix : "", wrong[j]));
+		}
+}
+
+static void test_policy_validation(void **state)
+{
+	struct check_policy ok = { .only = "kernel-version,memlock-limit", .skip = NULL };
+	struct check_policy bad = { .only = NULL, .skip = "kernel-version,nosuch" };
+	char *which;
+
+	(void)state;
+	assert_int_equal(check_policy_validate(&ok, &which), 0);
+	assert_null(which);
+	assert_int_equal(check_policy_validate(&bad, &which), -EINVAL);
+	assert_string_equal(which, "nosuch");
+	free(which);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ids_unique_and_kebab),
+		cmocka_unit_test(test_every_row_complete),
+		cmocka_unit_test(test_no_known_article_errors),
+		cmocka_unit_test(test_policy_validation),
+	};
+
+	return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
+}

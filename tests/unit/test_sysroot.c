@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <grp.h>
+#include <sys/wait.h>
+
+#include "sysroot.h"
+#include "testutil.h"
+
+static void test_live_reads_proc(void **state)
+{
+	struct sysroot sr;
+	char line[256];
+
+	(void)state;
+	assert_int_equal(sysroot_open(&sr, NULL), 0);
+	assert_true(sr.live);
+	assert_int_equal(sysroot_read_line(&sr, "proc/sys/kernel/osrelease", line, sizeof(line)), 0);
+	assert_true(line[0] >= '1' && line[0] <= '9');
+	/* A leading slash means the same as relative: always under the root. */
+	assert_int_equal(sysroot_read_line(&sr, "/proc/sys/kernel/ostype", line, sizeof(line)), 0);
+	assert_string_equal(line, "Linux");
+	sysroot_close(&sr);
+}
+
+static void test_captured_tree(void **state)
+{
+	struct sysroot sr;
+	char line[256];
+
+	(void)state;
+	assert_int_equal(sysroot_open(&sr, TESTDATA "/uring-disabled-2"), 0);
+	assert_false(sr.live);
+	assert_int_equal(sysroot_read_line(&sr, "proc/sys/kernel/io_uring_disabled", line,
+					   sizeof(line)), 0);
+	assert_string_equal(line, "2");
+	assert_int_equal(sysroot_read_line(&sr, "proc/sys/kernel/nosuch", line, sizeof(line)),
+			 -ENOENT);
+	sysroot_close(&sr);
+}
+
+static void test_bad_roots(void **state)
+{
+	struct sysroot sr;
+	char *dir = make_tmpdir();
+
+	(void)state;
+	assert_int_equal(sysroot_open(&sr, "/nonexistent/uringlint"), -ENOENT);
+	/* A directory without proc/ is not a captured host. */
+	assert_int_equal(sysroot_open(&sr, dir), -ENOENT);
+	write_file(dir, "proc", "not a directory\n");
+	assert_int_equal(sysroot_open(&sr, dir), -ENOTDIR);
+	rm_rf(dir);
+}
+
+/* Symlinks inside a captured tree resolve inside it, never on the host. */
+static void test_links_stay_in_root(void **state)
+{
+	char *dir = make_tmpdir(), path[4200], line[64];
+	struct sysroot sr;
+
+	(void)state;
+	write_file(dir, "proc/sys/kernel/osrelease", "6.1.0\n");
+	write_file(dir, "etc/hostname", "inside\n");
+	snprintf(path, sizeof(path), "%s/proc/abs", dir);
+	assert_int_equal(symlink("/etc/hostname", path), 0);
+	snprintf(path, sizeof(path), "%s/proc/up", dir);
+	assert_int_equal(symlink("../../../../../../../../etc/hostname", path), 0);
+	snprintf(path, sizeof(path), "%s/proc/loop", dir);
+	assert_int_equal(symlink("loop", path), 0);
+	snprintf(path, sizeof(path), "%s/proc/shadow", dir);
+	assert_int_equal(symlink("/etc/shadow", path), 0);
+
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	assert_int_equal(sysroot_read_line(&sr, "proc/abs", line, sizeof(line)), 0);
+	assert_string_equal(line, "inside");
+	assert_int_equal(sysroot_read_line(&sr, "proc/up", line, sizeof(line)), 0);
+	assert_string_equal(line, "inside");
+	assert_int_equal(sysroot_read_line(&sr, "../../../../etc/hostname", line, sizeof(line)), 0);
+	assert_string_equal(line, "inside");
+	assert_int_equal(sysroot_read_line(&sr, "proc/loop", line, sizeof(line)), -ELOOP);
+	assert_int_equal(sysroot_read_line(&sr, "proc/shadow", line, sizeof(line)), -ENOENT);
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
+static void test_hostile_files(void **state)
+{
+	char *dir = make_tmpdir(), path[4200], *buf;
+	struct sysroot sr;
+	size_t len;
+	char line[8];
+	FILE *f;
+	int i;
+
+	(void)state;
+	write_file(dir, "proc/nul", "1\0002");
+	snprintf(path, sizeof(path), "%s/proc/nul", dir);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fwrite("1\0002\n", 1, 4, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	snprintf(path, sizeof(path), "%s/proc/big", dir);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	for (i = 0; i < 300; i++)
+		fputs("0123456789", f);
+	fclose(f);
+	write_file(dir, "proc/long", "0123456789abcdef\n");
+
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	assert_int_equal(sysroot_read_file(&sr, "proc/nul", 1024, &buf, &len), -EILSEQ);
+	assert_null(buf);
+	/* A FIFO must neither block nor be read. */
+	assert_int_equal(sysroot_read_file(&sr, "proc/fifo", 1024, &buf, &len), -EINVAL);
+	assert_int_equal(sysroot_read_file(&sr, "proc", 1024, &buf, &len), -EISDIR);
+	assert_int_equal(sysroot_read_file(&sr, "proc/big", 1024, &buf, &len), -EFBIG);
+	assert_int_equal(sysroot_read_file(&sr, "proc/big", 3000, &buf, &len), 0);
+	assert_int_equal(len, 3000);
+	free(buf);
+	assert_int_equal(sysroot_read_line(&sr, "proc/long", line, sizeof(line)), -EOVERFLOW);
+	assert_string_equal(sysroot_strerror(-EFBIG), "file too large");
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
+/* Run as nobody (root reads mode 000 files): EACCES comes back as an error. */
+static void test_unreadable_file(void **state)
+{
+	char *dir = make_tmpdir(), path[4200], line[16];
+	struct sysroot sr;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	write_file(dir, "proc/secret", "x\n");
+	snprintf(path, sizeof(path), "%s/proc/secret", dir);
+	assert_int_equal(chmod(path, 0), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				       setresuid(65534, 65534, 65534)))
+			_exit(2);
+		if (sysroot_open(&sr, dir))
+			_exit(3);
+		_exit(sysroot_read_line(&sr, "proc/secret", line, sizeof(line)) == -EACCES ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	rm_rf(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_reads_proc),
+		cmocka_unit_test(test_captured_tree),
+		cmocka_unit_test(test_bad_roots),
+		cmocka_unit_test(test_links_stay_in_root),
+		cmocka_unit_test(test_hostile_files),
+		cmocka_unit_test(test_unreadable_file),
+	};
+
+	return cmocka_run_group_tests_name("sysroot", tests, NULL, NULL);
+}

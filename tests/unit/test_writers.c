@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The JSON contract's pinned keys, and the text report's shape. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "checks.h"
+#include "testutil.h"
+#include "writer.h"
+
+static void sample_report(struct report *r)
+{
+	struct finding *f;
+
+	report_init(r, "preflight");
+	snprintf(r->host.hostname, sizeof(r->host.hostname), "db1");
+	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.18.44");
+	r->host.cpus = 2;
+	r->host.live = true;
+	f = report_add(r, check_find("kernel-version"), STATUS_PASS, "host", "Linux 6.18.44");
+	finding_ev_str(f, "version", "6.18.44");
+	f = report_add(r, check_find("memlock-limit"), STATUS_WARN, "host", "RLIMIT_MEMLOCK is 8 MiB");
+	finding_ev_int(f, "memlock_soft", 8 << 20);
+	finding_set_fix(f, "raise it \"now\"");
+	report_add(r, check_find("io-uring-disabled-sysctl"), STATUS_SKIP, "host", "no sysctl");
+}
+
+static void test_json_contract(void **state)
+{
+	static const char *const finding_keys[] = {
+		"id", "title", "category", "severity", "status", "subject", "pid",
+		"message", "evidence", "fix", "reference",
+	};
+	struct json_object *doc, *v, *f, *arr;
+	struct report r;
+	size_t i;
+
+	(void)state;
+	sample_report(&r);
+	doc = report_to_json(&r);
+	assert_int_equal(json_object_get_int(json_object_object_get(doc, "schema_version")), 1);
+	assert_true(json_object_object_get_ex(doc, "tool", &v));
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "name")), "uringlint");
+	assert_non_null(json_object_object_get(v, "version"));
+	assert_true(json_object_object_get_ex(doc, "host", &v));
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "hostname")), "db1");
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "kernel")), "6.18.44");
+	assert_non_null(json_object_object_get(v, "liburing"));
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "cpus")), 2);
+	assert_true(json_object_object_get_ex(doc, "summary", &v));
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "pass")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "warn")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "fail")), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "skip")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "error")), 0);
+	/* processes and probe appear only for audit/report and probe. */
+	assert_false(json_object_object_get_ex(doc, "processes", NULL));
+	assert_false(json_object_object_get_ex(doc, "probe", NULL));
+
+	assert_true(json_object_object_get_ex(doc, "findings", &arr));
+	assert_int_equal(json_object_array_length(arr), 3);
+	for (i = 0; i < sizeof(finding_keys) / sizeof(finding_keys[0]); i++)
+		assert_true(json_object_object_get_ex(json_object_array_get_idx(arr, 0),
+						      finding_keys[i], NULL));
+	f = json_object_array_get_idx(arr, 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "id")), "memlock-limit");
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "status")), "warn");
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "severity")), "high");
+	assert_string_equal(json_object_get_string(json_object_object_get(f, "fix")), "raise it \"now\"");
+	assert_null(json_object_object_get(f, "pid"));
+	assert_int_equal(json_object_get_int(json_object_object_get(
+				 json_object_object_get(f, "evidence"), "memlock_soft")), 8 << 20);
+	/* A pass has nothing to fix. */
+	assert_null(json_object_object_get(json_object_array_get_idx(arr, 0), "fix"));
+	json_object_put(doc);
+	report_free(&r);
+}
+
+/* The document written out parses back, quotes and all. */
+static void test_json_roundtrip(void **state)
+{
+	struct json_object *doc;
+	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	sample_report(&r);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(write_report(out, &r, FORMAT_JSON, &(struct writer_opts){ 0 }), 0);
+	fclose(out);
+	doc = json_tokener_parse(buf);
+	assert_non_null(doc);
+	json_object_put(doc);
+	free(buf);
+	report_free(&r);
+}
+
+static void test_text(void **state)
+{
+	struct writer_opts o = { .color = false, .verbosity = 0, .width = 60 };
+	struct report r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	sample_report(&r);
+	out = open_memstream(&buf, &len);
+	assert_int_equal(write_report(out, &r, FORMAT_TEXT, &o), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "uringlint preflight: db1, Linux 6.18.44, 2 CPUs (live)\n"));
+	assert_non_null(strstr(buf, "\nKernel and io_uring availability\n"));
+	assert_non_null(strstr(buf, "  WARN   memlock-limit"));
+	assert_non_null(strstr(buf, "fix: raise it \"now\""));
+	assert_non_null(strstr(buf, "\n3 checks: 1 pass, 1 warn, 0 fail, 1 skip\n"));
+	assert_null(strstr(buf, "\033["));
+	free(buf);
+
+	/* Quiet: only what needs action, and the summary. */
+	o.verbosity = -1;
+	o.color = true;
+	out = open_memstream(&buf, &len);
+	assert_int_equal(write_report(out, &r, FORMAT_TEXT, &o), 0);
+	fclose(out);
+	assert_null(strstr(buf, "kernel-version"));
+	assert_non_null(strstr(buf, "\033[33mWARN"));
+	free(buf);
+	report_free(&r);
+}
+
+static void test_formats(void **state)
+{
+	enum output_format fmt;
+
+	(void)state;
+	assert_int_equal(output_format_parse("json", &fmt), 0);
+	assert_int_equal(fmt, FORMAT_JSON);
+	assert_int_equal(output_format_parse("yaml", &fmt), -EINVAL);
+	assert_true(output_format_supported(FORMAT_TEXT));
+	assert_int_equal(output_format_parse("junit", &fmt), 0);
+	assert_false(output_format_supported(fmt));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_contract),
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_formats),
+	};
+
+	return cmocka_run_group_tests_name("writers", tests, NULL, NULL);
+}

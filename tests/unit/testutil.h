@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers shared by the unit tests; cmocka must be included before this. */
+#ifndef URINGLINT_TESTUTIL_H
+#define URINGLINT_TESTUTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Tests run from the repository root (the Makefile does so). */
+#define TESTDATA "testdata"
+
+/* Reads a whole fixture file; the test fails when it cannot. */
+static inline char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+/* mkdtemp under TMPDIR; the caller removes it with rm_rf(). */
+static inline char *make_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *path;
+
+	assert_true(asprintf(&path, "%s/uringlint-test-XXXXXX", base) > 0);
+	assert_non_null(mkdtemp(path));
+	return path;
+}
+
+static inline void write_file(const char *dir, const char *rel, const char *content)
+{
+	char path[4096], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fputs(content, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static inline void rm_rf(char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+#endif
