@@ -140,6 +140,20 @@ run "-q hides passes" 0 "$BIN" --root testdata/host-6.18 -q preflight &&
 run "-v shows evidence" 0 "$BIN" --root testdata/host-6.18 -v preflight &&
 	grep -q 'evidence: { "version": "6.18.44"' "$TMP/out" && ok "-v shows evidence" || bad "-v shows evidence" "$(cat "$TMP/out")"
 
+# Colour only on a terminal, and never with NO_COLOR or --no-color.
+if command -v script >/dev/null; then
+	script -qec "'$BIN' --root testdata/host-6.18 preflight" /dev/null >"$TMP/tty" 2>&1
+	grep -q $'\033\\[' "$TMP/tty" && ok "colour on a terminal" || bad "colour on a terminal"
+	NO_COLOR=1 script -qec "'$BIN' --root testdata/host-6.18 preflight" /dev/null >"$TMP/tty" 2>&1
+	grep -q $'\033\\[' "$TMP/tty" && bad "NO_COLOR respected" || ok "NO_COLOR respected"
+	script -qec "'$BIN' --root testdata/host-6.18 preflight --no-color" /dev/null >"$TMP/tty" 2>&1
+	grep -q $'\033\\[' "$TMP/tty" && bad "--no-color respected" || ok "--no-color respected"
+else
+	skip "colour on a terminal" "script(1) is missing"
+fi
+run "no colour into a pipe" 0 "$BIN" --root testdata/host-6.18 preflight &&
+	! grep -q $'\033\\[' "$TMP/out" && ok "no colour into a pipe" || bad "no colour into a pipe"
+
 # --- the other commands ------------------------------------------------------
 run "--help" 0 "$BIN" --help && grep -q '^Usage: uringlint' "$TMP/out" && [ ! -s "$TMP/err" ] && ok "--help to stdout"
 run "preflight -h" 0 "$BIN" preflight -h && grep -q 'preflight \[--dir DIR\]' "$TMP/out" && ok "command help"

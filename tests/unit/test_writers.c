@@ -26,6 +26,19 @@ static void sample_report(struct report *r)
 	report_add(r, check_find("io-uring-disabled-sysctl"), STATUS_SKIP, "host", "no sysctl");
 }
 
+/* Renders a report into a heap string, as the writer would to a file. */
+static char *render(const struct report *r, enum output_format fmt, const struct writer_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(write_report(out, r, fmt, o), 0);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
 static void test_json_contract(void **state)
 {
 	static const char *const finding_keys[] = {
@@ -82,16 +95,11 @@ static void test_json_roundtrip(void **state)
 {
 	struct json_object *doc;
 	struct report r;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
+	char *buf;
 
 	(void)state;
 	sample_report(&r);
-	out = open_memstream(&buf, &len);
-	assert_non_null(out);
-	assert_int_equal(write_report(out, &r, FORMAT_JSON, &(struct writer_opts){ 0 }), 0);
-	fclose(out);
+	buf = render(&r, FORMAT_JSON, &(struct writer_opts){ 0 });
 	doc = json_tokener_parse(buf);
 	assert_non_null(doc);
 	json_object_put(doc);
@@ -103,15 +111,11 @@ static void test_text(void **state)
 {
 	struct writer_opts o = { .color = false, .verbosity = 0, .width = 60 };
 	struct report r;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out;
+	char *buf;
 
 	(void)state;
 	sample_report(&r);
-	out = open_memstream(&buf, &len);
-	assert_int_equal(write_report(out, &r, FORMAT_TEXT, &o), 0);
-	fclose(out);
+	buf = render(&r, FORMAT_TEXT, &o);
 	assert_non_null(strstr(buf, "uringlint preflight: db1, Linux 6.18.44, 2 CPUs (live)\n"));
 	assert_non_null(strstr(buf, "\nKernel and io_uring availability\n"));
 	assert_non_null(strstr(buf, "  WARN   memlock-limit"));
@@ -123,9 +127,7 @@ static void test_text(void **state)
 	/* Quiet: only what needs action, and the summary. */
 	o.verbosity = -1;
 	o.color = true;
-	out = open_memstream(&buf, &len);
-	assert_int_equal(write_report(out, &r, FORMAT_TEXT, &o), 0);
-	fclose(out);
+	buf = render(&r, FORMAT_TEXT, &o);
 	assert_null(strstr(buf, "kernel-version"));
 	assert_non_null(strstr(buf, "\033[33mWARN"));
 	free(buf);
