@@ -24,8 +24,25 @@ enum check_scope {
 #define CHECK_NEEDS_ROOT (1u << 0)	/* skip with a reason when not root */
 #define CHECK_LIVE_ONLY (1u << 1)	/* skip with a reason under --root */
 
+/* What the operator plans to run: preflight judges the host against it. */
+struct plan {
+	bool has_sqpoll_cpus;
+	struct cpuset sqpoll_cpus;
+	unsigned int depth;		/* queue depth per ring */
+	unsigned int ring_entries;	/* SQ entries per ring (CQ: twice that) */
+	uint64_t fixed_buffer_bytes;	/* registered buffers in all */
+	bool iopoll;
+};
+
+#define PLAN_DEFAULT_DEPTH 128u
+#define PLAN_DEFAULT_RING_ENTRIES 4096u
+#define PLAN_DEFAULT_FIXED_BUFFERS (64ull << 20)
+
+void plan_defaults(struct plan *p);
+
 struct check_ctx {
 	const struct host_facts *host;
+	const struct plan *plan;
 	struct report *report;
 };
 
@@ -85,6 +102,24 @@ void check_kernel_min(const struct check *c, struct check_ctx *ctx);
 void check_io_uring_available(const struct check *c, struct check_ctx *ctx);
 void check_io_uring_disabled_sysctl(const struct check *c, struct check_ctx *ctx);
 void check_memlock_limit(const struct check *c, struct check_ctx *ctx);
+void check_kernel_cves(const struct check *c, struct check_ctx *ctx);
+void check_io_uring_features(const struct check *c, struct check_ctx *ctx);
+void check_container_seccomp(const struct check *c, struct check_ctx *ctx);
+void check_nproc_limit(const struct check *c, struct check_ctx *ctx);
+void check_nofile_limit(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_cpu_isolated(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx);
+void check_irqbalance(const struct check *c, struct check_ctx *ctx);
+void check_cpu_frequency_governor(const struct check *c, struct check_ctx *ctx);
+void check_numa_locality(const struct check *c, struct check_ctx *ctx);
+void check_fs_type(const struct check *c, struct check_ctx *ctx);
+void check_fs_o_direct(const struct check *c, struct check_ctx *ctx);
+void check_dio_alignment(const struct check *c, struct check_ctx *ctx);
+void check_mount_options(const struct check *c, struct check_ctx *ctx);
+void check_blk_queue_depth(const struct check *c, struct check_ctx *ctx);
+void check_blk_scheduler(const struct check *c, struct check_ctx *ctx);
+void check_blk_stacked(const struct check *c, struct check_ctx *ctx);
+void check_blk_iopoll(const struct check *c, struct check_ctx *ctx);
 
 /*
  * What a host check calls when a fact it needs is missing: skip when the
@@ -93,9 +128,21 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx);
 struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
 				   const char *subject, const struct fact_err *e);
 
-/* The sizes a typical deployment plans, used until a check is told otherwise. */
-#define TYPICAL_RING_ENTRIES 4096u
-#define TYPICAL_FIXED_BUFFER_BYTES (64ull << 20)
+/*
+ * Per-directory checks: a finding whose subject is the directory and whose
+ * evidence names its filesystem and device. dir_checks_each() calls fn for
+ * every --dir whose mount is known, and reports the others, or the lack of
+ * any --dir, as skips.
+ */
+__attribute__((format(printf, 5, 6)))
+struct finding *dir_add(const struct check *c, struct check_ctx *ctx, const struct dir_facts *df,
+			enum check_status st, const char *fmt, ...);
+void dir_checks_each(const struct check *c, struct check_ctx *ctx,
+		     void (*fn)(const struct check *c, struct check_ctx *ctx,
+				const struct dir_facts *df));
+
+/* "cpu 2" style subjects and "0-3" lists for messages. */
+void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
 
 /* Shared by the memlock-limit row and its findings. */
 #define FIX_MEMLOCK_TEXT                                                                   \

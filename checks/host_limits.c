@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Resource limits that io_uring charges or that cap its workers. */
+/* Resource limits that io_uring charges, or that cap its workers and tables. */
 #include <stdio.h>
 
 #include "checks.h"
@@ -20,19 +20,29 @@ static const char *accounting_words(bool known, uint32_t code)
 	return "6.14 and later charge ring memory and registered buffers to it";
 }
 
+static int64_t limit_ev(uint64_t v)
+{
+	return v == LIMIT_INFINITY ? -1 : (int64_t)v;
+}
+
+static bool has_cap(const struct host_facts *hf, unsigned int bit)
+{
+	return fact_ok(&hf->self_status.e) && proc_status_has_cap(&hf->self_status.st, bit);
+}
+
 void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 {
 	const struct host_facts *hf = ctx->host;
+	const struct plan *plan = ctx->plan;
 	const struct rlimit_pair *ml = &hf->self_limits.lim.memlock;
 	bool kv_known = fact_ok(&hf->kernel.e);
 	uint32_t code = kv_known ? kernel_version_code(&hf->kernel.v) : KV(6, 14, 0);
 	bool charged = uring_rings_charged_to_memlock(code);
-	uint64_t ring = uring_ring_bytes(TYPICAL_RING_ENTRIES, 2 * TYPICAL_RING_ENTRIES,
-					 hf->page_size);
+	uint64_t ring = uring_ring_bytes(plan->ring_entries, 2 * plan->ring_entries, hf->page_size);
 	uint64_t need_ring = charged ? ring : 0;
-	uint64_t need = need_ring + TYPICAL_FIXED_BUFFER_BYTES;
+	uint64_t need = need_ring + plan->fixed_buffer_bytes;
 	char soft[BYTES_STR_MAX], hard[BYTES_STR_MAX], r[BYTES_STR_MAX], n[BYTES_STR_MAX];
-	char capnote[160] = "";
+	char bufs[BYTES_STR_MAX], capnote[160] = "";
 	struct finding *f;
 
 	if (!fact_ok(&hf->self_limits.e)) {
@@ -41,9 +51,10 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 	}
 	format_bytes(ml->soft, soft);
 	format_bytes(ml->hard, hard);
-	format_bytes(need_ring ? need_ring : ring, r);
+	format_bytes(ring, r);
 	format_bytes(need, n);
-	if (fact_ok(&hf->self_status.e) && proc_status_has_cap(&hf->self_status.st, CAP_BIT_IPC_LOCK))
+	format_bytes(plan->fixed_buffer_bytes, bufs);
+	if (has_cap(hf, CAP_BIT_IPC_LOCK))
 		snprintf(capnote, sizeof(capnote),
 			 " (this process has CAP_IPC_LOCK and is not charged; the verdict is for a "
 			 "service without it)");
@@ -55,28 +66,106 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
 			       "RLIMIT_MEMLOCK is %s but one %u-entry ring needs %s: io_uring_setup() "
 			       "fails with ENOMEM; %s%s",
-			       soft, TYPICAL_RING_ENTRIES, r, accounting_words(kv_known, code), capnote);
-		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
+			       soft, plan->ring_entries, r, accounting_words(kv_known, code), capnote);
 	} else if (ml->soft < need) {
 		f = report_add(ctx->report, c, STATUS_WARN, "host",
-			       "RLIMIT_MEMLOCK is %s, below the %s a %u-entry ring with 64 MiB of "
+			       "RLIMIT_MEMLOCK is %s, below the %s a %u-entry ring with %s of "
 			       "registered buffers needs: io_uring_register_buffers() fails with "
 			       "ENOMEM beyond the limit; %s%s",
-			       soft, n, TYPICAL_RING_ENTRIES, accounting_words(kv_known, code), capnote);
+			       soft, n, plan->ring_entries, bufs, accounting_words(kv_known, code),
+			       capnote);
 		if (ml->hard >= need)
 			finding_set_fix(f, "the hard limit (%s) allows enough: the service can raise its "
 					   "soft limit with setrlimit(RLIMIT_MEMLOCK) at start, or %s",
 					hard, FIX_MEMLOCK_TEXT);
 	} else {
 		f = report_add(ctx->report, c, STATUS_PASS, "host",
-			       "RLIMIT_MEMLOCK is %s, enough for a %u-entry ring with 64 MiB of "
+			       "RLIMIT_MEMLOCK is %s, enough for a %u-entry ring with %s of "
 			       "registered buffers (%s); %s",
-			       soft, TYPICAL_RING_ENTRIES, n, accounting_words(kv_known, code));
+			       soft, plan->ring_entries, bufs, n, accounting_words(kv_known, code));
 	}
-	finding_ev_int(f, "memlock_soft", ml->soft == LIMIT_INFINITY ? -1 : (int64_t)ml->soft);
-	finding_ev_int(f, "memlock_hard", ml->hard == LIMIT_INFINITY ? -1 : (int64_t)ml->hard);
+	finding_ev_int(f, "memlock_soft", limit_ev(ml->soft));
+	finding_ev_int(f, "memlock_hard", limit_ev(ml->hard));
+	finding_ev_int(f, "ring_entries", plan->ring_entries);
 	finding_ev_int(f, "ring_bytes", (int64_t)ring);
-	finding_ev_int(f, "fixed_buffer_bytes", (int64_t)TYPICAL_FIXED_BUFFER_BYTES);
+	finding_ev_int(f, "fixed_buffer_bytes", (int64_t)plan->fixed_buffer_bytes);
 	finding_ev_int(f, "need_bytes", (int64_t)need);
 	finding_ev_bool(f, "rings_charged", charged);
+}
+
+/*
+ * io-wq sizes its pools per ring: bounded work (regular files, block
+ * devices) up to min(sq_entries, 4 * CPUs) workers, unbounded work (sockets,
+ * pipes, anything that may block for long) up to RLIMIT_NPROC. Workers are
+ * threads of the user, so they also count against that same limit.
+ */
+void check_nproc_limit(const struct check *c, struct check_ctx *ctx)
+{
+	const struct host_facts *hf = ctx->host;
+	const struct rlimit_pair *np = &hf->self_limits.lim.nproc;
+	unsigned int cpus = hf->cpus ? hf->cpus : 1;
+	uint64_t bounded = ctx->plan->ring_entries < 4ull * cpus ? ctx->plan->ring_entries
+								: 4ull * cpus;
+	struct finding *f;
+
+	if (!fact_ok(&hf->self_limits.e)) {
+		check_fact_missing(c, ctx, "host", &hf->self_limits.e);
+		return;
+	}
+	if (np->soft == LIMIT_INFINITY) {
+		f = report_add(ctx->report, c, STATUS_WARN, "host",
+			       "RLIMIT_NPROC is unlimited, so nothing caps io-wq's unbounded workers: "
+			       "blocking socket or pipe requests punted to io-wq can each get an "
+			       "iou-wrk thread, thousands under load");
+	} else if (np->soft < bounded) {
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "RLIMIT_NPROC is %llu, below the %llu bounded io-wq workers one ring "
+			       "may need here (min(%u entries, 4 x %u CPUs)); workers count as the "
+			       "user's threads, so creating them fails and punted requests stall",
+			       (unsigned long long)np->soft, (unsigned long long)bounded,
+			       ctx->plan->ring_entries, cpus);
+		finding_set_fix(f, "raise RLIMIT_NPROC for the service's user (systemd: LimitNPROC=; "
+				   "limits.conf: '<user> - nproc N') above its threads plus %llu per ring",
+				(unsigned long long)bounded);
+	} else {
+		f = report_add(ctx->report, c, STATUS_PASS, "host",
+			       "RLIMIT_NPROC is %llu: it caps io-wq's unbounded workers per ring and "
+			       "leaves room for the %llu bounded ones (min(%u entries, 4 x %u CPUs))",
+			       (unsigned long long)np->soft, (unsigned long long)bounded,
+			       ctx->plan->ring_entries, cpus);
+	}
+	finding_ev_int(f, "nproc_soft", limit_ev(np->soft));
+	finding_ev_int(f, "nproc_hard", limit_ev(np->hard));
+	finding_ev_int(f, "bounded_workers_per_ring", (int64_t)bounded);
+}
+
+/* Registered file tables, like open files, are capped by RLIMIT_NOFILE (EMFILE beyond). */
+#define NOFILE_SERVER_MIN 1024
+
+void check_nofile_limit(const struct check *c, struct check_ctx *ctx)
+{
+	const struct host_facts *hf = ctx->host;
+	const struct rlimit_pair *nf = &hf->self_limits.lim.nofile;
+	struct finding *f;
+
+	if (!fact_ok(&hf->self_limits.e)) {
+		check_fact_missing(c, ctx, "host", &hf->self_limits.e);
+		return;
+	}
+	if (nf->soft <= NOFILE_SERVER_MIN) {
+		f = report_add(ctx->report, c, STATUS_WARN, "host",
+			       "RLIMIT_NOFILE is %llu (hard %llu): open files and sockets, and "
+			       "io_uring_register_files() tables (EMFILE beyond it), stop there",
+			       (unsigned long long)nf->soft, (unsigned long long)nf->hard);
+		if (nf->hard > NOFILE_SERVER_MIN)
+			finding_set_fix(f, "the hard limit allows %llu: raise the soft limit at start "
+					   "(setrlimit(RLIMIT_NOFILE)), or LimitNOFILE= in the unit",
+					(unsigned long long)nf->hard);
+	} else {
+		f = report_add(ctx->report, c, STATUS_PASS, "host",
+			       "RLIMIT_NOFILE is %llu: registered file tables up to that size fit",
+			       (unsigned long long)nf->soft);
+	}
+	finding_ev_int(f, "nofile_soft", limit_ev(nf->soft));
+	finding_ev_int(f, "nofile_hard", limit_ev(nf->hard));
 }

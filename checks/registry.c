@@ -10,6 +10,9 @@
 const struct check_category check_categories[] = {
 	{ "kernel", "Kernel and io_uring availability" },
 	{ "limits", "Limits" },
+	{ "cpu", "CPU isolation and IRQ placement" },
+	{ "numa", "NUMA" },
+	{ "storage", "Filesystem and device" },
 };
 const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
 
@@ -92,6 +95,70 @@ const struct check check_table[] = {
 		.reference = "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
 	},
 	{
+		.id = "kernel-known-cves",
+		.title = "Kernel version outside the affected ranges of known io_uring CVEs",
+		.category = "kernel",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_kernel_cves,
+		.looks_at = "The kernel version (with the real sublevel of Debian and Ubuntu "
+			    "kernels) against a table of io_uring CVEs with the version each "
+			    "appeared in, was fixed in mainline, and was fixed in stable branches.",
+		.why = "io_uring has been a rich source of local privilege escalations; several "
+		       "(CVE-2022-29582, CVE-2023-2598, CVE-2024-0582) have public exploits. Only "
+		       "the version is visible here, and distributions backport fixes without "
+		       "changing it, so a kernel in an affected range may well be fixed: the "
+		       "verdict is a prompt to check the vendor's tracker, not proof of the bug.",
+		.fix = "check the distribution's security tracker for each listed CVE and this "
+		       "kernel package; upgrade where no fix is listed; suppress with --skip "
+		       "kernel-known-cves once verified",
+		.reference = "https://security-tracker.debian.org/tracker/source-package/linux",
+	},
+	{
+		.id = "io-uring-features",
+		.title = "The setup flags, registrations and opcodes a service uses really work",
+		.category = "kernel",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_io_uring_features,
+		.looks_at = "Throwaway rings created with SQPOLL, SQPOLL with SQ_AFF, ATTACH_WQ, "
+			    "COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN; registration of a "
+			    "buffer, a file, the ring fd, and a read of IOWQ_MAX_WORKERS (which "
+			    "changes nothing); and the opcode table of IORING_REGISTER_PROBE for "
+			    "the storage and network opcodes. The evidence lists each with the "
+			    "errno it failed with.",
+		.why = "Version tables lie on distribution and vendor kernels: features get "
+		       "backported, or disabled. A service that assumes DEFER_TASKRUN or "
+		       "registered buffers and gets EINVAL either fails to start or silently "
+		       "falls back to a slower path. Trying each is the only proof. Missing "
+		       "SQPOLL, registered buffers or files, or the basic read, write and fsync "
+		       "opcodes fail the check; newer flags and opcodes only warn.",
+		.fix = "use a kernel that has what the service asks for (6.1 or later has all of "
+		       "it), or configure the service not to ask for what is missing",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.id = "container-seccomp",
+		.title = "No container seccomp profile blocks the io_uring system calls",
+		.category = "kernel",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_container_seccomp,
+		.looks_at = "Seccomp in proc/self/status; marks of a container runtime "
+			    "(/.dockerenv, /run/.containerenv, container= in PID 1's environment, "
+			    "runtime names in proc/self/cgroup); and the live result of "
+			    "io_uring_setup().",
+		.why = "Docker's default seccomp profile blocks io_uring_setup, io_uring_enter "
+		       "and io_uring_register since Docker 25 (moby PR 46762), and containerd's "
+		       "RuntimeDefault since 2.0 (PR 9320), so a service that works on the host "
+		       "gets EPERM in its container. Run uringlint inside the container to "
+		       "judge it.",
+		.fix = "give the container a seccomp profile that allows io_uring_setup, "
+		       "io_uring_enter and io_uring_register",
+		.reference = "https://github.com/moby/moby/pull/46762",
+	},
+	{
 		.id = "memlock-limit",
 		.title = "RLIMIT_MEMLOCK holds the rings and registered buffers a service needs",
 		.category = "limits",
@@ -113,6 +180,272 @@ const struct check check_table[] = {
 		       "12's default limit is 8 MiB.",
 		.fix = FIX_MEMLOCK_TEXT,
 		.reference = "https://github.com/axboe/liburing/issues/1408",
+	},
+	{
+		.id = "nproc-limit",
+		.title = "RLIMIT_NPROC bounds io-wq's unbounded workers and leaves room for the bounded ones",
+		.category = "limits",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_nproc_limit,
+		.looks_at = "The Max processes row of proc/self/limits, the online CPUs and the "
+			    "planned ring entries (--ring-entries).",
+		.why = "io-wq keeps two pools per ring: bounded work (regular files, block "
+		       "devices) up to min(SQ entries, 4 x CPUs) workers, and unbounded work "
+		       "(sockets, pipes, anything that can block for long) up to RLIMIT_NPROC. "
+		       "Workers are threads of the user and count against that limit. Unlimited "
+		       "lets a burst of blocking requests create thousands of iou-wrk threads; "
+		       "too low, and workers cannot be created at all.",
+		.fix = "set a finite RLIMIT_NPROC (systemd: LimitNPROC=) above the service's "
+		       "threads plus its bounded workers, and cap io-wq per ring with "
+		       "io_uring_register_iowq_max_workers()",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+	},
+	{
+		.id = "nofile-limit",
+		.title = "RLIMIT_NOFILE leaves room for files, sockets and registered file tables",
+		.category = "limits",
+		.severity = SEVERITY_LOW,
+		.scope = SCOPE_HOST,
+		.run = check_nofile_limit,
+		.looks_at = "The Max open files row of proc/self/limits.",
+		.why = "io_uring_register_files() refuses tables larger than RLIMIT_NOFILE "
+		       "(EMFILE), and a network service runs out of sockets at the same limit. "
+		       "The soft limit of 1024 that many distributions still default to is "
+		       "far below what a server needs.",
+		.fix = "raise RLIMIT_NOFILE (systemd: LimitNOFILE=; limits.conf: '<user> - nofile "
+		       "N'), or let the service raise its soft limit to the hard one at start",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+	},
+	{
+		.id = "sqpoll-cpu-isolated",
+		.title = "Planned SQPOLL CPUs are isolated from the scheduler",
+		.category = "cpu",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_sqpoll_cpu_isolated,
+		.looks_at = "The planned --sqpoll-cpu list against sys/devices/system/cpu/isolated "
+			    "and nohz_full (what the kernel applied) and the isolcpus=, nohz_full= "
+			    "and rcu_nocbs= parameters of proc/cmdline.",
+		.why = "An SQPOLL thread polls the submission queue on its CPU. Other tasks "
+		       "scheduled there preempt it, and every preemption is latency for the "
+		       "requests waiting in the ring. isolcpus keeps the scheduler's tasks off; "
+		       "nohz_full stops the tick and rcu_nocbs moves RCU callbacks away. An "
+		       "isolated CPU only hosts the thread if the ring pins it there with "
+		       "IORING_SETUP_SQ_AFF.",
+		.fix = "boot with isolcpus=managed_irq,domain,LIST nohz_full=LIST rcu_nocbs=LIST "
+		       "for the SQPOLL CPUs, and pin the threads with IORING_SETUP_SQ_AFF and "
+		       "sq_thread_cpu",
+		.reference = "https://docs.kernel.org/admin-guide/kernel-parameters.html",
+	},
+	{
+		.id = "sqpoll-cpu-irqs",
+		.title = "No storage or network interrupt lands on a planned SQPOLL CPU",
+		.category = "cpu",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_sqpoll_cpu_irqs,
+		.looks_at = "proc/interrupts, classified by driver naming (nvme, virtio block and "
+			    "net queues, common NIC drivers), and each IRQ's effective affinity "
+			    "(proc/irq/N/effective_affinity_list, else smp_affinity_list).",
+		.why = "An interrupt delivered to the SQPOLL CPU stops the polling thread for "
+		       "the handler and the softirq that follows; with NVMe or NIC queue "
+		       "interrupts that can be tens of thousands a second. NVMe queue "
+		       "interrupts are kernel-managed: their affinity cannot be written, only "
+		       "kept off isolated CPUs with isolcpus=managed_irq.",
+		.fix = "move each listed IRQ off the SQPOLL CPUs (echo CPUS > "
+		       "/proc/irq/N/smp_affinity_list); for NVMe boot with "
+		       "isolcpus=managed_irq,LIST",
+		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+	},
+	{
+		.id = "irqbalance",
+		.title = "irqbalance will not move interrupts back onto SQPOLL CPUs",
+		.category = "cpu",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_irqbalance,
+		.looks_at = "Whether a process named irqbalance runs (proc/PID/comm), and its "
+			    "IRQBALANCE_BANNED_CPULIST or IRQBALANCE_BANNED_CPUS: from its "
+			    "environment (root), else /etc/default/irqbalance or "
+			    "/etc/sysconfig/irqbalance.",
+		.why = "irqbalance rewrites IRQ affinities every 10 seconds by default. Manual "
+		       "placement that keeps interrupts off the SQPOLL CPUs lasts until its next "
+		       "pass, unless those CPUs are banned.",
+		.fix = "ban the SQPOLL CPUs (IRQBALANCE_BANNED_CPULIST=LIST in "
+		       "/etc/default/irqbalance, then restart it), or stop irqbalance",
+		.reference = "https://github.com/Irqbalance/irqbalance",
+	},
+	{
+		.id = "cpu-frequency-governor",
+		.title = "SQPOLL CPUs run the performance frequency governor",
+		.category = "cpu",
+		.severity = SEVERITY_LOW,
+		.scope = SCOPE_HOST,
+		.run = check_cpu_frequency_governor,
+		.looks_at = "sys/devices/system/cpu/cpuN/cpufreq/scaling_governor of the planned "
+			    "SQPOLL CPUs (of every CPU when none are planned).",
+		.why = "Power-saving governors lower the clock when a CPU looks idle. An SQPOLL "
+		       "thread that sleeps after sq_thread_idle, or a mostly idle ring, lets the "
+		       "clock drop, and the next burst runs slowly until it ramps back. VMs "
+		       "usually have no cpufreq: the check skips there.",
+		.fix = "cpupower frequency-set -g performance (or write performance to each "
+		       "CPU's scaling_governor), made permanent with the distribution's tuned or "
+		       "cpufrequtils profile",
+		.reference = "https://docs.kernel.org/admin-guide/pm/cpufreq.html",
+	},
+	{
+		.id = "numa-locality",
+		.title = "Each data device and the SQPOLL CPUs share a NUMA node",
+		.category = "numa",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_numa_locality,
+		.looks_at = "sys/devices/system/node (online nodes and their CPUs), the "
+			    "numa_node of the disk under each --dir (device/numa_node, or its "
+			    "parent PCI device's), and --sqpoll-cpu.",
+		.why = "A submission thread on one node driving a device attached to another "
+		       "sends every doorbell, DMA and completion across the interconnect, which "
+		       "costs latency and bandwidth. Single-node hosts pass.",
+		.fix = "plan the SQPOLL CPUs, and run the service, on the device's node",
+		.reference = "https://man7.org/linux/man-pages/man8/numactl.8.html",
+	},
+	{
+		.id = "fs-type",
+		.title = "The filesystem under each data directory supports io_uring's fast path",
+		.category = "storage",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_fs_type,
+		.looks_at = "The mount that holds each --dir in proc/self/mountinfo (matched by "
+			    "device live, by path under --root), and libblkid's probe of its "
+			    "device.",
+		.why = "Whether io_uring can issue a request without blocking (IOCB_NOWAIT) is "
+		       "the filesystem's call. XFS and ext4 do it for O_DIRECT overwrites; only "
+		       "XFS and btrfs (6.0+) for buffered writes, so on ext4 every buffered "
+		       "io_uring write goes to an io-wq worker. btrfs copies on write; memory "
+		       "filesystems have no device; overlay, network and FUSE filesystems hand "
+		       "most work to io-wq.",
+		.fix = "put data files on XFS or ext4 on a local block device, opened with O_DIRECT",
+		.reference = "https://kernel.dk/io_uring.pdf",
+	},
+	{
+		.id = "fs-o-direct",
+		.title = "O_DIRECT really works in each data directory",
+		.category = "storage",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_fs_o_direct,
+		.looks_at = "A temporary file created in each --dir (O_TMPFILE, else a name "
+			    "unlinked at once, never an existing file) with O_DIRECT, one aligned "
+			    "write and read of a few KiB, then closed; nothing is left behind.",
+		.why = "Buffered io_uring writes are punted to io-wq on most filesystems; "
+		       "O_DIRECT is how a storage service stays on the fast path, and some "
+		       "filesystems refuse it (EINVAL) or, like tmpfs since 6.6, accept it as a "
+		       "no-op.",
+		.fix = "put the data directory on a filesystem with direct I/O (XFS or ext4 on a "
+		       "block device)",
+		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+	},
+	{
+		.id = "dio-alignment",
+		.title = "The O_DIRECT alignment each data directory needs is known",
+		.category = "storage",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_dio_alignment,
+		.looks_at = "statx(STATX_DIOALIGN) on the temporary O_DIRECT file (6.1+), else "
+			    "the device's queue/logical_block_size and queue/dma_alignment.",
+		.why = "O_DIRECT I/O, and registered buffers used for it, fail with EINVAL when "
+		       "the offset, the length or the buffer address is not aligned: offsets and "
+		       "lengths to the logical block size, buffers to the DMA alignment from "
+		       "6.0 (the block size before). A device with 4 KiB logical blocks breaks "
+		       "code written for 512.",
+		.fix = "align offsets, lengths and buffers (posix_memalign) to the reported values",
+		.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
+	},
+	{
+		.id = "mount-options",
+		.title = "No mount option pushes writes off the fast path",
+		.category = "storage",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_mount_options,
+		.looks_at = "The per-mount and per-superblock options of each --dir's mount in "
+			    "proc/self/mountinfo.",
+		.why = "sync and dirsync make writes wait for the device and metadata, which "
+		       "NOWAIT submission cannot do. On XFS a write that must update timestamps "
+		       "cannot do it under NOWAIT (-EAGAIN) and is handed to io-wq; lazytime "
+		       "keeps timestamp updates in memory, which cut such punts about fivefold "
+		       "at depth 1024 here (seastar issues 2974 and 2987 describe the same).",
+		.fix = "mount data filesystems without sync/dirsync, and with lazytime on XFS",
+		.reference = "https://github.com/scylladb/seastar/issues/2974",
+	},
+	{
+		.id = "blk-queue-depth",
+		.title = "The planned queue depth fits the device's request queue",
+		.category = "storage",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_blk_queue_depth,
+		.looks_at = "queue/nr_requests of the disk under each --dir against --depth.",
+		.why = "A request beyond the device's tags waits for one (threads show "
+		       "blk_mq_get_tag in their wchan). Whether that also sends requests to "
+		       "io-wq depends on the kernel and device: on virtio with ext4 depths up to "
+		       "1024 stayed on the fast path here, so the probe, not this check, is the "
+		       "proof.",
+		.fix = "keep the per-ring depth at or below nr_requests, or raise nr_requests "
+		       "where the driver allows",
+		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+	},
+	{
+		.id = "blk-scheduler",
+		.title = "The I/O scheduler is cheap enough for io_uring's rates",
+		.category = "storage",
+		.severity = SEVERITY_LOW,
+		.scope = SCOPE_HOST,
+		.run = check_blk_scheduler,
+		.looks_at = "queue/scheduler of the disk under each --dir.",
+		.why = "bfq does per-request accounting that costs CPU and latency at the request "
+		       "rates io_uring reaches; none (NVMe) and mq-deadline are cheap.",
+		.fix = "echo none (NVMe) or mq-deadline > /sys/block/DEV/queue/scheduler, "
+		       "persisted with a udev rule",
+		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+	},
+	{
+		.id = "blk-stacked",
+		.title = "Data sits on a plain device, not device-mapper, md or loop",
+		.category = "storage",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_blk_stacked,
+		.looks_at = "slaves/ of the disk under each --dir (device-mapper and md), and "
+			    "loop/backing_file for loop devices.",
+		.why = "Stacked block devices have historically lacked NOWAIT support, so "
+		       "io_uring handed their I/O to io-wq; recent kernels added it for some "
+		       "targets. A loop device adds a second filesystem underneath. Measure "
+		       "with the probe before trusting either.",
+		.fix = "measure with `uringlint probe --dir DIR`; where requests punt, put hot "
+		       "data on a plain partition",
+		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+	},
+	{
+		.id = "blk-iopoll",
+		.title = "With --iopoll, the device really polls",
+		.category = "storage",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_blk_iopoll,
+		.looks_at = "queue/io_poll of the disk under each --dir and, for NVMe, "
+			    "sys/module/nvme/parameters/poll_queues.",
+		.why = "An IOPOLL ring busy-polls the device for completions; that needs "
+		       "O_DIRECT files and a driver with poll queues. Without them every request "
+		       "fails with EOPNOTSUPP (seen on virtio here). NVMe has no poll queues "
+		       "unless nvme.poll_queues is set.",
+		.fix = "nvme.poll_queues=N on the kernel command line (or in modprobe.d), or "
+		       "drop IORING_SETUP_IOPOLL",
+		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 };
 const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* uringlint preflight: can this host run an io_uring service well? */
+/* uringlint preflight: can this host run the planned io_uring service well? */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,13 +7,26 @@
 
 #include "cmd.h"
 #include "host_facts.h"
+#include "parse.h"
 #include "xalloc.h"
 
-enum { OPT_DIR = OPT_CMD_BASE };
+enum {
+	OPT_DIR = OPT_CMD_BASE,
+	OPT_SQPOLL_CPU,
+	OPT_DEPTH,
+	OPT_RING_ENTRIES,
+	OPT_FIXED_BUFFERS,
+	OPT_IOPOLL,
+};
+
+/* io_uring's own ceiling for SQ entries (IORING_MAX_ENTRIES). */
+#define MAX_RING_ENTRIES 32768u
 
 struct preflight_args {
 	const char **dirs;
 	size_t ndirs;
+	const char *sqpoll_cpu;	/* validated against the host once its root is open */
+	struct plan plan;
 };
 
 static void fill_report_host(struct report *r, const struct host_facts *hf,
@@ -33,7 +46,7 @@ static void fill_report_host(struct report *r, const struct host_facts *hf,
 		snprintf(r->host.root, sizeof(r->host.root), "%s", sr->path);
 }
 
-/* Data directories are judged by later checks; they must at least exist. */
+/* Live directories must exist and be directories; a captured host's are looked up in its tree. */
 static int check_dirs(const struct global_opts *g, const struct preflight_args *a)
 {
 	struct stat st;
@@ -42,23 +55,90 @@ static int check_dirs(const struct global_opts *g, const struct preflight_args *
 	if (g->root)
 		return 0;
 	for (i = 0; i < a->ndirs; i++) {
-		if (stat(a->dirs[i], &st) < 0) {
-			error_msg("cannot use --dir '%s': %s", a->dirs[i], strerror(errno));
-			return EXIT_CANNOT;
-		}
+		if (stat(a->dirs[i], &st) < 0)
+			return usage_error("cannot use --dir '%s': %s", a->dirs[i], strerror(errno));
 		if (!S_ISDIR(st.st_mode))
 			return usage_error("--dir '%s' is not a directory", a->dirs[i]);
 	}
 	return 0;
 }
 
+static int parse_count(const char *opt, const char *arg, unsigned int max, unsigned int *out)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, 10, &v) || v == 0 || v > max)
+		return usage_error("%s takes a number from 1 to %u, not '%s'", opt, max, arg);
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_option(int c, const char *arg, struct preflight_args *a)
+{
+	uint64_t bytes;
+
+	switch (c) {
+	case OPT_DIR:
+		a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
+		a->dirs[a->ndirs++] = arg;
+		return 0;
+	case OPT_SQPOLL_CPU:
+		if (cpulist_parse(arg, &a->plan.sqpoll_cpus) || !cpuset_count(&a->plan.sqpoll_cpus))
+			return usage_error("--sqpoll-cpu takes a CPU list like 2 or 2-3,6, not '%s'",
+					   arg);
+		a->plan.has_sqpoll_cpus = true;
+		a->sqpoll_cpu = arg;
+		return 0;
+	case OPT_DEPTH:
+		return parse_count("--depth", arg, 65536, &a->plan.depth);
+	case OPT_RING_ENTRIES:
+		return parse_count("--ring-entries", arg, MAX_RING_ENTRIES, &a->plan.ring_entries);
+	case OPT_FIXED_BUFFERS:
+		if (parse_size(arg, &bytes) || bytes > (1ull << 40))
+			return usage_error("--fixed-buffers takes a size like 64M or 1G (at most 1T), "
+					   "not '%s'", arg);
+		a->plan.fixed_buffer_bytes = bytes;
+		return 0;
+	case OPT_IOPOLL:
+		a->plan.iopoll = true;
+		return 0;
+	}
+	return -1;
+}
+
+/* --sqpoll-cpu names CPUs of this host (or of the captured one). */
+static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_args *a)
+{
+	struct cpuset online, off;
+	struct fact_err e = { 0 };
+	char list[64];
+	unsigned int w;
+
+	if (!a->plan.has_sqpoll_cpus || cpu_online_read(sr, &online, &e))
+		return 0;	/* unknown online set: the CPU checks say so */
+	off = a->plan.sqpoll_cpus;
+	for (w = 0; w < sizeof(off.bits) / sizeof(off.bits[0]); w++)
+		off.bits[w] &= ~online.bits[w];
+	if (!cpuset_count(&off))
+		return 0;
+	cpuset_format(&online, list, sizeof(list));
+	return usage_error("--sqpoll-cpu %s names CPUs that are not online here (online: %s)",
+			   a->sqpoll_cpu, list);
+}
+
 int cmd_preflight(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, OPT_DIR },
+		{ "sqpoll-cpu", required_argument, NULL, OPT_SQPOLL_CPU },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "ring-entries", required_argument, NULL, OPT_RING_ENTRIES },
+		{ "fixed-buffers", required_argument, NULL, OPT_FIXED_BUFFERS },
+		{ "iopoll", no_argument, NULL, OPT_IOPOLL },
 		GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const here[] = { "." };
 	struct preflight_args a = { 0 };
 	struct host_facts *hf = NULL;
 	struct check_ctx ctx;
@@ -66,13 +146,11 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	struct report r;
 	int c, ret;
 
+	plan_defaults(&a.plan);
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
-		if (c == OPT_DIR) {
-			a.dirs = xreallocarray(a.dirs, a.ndirs + 1, sizeof(*a.dirs));
-			a.dirs[a.ndirs++] = optarg;
-			continue;
-		}
-		ret = global_opt(g, c, optarg, argv, command_find("preflight"));
+		ret = parse_option(c, optarg, &a);
+		if (ret < 0)
+			ret = global_opt(g, c, optarg, argv, command_find("preflight"));
 		if (ret)
 			goto out_args;
 	}
@@ -86,17 +164,26 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	ret = cmd_open_sysroot(g, &sr);
 	if (ret)
 		goto out_args;
+	ret = check_sqpoll_cpus(&sr, &a);
+	if (ret)
+		goto out_root;
 
 	hf = xcalloc(1, sizeof(*hf));
-	host_facts_collect(&sr, hf);
+	/* The live default is the current directory; a captured host has no "here". */
+	if (!a.ndirs && sr.live)
+		host_facts_collect(&sr, here, 1, hf);
+	else
+		host_facts_collect(&sr, a.dirs, a.ndirs, hf);
 	report_init(&r, "preflight");
 	fill_report_host(&r, hf, &sr);
-	ctx = (struct check_ctx){ .host = hf, .report = &r };
+	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 	ret = cmd_emit_report(g, &r);
 
 	report_free(&r);
+	host_facts_free(hf);
 	free(hf);
+out_root:
 	sysroot_close(&sr);
 out_args:
 	free(a.dirs);

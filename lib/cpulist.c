@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,4 +60,73 @@ unsigned int cpuset_count(const struct cpuset *set)
 	for (i = 0; i < sizeof(set->bits) / sizeof(set->bits[0]); i++)
 		n += (unsigned int)__builtin_popcountl(set->bits[i]);
 	return n;
+}
+
+void cpuset_set(struct cpuset *set, unsigned int cpu)
+{
+	if (cpu < CPULIST_MAX)
+		set->bits[cpu / BITS_PER_WORD] |= 1UL << (cpu % BITS_PER_WORD);
+}
+
+int cpumask_parse_hex(const char *s, struct cpuset *set)
+{
+	unsigned int bit = 0, v;
+	const char *p;
+	size_t len;
+
+	memset(set, 0, sizeof(*set));
+	while (*s == ' ' || *s == '\t' || *s == '"')
+		s++;
+	len = strcspn(s, " \t\n\"");
+	if (!len)
+		return -EBADMSG;
+	/* The lowest CPUs are at the end: walk the digits backwards. */
+	for (p = s + len; p > s; p--) {
+		char c = p[-1];
+
+		if (c == ',')
+			continue;
+		if (c >= '0' && c <= '9')
+			v = (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v = (unsigned int)(c - 'A' + 10);
+		else
+			return -EBADMSG;
+		for (unsigned int i = 0; i < 4; i++, bit++)
+			if (v & (1u << i)) {
+				if (bit >= CPULIST_MAX)
+					return -EBADMSG;
+				cpuset_set(set, bit);
+			}
+	}
+	return 0;
+}
+
+void cpuset_format(const struct cpuset *set, char *out, size_t outsz)
+{
+	unsigned int cpu = 0, start;
+	size_t used = 0;
+
+	if (outsz)
+		out[0] = '\0';
+	while (cpu < CPULIST_MAX) {
+		if (!cpuset_has(set, cpu)) {
+			cpu++;
+			continue;
+		}
+		start = cpu;
+		while (cpu + 1 < CPULIST_MAX && cpuset_has(set, cpu + 1))
+			cpu++;
+		if (used < outsz) {
+			int n = start == cpu ? snprintf(out + used, outsz - used, "%s%u",
+							used ? "," : "", start)
+					     : snprintf(out + used, outsz - used, "%s%u-%u",
+							used ? "," : "", start, cpu);
+
+			used += n > 0 ? (size_t)n : 0;
+		}
+		cpu++;
+	}
 }

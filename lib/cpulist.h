@@ -3,6 +3,7 @@
 #define URINGLINT_CPULIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CPULIST_MAX 8192	/* CONFIG_NR_CPUS tops out here on x86-64 */
 
@@ -12,6 +13,11 @@ struct cpuset {
 
 /* Parses the kernel's list format "0-3,8,10-11" (empty means none): 0 or -EBADMSG. */
 int cpulist_parse(const char *s, struct cpuset *set);
+/* Parses a hex cpumask as in smp_affinity ("00000000,0000000f"): 0 or -EBADMSG. */
+int cpumask_parse_hex(const char *s, struct cpuset *set);
+/* Formats as a cpulist ("0-3,8"); "" for none. */
+void cpuset_format(const struct cpuset *set, char *out, size_t outsz);
+void cpuset_set(struct cpuset *set, unsigned int cpu);
 bool cpuset_has(const struct cpuset *set, unsigned int cpu);
 unsigned int cpuset_count(const struct cpuset *set);
 

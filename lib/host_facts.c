@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpulist.h"
 #include "host_facts.h"
 #include "parse.h"
 
@@ -18,7 +17,7 @@
 #define P_URING_GROUP "proc/sys/kernel/io_uring_group"
 #define P_SELF_STATUS "proc/self/status"
 #define P_SELF_LIMITS "proc/self/limits"
-#define P_CPU_ONLINE "sys/devices/system/cpu/online"
+#define P_MOUNTINFO "proc/self/mountinfo"
 
 static void collect_kernel(const struct sysroot *sr, struct host_facts *hf)
 {
@@ -89,21 +88,43 @@ static int parse_limits(const char *text, void *out)
 
 static void collect_identity(const struct sysroot *sr, struct host_facts *hf)
 {
-	char line[CPULIST_MAX];
-	struct cpuset set;
 	long n;
 
 	if (sysroot_read_line(sr, P_HOSTNAME, hf->hostname, sizeof(hf->hostname)))
 		snprintf(hf->hostname, sizeof(hf->hostname), "unknown");
-	if (!sysroot_read_line(sr, P_CPU_ONLINE, line, sizeof(line)) &&
-	    !cpulist_parse(line, &set))
-		hf->cpus = cpuset_count(&set);
 	n = sysconf(_SC_PAGESIZE);
 	/* A captured tree does not record the page size; x86-64 and most arm64 use 4 KiB. */
 	hf->page_size = hf->live && n > 0 ? (uint64_t)n : 4096;
 }
 
-void host_facts_collect(const struct sysroot *sr, struct host_facts *hf)
+static void collect_dirs(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+			 struct host_facts *hf)
+{
+	struct mount_entry *mounts = NULL;
+	size_t nmounts = 0, i;
+	char *text;
+	size_t len;
+
+	if (!ndirs)
+		return;
+	/* One read of the mount table serves every directory. */
+	if (!sysroot_read_file(sr, P_MOUNTINFO, 16 * 1024 * 1024, &text, &len)) {
+		mountinfo_parse(text, &mounts, &nmounts);
+		free(text);
+	}
+	hf->dirs = calloc(ndirs, sizeof(*hf->dirs));
+	if (!hf->dirs) {
+		free(mounts);
+		return;
+	}
+	hf->ndirs = ndirs;
+	for (i = 0; i < ndirs; i++)
+		dir_facts_collect(sr, mounts, nmounts, dirs[i], &hf->dirs[i]);
+	free(mounts);
+}
+
+void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+			struct host_facts *hf)
 {
 	memset(hf, 0, sizeof(*hf));
 	hf->live = sr->live;
@@ -116,9 +137,26 @@ void host_facts_collect(const struct sysroot *sr, struct host_facts *hf)
 	collect_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
 	collect_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
 
-	if (sr->live)
+	if (sr->live) {
 		uring_probe_setup(&hf->uring_setup.r);
-	else
+		uring_features_probe(&hf->features);
+	} else {
 		fact_fail(&hf->uring_setup.e, -EOPNOTSUPP,
 			  "io_uring_setup() not tried: --root judges a captured tree");
+		fact_fail(&hf->features.e, -EOPNOTSUPP,
+			  "nothing tried: --root judges a captured tree");
+	}
+	cpu_facts_collect(sr, &hf->cpu);
+	if (fact_ok(&hf->cpu.online_e))
+		hf->cpus = cpuset_count(&hf->cpu.online);
+	container_facts_collect(sr, &hf->container);
+	collect_dirs(sr, dirs, ndirs, hf);
+}
+
+void host_facts_free(struct host_facts *hf)
+{
+	cpu_facts_free(&hf->cpu);
+	free(hf->dirs);
+	hf->dirs = NULL;
+	hf->ndirs = 0;
 }

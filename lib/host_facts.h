@@ -5,11 +5,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "container.h"
+#include "cpu_facts.h"
+#include "dir_facts.h"
 #include "fact.h"
 #include "kernel_version.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "sysroot.h"
+#include "uring_features.h"
 #include "uring_probe.h"
 
 /*
@@ -55,9 +59,21 @@ struct host_facts {
 		struct fact_err e;
 		struct uring_setup_result r;
 	} uring_setup;
+
+	/* Setup flags, register operations and opcodes, tried live. */
+	struct uring_features features;
+
+	struct cpu_facts cpu;
+	struct container_facts container;
+
+	/* One entry per --dir, in the order given. */
+	struct dir_facts *dirs;
+	size_t ndirs;
 };
 
-/* Collects every fact; never fails as a whole. */
-void host_facts_collect(const struct sysroot *sr, struct host_facts *hf);
+/* Collects every fact, and each directory's; never fails as a whole. */
+void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+			struct host_facts *hf);
+void host_facts_free(struct host_facts *hf);
 
 #endif

@@ -57,6 +57,38 @@ int parse_u64(const char *s, int base, uint64_t *out)
 	return 0;
 }
 
+int parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGTPE";
+	unsigned long long v;
+	const char *u;
+	char *end;
+	int shift = 0;
+
+	s = skip_blanks(s);
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end) {
+		u = strchr(units, toupper((unsigned char)*end));
+		if (!u)
+			return -EINVAL;
+		shift = 10 * (int)(u - units + 1);
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B") || !strcmp(end, "b"))
+			end += strlen(end);
+	}
+	if (*end)
+		return -EINVAL;
+	if (shift && v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 int parse_keyed_value(const char *text, const char *key, char *out, unsigned outsz)
 {
 	size_t klen = strlen(key);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The root every /proc and /sys read goes through (see sysroot.h). */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
@@ -98,8 +99,8 @@ int sysroot_open_file(const struct sysroot *sr, const char *rel)
 	return fd;
 }
 
-int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
-		      char **buf, size_t *len)
+static int read_whole(const struct sysroot *sr, const char *rel, size_t max, char **buf,
+		      size_t *len, bool text)
 {
 	size_t cap = max < 4096 ? max + 1 : 4096, used = 0;
 	char *data, *grown;
@@ -145,7 +146,7 @@ int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 	if (!err && used > max)
 		err = -EFBIG;
 	close(fd);
-	if (!err && memchr(data, '\0', used))
+	if (!err && text && memchr(data, '\0', used))
 		err = -EILSEQ;
 	if (err) {
 		free(data);
@@ -155,6 +156,18 @@ int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 	*buf = data;
 	*len = used;
 	return 0;
+}
+
+int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max, char **buf,
+		      size_t *len)
+{
+	return read_whole(sr, rel, max, buf, len, true);
+}
+
+int sysroot_read_bytes(const struct sysroot *sr, const char *rel, size_t max, char **buf,
+		       size_t *len)
+{
+	return read_whole(sr, rel, max, buf, len, false);
 }
 
 int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
@@ -184,6 +197,26 @@ int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
 	out[n] = '\0';
 	free(buf);
 	return 0;
+}
+
+DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
+{
+	DIR *d;
+	int fd;
+
+	fd = open_in_root(sr, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return d;
 }
 
 const char *sysroot_strerror(int err)

@@ -2,6 +2,7 @@
 #ifndef URINGLINT_SYSROOT_H
 #define URINGLINT_SYSROOT_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -35,9 +36,16 @@ int sysroot_open_file(const struct sysroot *sr, const char *rel);
 int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max,
 		      char **buf, size_t *len);
 
+/* As sysroot_read_file, for files with NUL separators (proc/PID/environ, cmdline). */
+int sysroot_read_bytes(const struct sysroot *sr, const char *rel, size_t max, char **buf,
+		       size_t *len);
+
 /* Reads the first line of a small file (sysctls, sysfs attributes), trimmed. */
 int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
 		      size_t outsz);
+
+/* Opens a directory for listing (sys/block/DEV/slaves, proc); NULL with errno set. */
+DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 
 /* A short human explanation of an error returned by the functions above. */
 const char *sysroot_strerror(int err);

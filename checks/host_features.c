@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What io_uring offers on this kernel (tried), and whether a container's seccomp blocks it. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+static const char *errno_name(int err)
+{
+	const char *n = strerrorname_np(err < 0 ? -err : err);
+
+	return n ? n : "unknown errno";
+}
+
+static void append(char *buf, size_t bufsz, const char *name)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, bufsz - used, "%s%s", used ? ", " : "", name);
+}
+
+void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
+{
+	const struct uring_features *uf = &ctx->host->features;
+	char core[512] = "", useful[512] = "", item[96];
+	struct json_object *table;
+	struct finding *f;
+	size_t i, ok = 0;
+
+	if (!fact_ok(&uf->e)) {
+		/* Not being able to create any ring is io-uring-available's verdict, not ours. */
+		report_add(ctx->report, c, STATUS_SKIP, "host", "%s", uf->e.why);
+		return;
+	}
+	table = json_object_new_array();
+	for (i = 0; i < uf->n; i++) {
+		const struct uring_feature *u = &uf->items[i];
+		struct json_object *row = json_object_new_object();
+
+		json_object_object_add(row, "name", json_object_new_string(u->name));
+		json_object_object_add(row, "kind",
+				       json_object_new_string(uring_feature_kind_name(u->kind)));
+		json_object_object_add(row, "supported", json_object_new_boolean(!u->err));
+		json_object_object_add(row, "errno",
+				       u->err ? json_object_new_string(errno_name(u->err)) : NULL);
+		json_object_object_add(row, "since", json_object_new_string(u->since));
+		json_object_array_add(table, row);
+		if (!u->err) {
+			ok++;
+			continue;
+		}
+		snprintf(item, sizeof(item), "%s (%s, since %s)", u->name, errno_name(u->err),
+			 u->since);
+		append(u->need == NEED_CORE ? core : useful,
+		       u->need == NEED_CORE ? sizeof(core) : sizeof(useful), item);
+	}
+	if (core[0])
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "%zu of %zu features work; missing what the fast path rests on: %s%s%s",
+			       ok, uf->n, core, useful[0] ? "; also missing: " : "", useful);
+	else if (useful[0])
+		f = report_add(ctx->report, c, STATUS_WARN, "host",
+			       "%zu of %zu features work; missing: %s", ok, uf->n, useful);
+	else
+		f = report_add(ctx->report, c, STATUS_PASS, "host",
+			       "all %zu features tried work: SQPOLL with SQ_AFF, ATTACH_WQ, "
+			       "COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN, registered buffers and "
+			       "files, IOWQ_MAX_WORKERS, and the storage and network opcodes",
+			       uf->n);
+	json_object_object_add(f->evidence, "features", table);
+}
+
+/* What each runtime's default profile does, for the message and the fix. */
+static const struct {
+	const char *runtime, *what, *fix;
+} runtimes[] = {
+	{ "docker", "Docker's default seccomp profile blocks io_uring since Docker 25 (moby #46762)",
+	  "run with a profile that allows io_uring_setup, io_uring_enter and io_uring_register: "
+	  "docker run --security-opt seccomp=/path/profile.json (the default profile plus those "
+	  "three syscalls)" },
+	{ "kubernetes", "the RuntimeDefault seccomp profile of containerd 2.0+ blocks io_uring",
+	  "give the pod a Localhost seccompProfile that allows io_uring_setup, io_uring_enter and "
+	  "io_uring_register (securityContext.seccompProfile.type: Localhost)" },
+	{ "containerd", "containerd 2.0+'s default seccomp profile blocks io_uring (containerd #9320)",
+	  "use a seccomp profile that allows io_uring_setup, io_uring_enter and io_uring_register" },
+	{ "podman", "the container's seccomp profile denies the io_uring system calls",
+	  "podman run --security-opt seccomp=/path/profile.json with io_uring_setup, "
+	  "io_uring_enter and io_uring_register allowed" },
+};
+
+void check_container_seccomp(const struct check *c, struct check_ctx *ctx)
+{
+	const struct host_facts *hf = ctx->host;
+	const struct container_facts *cf = &hf->container;
+	const char *what = "the container's seccomp profile denies the io_uring system calls";
+	const char *fix = NULL;
+	const char *where = cf->in_container ? cf->runtime : "no container";
+	int seccomp, err = hf->uring_setup.r.err;
+	struct finding *f;
+	size_t i;
+
+	if (!fact_ok(&hf->self_status.e)) {
+		check_fact_missing(c, ctx, "host", &hf->self_status.e);
+		return;
+	}
+	seccomp = hf->self_status.st.seccomp;
+	for (i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (cf->in_container && !strcmp(cf->runtime, runtimes[i].runtime)) {
+			what = runtimes[i].what;
+			fix = runtimes[i].fix;
+		}
+
+	if (seccomp != 2) {
+		f = report_add(ctx->report, c, STATUS_PASS, "host",
+			       cf->in_container ? "inside a container (%s: %s) with no seccomp filter"
+						: "%s found and no seccomp filter on this process%s",
+			       where, cf->in_container ? cf->evidence : "");
+	} else if (!fact_ok(&hf->uring_setup.e)) {
+		f = report_add(ctx->report, c, STATUS_WARN, "host",
+			       "a seccomp filter is active (%s); whether it blocks io_uring can only "
+			       "be tested live",
+			       cf->in_container ? cf->runtime : "no container detected");
+		if (fix)
+			finding_set_fix(f, "%s", fix);
+	} else if (err == -EPERM || err == -ENOSYS) {
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "io_uring_setup() returned %s under an active seccomp filter%s%s%s: %s",
+			       err == -EPERM ? "EPERM" : "ENOSYS",
+			       cf->in_container ? " in a " : "", cf->in_container ? cf->runtime : "",
+			       cf->in_container ? " container" : "", what);
+		if (fix)
+			finding_set_fix(f, "%s", fix);
+	} else {
+		f = report_add(ctx->report, c, STATUS_PASS, "host",
+			       "a seccomp filter is active%s%s and io_uring_setup() works through it",
+			       cf->in_container ? " in a " : "", cf->in_container ? cf->runtime : "");
+	}
+	finding_ev_bool(f, "in_container", cf->in_container);
+	finding_ev_str(f, "runtime", cf->in_container ? cf->runtime : NULL);
+	finding_ev_str(f, "container_evidence", cf->in_container ? cf->evidence : NULL);
+	finding_ev_int(f, "seccomp", seccomp);
+}

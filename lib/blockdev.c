@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blockdev.h"
+#include "parse.h"
+
+/* uevent: "MAJOR=254\nMINOR=1\nDEVNAME=vda1\nDEVTYPE=partition\n" */
+static int read_uevent(const struct sysroot *sr, const char *dir, char *devname, size_t namesz,
+		       bool *partition)
+{
+	char path[128], *text, *p;
+	size_t len;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/uevent", dir);
+	err = sysroot_read_file(sr, path, 64 * 1024, &text, &len);
+	if (err)
+		return err;
+	devname[0] = '\0';
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, "DEVNAME=", 8))
+			snprintf(devname, namesz, "%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+		else if (!strncmp(p, "DEVTYPE=partition", 17))
+			*partition = true;
+	}
+	free(text);
+	/* A name with a slash would walk elsewhere in sys/block: refuse it. */
+	return devname[0] && !strchr(devname, '/') ? 0 : -EBADMSG;
+}
+
+static void read_u64(const struct sysroot *sr, const char *disk, const char *attr, uint64_t *out)
+{
+	char path[160], line[64];
+
+	snprintf(path, sizeof(path), "sys/block/%s/%s", disk, attr);
+	if (sysroot_read_line(sr, path, line, sizeof(line)) || parse_u64(line, 10, out))
+		*out = 0;
+}
+
+static int read_int(const struct sysroot *sr, const char *path, int64_t *out)
+{
+	char line[64];
+
+	if (sysroot_read_line(sr, path, line, sizeof(line)) || parse_i64(line, 10, out))
+		return -1;
+	return 0;
+}
+
+/* "none [mq-deadline] kyber bfq" -> "mq-deadline"; "none" alone (NVMe) -> "none". */
+static void active_scheduler(const char *line, char *out, size_t outsz)
+{
+	const char *l = strchr(line, '['), *r = l ? strchr(l, ']') : NULL;
+
+	if (l && r)
+		snprintf(out, outsz, "%.*s", (int)(r - l - 1), l + 1);
+	else
+		snprintf(out, outsz, "%.*s", (int)strcspn(line, " "), line);
+}
+
+static void collect_slaves(const struct sysroot *sr, struct blockdev_facts *bd)
+{
+	struct dirent *de;
+	char path[128];
+	size_t used = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "sys/block/%s/slaves", bd->disk);
+	d = sysroot_opendir(sr, path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		n = snprintf(bd->slaves + used, sizeof(bd->slaves) - used, "%s%s", used ? "," : "",
+			     de->d_name);
+		if (n < 0 || (size_t)n >= sizeof(bd->slaves) - used)
+			break;
+		used += (size_t)n;
+	}
+	closedir(d);
+}
+
+void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int minor,
+		      struct blockdev_facts *bd)
+{
+	char dir[96], parent[112], path[160], line[128];
+	bool parent_part = false;
+	int64_t v;
+	int err;
+
+	memset(bd, 0, sizeof(*bd));
+	bd->major = major;
+	bd->minor = minor;
+	bd->dma_alignment = -1;
+	bd->io_poll = -1;
+	bd->rotational = -1;
+	bd->numa_node = -2;
+	bd->nvme_poll_queues = -1;
+
+	snprintf(dir, sizeof(dir), "sys/dev/block/%u:%u", major, minor);
+	err = read_uevent(sr, dir, bd->name, sizeof(bd->name), &bd->partition);
+	if (err) {
+		snprintf(path, sizeof(path), "%s/uevent", dir);
+		fact_fail_read(&bd->e, path, err);
+		return;
+	}
+	snprintf(bd->disk, sizeof(bd->disk), "%s", bd->name);
+	if (bd->partition) {
+		/* The parent directory of a partition is its disk. */
+		snprintf(parent, sizeof(parent), "%s/..", dir);
+		err = read_uevent(sr, parent, bd->disk, sizeof(bd->disk), &parent_part);
+		if (err) {
+			snprintf(path, sizeof(path), "%s/uevent", parent);
+			fact_fail_read(&bd->e, path, err);
+			return;
+		}
+	}
+	read_u64(sr, bd->disk, "queue/logical_block_size", &bd->logical_block_size);
+	read_u64(sr, bd->disk, "queue/physical_block_size", &bd->physical_block_size);
+	read_u64(sr, bd->disk, "queue/max_sectors_kb", &bd->max_sectors_kb);
+	read_u64(sr, bd->disk, "queue/nr_requests", &bd->nr_requests);
+	snprintf(path, sizeof(path), "sys/block/%s/queue/dma_alignment", bd->disk);
+	if (!read_int(sr, path, &v))
+		bd->dma_alignment = v;
+	snprintf(path, sizeof(path), "sys/block/%s/queue/io_poll", bd->disk);
+	if (!read_int(sr, path, &v))
+		bd->io_poll = (int)v;
+	snprintf(path, sizeof(path), "sys/block/%s/queue/rotational", bd->disk);
+	if (!read_int(sr, path, &v))
+		bd->rotational = (int)v;
+	snprintf(path, sizeof(path), "sys/block/%s/queue/scheduler", bd->disk);
+	if (!sysroot_read_line(sr, path, line, sizeof(line))) {
+		snprintf(bd->schedulers, sizeof(bd->schedulers), "%s", line);
+		active_scheduler(line, bd->scheduler, sizeof(bd->scheduler));
+	}
+	collect_slaves(sr, bd);
+	snprintf(path, sizeof(path), "sys/block/%s/loop/backing_file", bd->disk);
+	sysroot_read_line(sr, path, bd->backing_file, sizeof(bd->backing_file));
+	/* virtio and SCSI disks carry numa_node on device/, NVMe namespaces one level up. */
+	snprintf(path, sizeof(path), "sys/block/%s/device/numa_node", bd->disk);
+	if (!read_int(sr, path, &v)) {
+		bd->numa_node = (int)v;
+	} else {
+		snprintf(path, sizeof(path), "sys/block/%s/device/device/numa_node", bd->disk);
+		if (!read_int(sr, path, &v))
+			bd->numa_node = (int)v;
+	}
+	if (!strncmp(bd->disk, "nvme", 4) &&
+	    !read_int(sr, "sys/module/nvme/parameters/poll_queues", &v))
+		bd->nvme_poll_queues = (int)v;
+}
+
+int blockdev_lookup(const struct sysroot *sr, const char *devpath, unsigned int *major,
+		    unsigned int *minor)
+{
+	const char *base = strrchr(devpath, '/');
+	char path[384], line[64], dmname[256];
+	struct dirent *de;
+	DIR *d;
+
+	base = base ? base + 1 : devpath;
+	if (!*base || base[0] == '.')
+		return -ENOENT;
+	snprintf(path, sizeof(path), "sys/class/block/%s/dev", base);
+	if (!sysroot_read_line(sr, path, line, sizeof(line)) &&
+	    sscanf(line, "%u:%u", major, minor) == 2)
+		return 0;
+	/* /dev/mapper/vg-lv: the dm-N whose dm/name says so. */
+	if (strncmp(devpath, "/dev/mapper/", 12))
+		return -ENOENT;
+	d = sysroot_opendir(sr, "sys/class/block");
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3))
+			continue;
+		snprintf(path, sizeof(path), "sys/class/block/%.64s/dm/name", de->d_name);
+		if (sysroot_read_line(sr, path, dmname, sizeof(dmname)) || strcmp(dmname, base))
+			continue;
+		snprintf(path, sizeof(path), "sys/class/block/%.64s/dev", de->d_name);
+		if (!sysroot_read_line(sr, path, line, sizeof(line)) &&
+		    sscanf(line, "%u:%u", major, minor) == 2) {
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -ENOENT;
+}
