@@ -226,7 +226,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 	static const char *const configs[] = { "etc/default/irqbalance", "etc/sysconfig/irqbalance" };
 	struct dirent *de;
 	char path[96], comm[64], *text;
-	size_t len, i;
+	size_t len, i, nproc = 0;
 	DIR *d;
 
 	d = sysroot_opendir(sr, "proc");
@@ -237,6 +237,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
+		nproc++;
 		snprintf(path, sizeof(path), "proc/%.20s/comm", de->d_name);
 		if (sysroot_read_line(sr, path, comm, sizeof(comm)))
 			continue;	/* exited meanwhile, or not ours to read */
@@ -247,6 +248,12 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		}
 	}
 	closedir(d);
+	/* A tree without any process cannot say that irqbalance is absent. */
+	if (!nproc) {
+		fact_fail(&cf->irqbalance_e, -ENOENT,
+			  "no process directories under proc/: cannot tell whether irqbalance runs");
+		return;
+	}
 	if (!cf->irqbalance_running)
 		return;
 
@@ -262,13 +269,12 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
 		if (sysroot_read_file(sr, configs[i], 1024 * 1024, &text, &len))
 			continue;
-		if (banned_from_env(text, len, '\n', &cf->banned)) {
-			cf->banned_known = true;
-			snprintf(cf->banned_source, sizeof(cf->banned_source), "%s", configs[i]);
-		}
+		/* A config file without a ban bans nothing: the daemon reads this file. */
+		cf->banned_known = true;
+		snprintf(cf->banned_source, sizeof(cf->banned_source), "%s", configs[i]);
+		banned_from_env(text, len, '\n', &cf->banned);
 		free(text);
-		if (cf->banned_source[0])
-			return;
+		return;
 	}
 }
 

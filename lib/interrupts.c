@@ -146,7 +146,8 @@ enum irq_class irq_classify(const char *name, char *device, size_t devsz)
 		device_part(name, "-", device, devsz);
 		if (dash && (has_prefix(dash + 1, "req") || has_prefix(dash + 1, "request")))
 			return IRQ_STORAGE;
-		if (dash && (has_prefix(dash + 1, "input") || has_prefix(dash + 1, "output")))
+		/* virtio-net numbers its queues; virtio-rng and console have a bare "input". */
+		if (dash && (has_prefix(dash + 1, "input.") || has_prefix(dash + 1, "output.")))
 			return IRQ_NETWORK;
 		return IRQ_OTHER;
 	}

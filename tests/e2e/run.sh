@@ -62,21 +62,21 @@ compare() { # NAME FILE EXPECTED
 json_norm() { jq -S 'del(.tool.version, .host.liburing)' "$1"; }
 
 # --- fixture trees: text and JSON against expected outputs -------------------
-for tree in testdata/*/; do
-	t=$(basename "$tree")
-	[ -d "$tree/proc" ] || continue
-	"$BIN" --root "testdata/$t" preflight --no-color >"$TMP/$t.txt" 2>"$TMP/$t.err"
-	rc=$?
-	echo "exit $rc" >>"$TMP/$t.txt"
-	compare "fixture $t text" "$TMP/$t.txt" "$EXP/$t.txt"
-	"$BIN" --root "testdata/$t" preflight --format json >"$TMP/$t.json" 2>>"$TMP/$t.err"
-	if json_norm "$TMP/$t.json" >"$TMP/$t.norm.json"; then
-		compare "fixture $t json" "$TMP/$t.norm.json" "$EXP/$t.json"
+while read -r name tree args; do
+	case "$name" in "" | "#"*) continue ;; esac
+	# shellcheck disable=SC2086 # args are words by design
+	"$BIN" --root "testdata/$tree" preflight $args --no-color >"$TMP/$name.txt" 2>"$TMP/$name.err"
+	echo "exit $?" >>"$TMP/$name.txt"
+	compare "fixture $name text" "$TMP/$name.txt" "$EXP/$name.txt"
+	# shellcheck disable=SC2086
+	"$BIN" --root "testdata/$tree" preflight $args --format json >"$TMP/$name.json" 2>>"$TMP/$name.err"
+	if json_norm "$TMP/$name.json" >"$TMP/$name.norm.json"; then
+		compare "fixture $name json" "$TMP/$name.norm.json" "$EXP/$name.json"
 	else
-		bad "fixture $t json" "output is not JSON"
+		bad "fixture $name json" "output is not JSON"
 	fi
-	if [ -s "$TMP/$t.err" ]; then bad "fixture $t stderr empty" "$(cat "$TMP/$t.err")"; else ok "fixture $t stderr empty"; fi
-done
+	if [ -s "$TMP/$name.err" ]; then bad "fixture $name stderr empty" "$(cat "$TMP/$name.err")"; else ok "fixture $name stderr empty"; fi
+done <tests/e2e/fixtures.list
 
 # The fixture with io_uring_disabled=2 fails io-uring-available and names the sysctl.
 run "disabled-2 exit 1" 1 "$BIN" --root testdata/uring-disabled-2 preflight --format json &&
@@ -99,7 +99,15 @@ run "root missing" 2 "$BIN" --root /nonexistent/uringlint preflight &&
 	one_error_line "root missing message" "/nonexistent/uringlint" "No such file or directory"
 mkdir -p "$TMP/noproc"
 run "root without proc" 2 "$BIN" --root "$TMP/noproc" preflight && one_error_line "root without proc message" "$TMP/noproc" "proc/"
-run "dir missing" 3 "$BIN" preflight --dir /nonexistent/data && one_error_line "dir missing message" "/nonexistent/data"
+run "dir missing" 2 "$BIN" preflight --dir /nonexistent/data && one_error_line "dir missing message" "/nonexistent/data"
+run "dir is a file" 2 "$BIN" preflight --dir /etc/hostname && one_error_line "dir is a file message" "not a directory"
+run "sqpoll-cpu offline" 2 "$BIN" --root testdata/host-6.18 preflight --sqpoll-cpu 99 &&
+	one_error_line "sqpoll-cpu offline message" "--sqpoll-cpu 99" "online: 0-1"
+run "sqpoll-cpu 1-" 2 "$BIN" preflight --sqpoll-cpu 1- && one_error_line "sqpoll-cpu 1- message" "'1-'"
+run "sqpoll-cpu abc" 2 "$BIN" preflight --sqpoll-cpu abc && one_error_line "sqpoll-cpu abc message" "'abc'"
+run "depth 0" 2 "$BIN" preflight --depth 0 && one_error_line "depth 0 message" "--depth" "'0'"
+run "ring-entries too big" 2 "$BIN" preflight --ring-entries 100000 && one_error_line "ring-entries message" "--ring-entries"
+run "fixed-buffers garbage" 2 "$BIN" preflight --fixed-buffers 64Q && one_error_line "fixed-buffers message" "'64Q'"
 if [ -w /dev/full ]; then
 	run "-o on a full device" 3 "$BIN" --root testdata/host-6.18 preflight -o /dev/full &&
 		one_error_line "-o full message" "/dev/full" "No space left on device"
@@ -217,6 +225,62 @@ else
 	else
 		skip "memlock 0: ENOMEM" "Linux $kernel does not charge rings to RLIMIT_MEMLOCK"
 	fi
+fi
+
+# --- live data directories ----------------------------------------------------
+# /dev/shm: tmpfs takes O_DIRECT as a no-op (6.6+) or refuses it; either way it fails.
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	run "dir /dev/shm" 1 "$BIN" preflight --dir /dev/shm --only fs-o-direct,fs-type --format json &&
+		jq -e '[.findings[] | select(.subject == "/dev/shm" and .status == "fail")] | length == 2' \
+			"$TMP/out" >/dev/null &&
+		jq -e '.findings[] | select(.id == "fs-o-direct") | .message | test("no-op|Invalid argument")' \
+			"$TMP/out" >/dev/null && ok "/dev/shm fails fs-o-direct with the reason" ||
+		bad "/dev/shm fails fs-o-direct with the reason" "$(jq -c '.findings' "$TMP/out")"
+else
+	skip "dir /dev/shm" "no tmpfs at /dev/shm"
+fi
+
+# An XFS loop mount: xfs, its loop device, its alignment; judged apart from a second --dir.
+if [ "$(id -u)" -ne 0 ]; then
+	skip "XFS loop mount" "needs root to mount a loop device"
+elif ! command -v mkfs.xfs >/dev/null; then
+	skip "XFS loop mount" "mkfs.xfs is missing (xfsprogs)"
+else
+	truncate -s 320M "$TMP/xfs.img" && mkfs.xfs -q "$TMP/xfs.img" && mkdir -p "$TMP/xfs" &&
+		mount -o loop "$TMP/xfs.img" "$TMP/xfs" 2>"$TMP/mount.err"
+	if mountpoint -q "$TMP/xfs"; then
+		trap 'umount "$TMP/xfs" 2>/dev/null; rm -rf "$TMP"' EXIT
+		run "dir on XFS loop" 0 "$BIN" --fail-on never preflight --dir "$TMP/xfs" --dir /dev/shm --format json
+		cp "$TMP/out" "$TMP/xfs.json"
+		q() { jq -e "$1" "$TMP/xfs.json" >/dev/null; }
+		q ".findings[] | select(.id == \"fs-type\" and .subject == \"$TMP/xfs\" and .status == \"pass\" and
+			.evidence.fs == \"xfs\" and (.evidence.device | startswith(\"loop\")) and .evidence.blkid_type == \"xfs\")" &&
+			ok "XFS dir: xfs on a loop device" || bad "XFS dir: xfs on a loop device" "$(jq -c '.findings[] | select(.id == "fs-type")' "$TMP/xfs.json")"
+		q ".findings[] | select(.id == \"dio-alignment\" and .subject == \"$TMP/xfs\" and
+			.evidence.offset_align >= 512 and .evidence.source == \"statx(STATX_DIOALIGN)\")" &&
+			ok "XFS dir: alignment from statx" || bad "XFS dir: alignment from statx"
+		q ".findings[] | select(.id == \"fs-o-direct\" and .subject == \"$TMP/xfs\" and .status == \"pass\")" &&
+			ok "XFS dir: O_DIRECT works" || bad "XFS dir: O_DIRECT works"
+		q ".findings[] | select(.id == \"blk-stacked\" and .subject == \"$TMP/xfs\" and .status == \"warn\")" &&
+			ok "XFS dir: loop device named as stacked" || bad "XFS dir: loop device named as stacked"
+		q '[.findings[] | select(.id == "fs-type")] | length == 2 and .[0].evidence.fs == "xfs" and .[1].evidence.fs == "tmpfs"' &&
+			ok "two --dir judged separately" || bad "two --dir judged separately"
+		[ -z "$(ls -A "$TMP/xfs")" ] && ok "XFS dir: nothing left behind" || bad "XFS dir: nothing left behind" "$(ls -A "$TMP/xfs")"
+		umount "$TMP/xfs"
+	else
+		skip "XFS loop mount" "mount failed: $(cat "$TMP/mount.err")"
+	fi
+fi
+
+# A directory the service cannot write: the O_DIRECT try skips with the reason.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$TMP/ro-dir" && chmod 0755 "$TMP/ro-dir"
+	run "unwritable dir as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TMP/uringlint" --fail-on never preflight --dir "$TMP/ro-dir" --only fs-o-direct --format json &&
+		jq -e '.findings[0] | .status == "skip" and (.message | contains("Permission denied"))' "$TMP/out" >/dev/null &&
+		ok "unwritable dir skips fs-o-direct" || bad "unwritable dir skips fs-o-direct" "$(cat "$TMP/out")"
+else
+	skip "unwritable dir as nobody" "needs root and setpriv"
 fi
 
 # Changing kernel.io_uring_disabled affects every process on the host: only in CI

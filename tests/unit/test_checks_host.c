@@ -27,19 +27,30 @@ static void healthy(struct host_facts *hf)
 	hf->self_limits.lim.memlock.soft = LIMIT_INFINITY;
 	hf->self_limits.lim.memlock.hard = LIMIT_INFINITY;
 	hf->uring_setup.r.features = 0x3ffff;
+	hf->self_limits.lim.nproc.soft = hf->self_limits.lim.nproc.hard = 4096;
+	hf->self_limits.lim.nofile.soft = hf->self_limits.lim.nofile.hard = 65536;
 }
 
-/* Runs one check and returns its only finding. */
+static struct plan plan;
+
+/* Runs one check with the current plan and returns its only finding. */
 static const struct finding *run(const char *id, const struct host_facts *hf, struct report *r)
 {
 	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = hf, .report = r };
+	struct check_ctx ctx = { .host = hf, .plan = &plan, .report = r };
 
 	assert_non_null(c);
 	report_init(r, "preflight");
 	c->run(c, &ctx);
 	assert_int_equal(r->nfindings, 1);
 	return &r->findings[0];
+}
+
+static int reset_plan(void **state)
+{
+	(void)state;
+	plan_defaults(&plan);
+	return 0;
 }
 
 #define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
@@ -279,6 +290,14 @@ static void test_memlock(void **state)
 	assert_contains(f->message, "404 KiB");
 	report_free(&r);
 
+	/* The plan decides: a small ring and no buffers fit in 64 KiB. */
+	plan.ring_entries = 64;
+	plan.fixed_buffer_bytes = 0;
+	f = run("memlock-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+	plan_defaults(&plan);
+
 	/* 6.1 does not charge rings: 64 KiB is short for buffers only. */
 	kernel_version_parse("6.1.0", &hf.kernel.v);
 	f = run("memlock-limit", &hf, &r);
@@ -297,6 +316,156 @@ static void test_memlock(void **state)
 	report_free(&r);
 }
 
+static void test_known_cves(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	f = run("kernel-known-cves", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
+	/* 6.12.33: in CVE-2025-38106's range; 6.12.34 carries the stable fix. */
+	kernel_version_parse("6.12.33", &hf.kernel.v);
+	f = run("kernel-known-cves", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "CVE-2025-38106");
+	assert_contains(f->message, "backport");
+	report_free(&r);
+	kernel_version_parse("6.12.34", &hf.kernel.v);
+	f = run("kernel-known-cves", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
+	/* 6.5: CVE-2024-0582 (6.4 to 6.6.4) and CVE-2023-46862 (through 6.5.9). */
+	kernel_version_parse("6.5.3", &hf.kernel.v);
+	f = run("kernel-known-cves", &hf, &r);
+	assert_contains(f->message, "CVE-2024-0582");
+	assert_contains(f->message, "CVE-2023-46862");
+	assert_null(strstr(f->message, "CVE-2023-2598"));
+	assert_int_equal(json_object_array_length(json_object_object_get(f->evidence, "cves")), 3);
+	report_free(&r);
+}
+
+static void add_feature(struct host_facts *hf, const char *name, enum uring_feature_need need,
+			int err)
+{
+	struct uring_feature *u = &hf->features.items[hf->features.n++];
+
+	u->name = name;
+	u->kind = FEATURE_SETUP;
+	u->need = need;
+	u->since = "6.1";
+	u->err = err;
+}
+
+static void test_features(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	add_feature(&hf, "SQPOLL", NEED_CORE, 0);
+	add_feature(&hf, "DEFER_TASKRUN", NEED_USEFUL, 0);
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
+	hf.features.items[1].err = -EINVAL;
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "DEFER_TASKRUN (EINVAL, since 6.1)");
+	report_free(&r);
+
+	hf.features.items[0].err = -EPERM;
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "SQPOLL (EPERM");
+	assert_int_equal(json_object_array_length(json_object_object_get(f->evidence, "features")), 2);
+	report_free(&r);
+
+	fact_fail(&hf.features.e, -EOPNOTSUPP, "nothing tried: --root judges a captured tree");
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	report_free(&r);
+}
+
+static void test_container_seccomp(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	f = run("container-seccomp", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
+	hf.container.in_container = true;
+	snprintf(hf.container.runtime, sizeof(hf.container.runtime), "docker");
+	snprintf(hf.container.evidence, sizeof(hf.container.evidence), "/.dockerenv exists");
+	hf.self_status.st.seccomp = 2;
+	hf.uring_setup.r.err = -EPERM;
+	f = run("container-seccomp", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "Docker 25");
+	assert_contains(finding_fix(f), "--security-opt seccomp=");
+	report_free(&r);
+
+	/* A filter that lets io_uring through is fine. */
+	hf.uring_setup.r.err = 0;
+	f = run("container-seccomp", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
+	hf.live = false;
+	fact_fail(&hf.uring_setup.e, -EOPNOTSUPP, "not tried");
+	f = run("container-seccomp", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	report_free(&r);
+}
+
+static void test_nproc_nofile(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	hf.self_limits.lim.nproc.soft = hf.self_limits.lim.nproc.hard = 4096;
+	hf.self_limits.lim.nofile.soft = hf.self_limits.lim.nofile.hard = 65536;
+	f = run("nproc-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_int_equal(json_object_get_int(json_object_object_get(f->evidence,
+								    "bounded_workers_per_ring")), 8);
+	report_free(&r);
+	hf.self_limits.lim.nproc.soft = LIMIT_INFINITY;
+	f = run("nproc-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "unlimited");
+	report_free(&r);
+	hf.self_limits.lim.nproc.soft = 4;
+	f = run("nproc-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	report_free(&r);
+
+	f = run("nofile-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+	hf.self_limits.lim.nofile.soft = 1024;
+	f = run("nofile-limit", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(finding_fix(f), "65536");
+	report_free(&r);
+}
+
 /* The runner: policy skip, live-only and root-only gates. */
 static void test_runner_gates(void **state)
 {
@@ -308,7 +477,7 @@ static void test_runner_gates(void **state)
 	(void)state;
 	healthy(&hf);
 	report_init(&r, "preflight");
-	ctx = (struct check_ctx){ .host = &hf, .report = &r };
+	ctx = (struct check_ctx){ .host = &hf, .plan = &plan, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &pol);
 	assert_int_equal(r.nfindings, 2);
 	assert_string_equal(r.findings[0].check->id, "kernel-version");
@@ -340,9 +509,13 @@ int main(void)
 		cmocka_unit_test(test_available_captured),
 		cmocka_unit_test(test_disabled_sysctl),
 		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_known_cves),
+		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_container_seccomp),
+		cmocka_unit_test(test_nproc_nofile),
 		cmocka_unit_test(test_runner_gates),
 		cmocka_unit_test(test_gate_thresholds),
 	};
 
-	return cmocka_run_group_tests_name("checks_host", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("checks_host", tests, reset_plan, NULL);
 }

@@ -5,16 +5,24 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+
 #include "host_facts.h"
 #include "testutil.h"
 
-static void collect(const char *root, struct host_facts *hf)
+static void collect_dirs(const char *root, const char *const *dirs, size_t ndirs,
+			 struct host_facts *hf)
 {
 	struct sysroot sr;
 
 	assert_int_equal(sysroot_open(&sr, root), 0);
-	host_facts_collect(&sr, hf);
+	host_facts_collect(&sr, dirs, ndirs, hf);
 	sysroot_close(&sr);
+}
+
+static void collect(const char *root, struct host_facts *hf)
+{
+	collect_dirs(root, NULL, 0, hf);
 }
 
 static void test_uring_disabled_tree(void **state)
@@ -35,6 +43,8 @@ static void test_uring_disabled_tree(void **state)
 	/* Nothing is tried live under --root, and the reason says so. */
 	assert_int_equal(hf.uring_setup.e.err, -EOPNOTSUPP);
 	assert_non_null(strstr(hf.uring_setup.e.why, "--root"));
+	assert_int_equal(hf.features.e.err, -EOPNOTSUPP);
+	host_facts_free(&hf);
 }
 
 static void test_old_kernel_tree(void **state)
@@ -50,6 +60,7 @@ static void test_old_kernel_tree(void **state)
 	assert_string_equal(hf.uring_disabled.e.why,
 			    "cannot read 'proc/sys/kernel/io_uring_disabled': No such file or directory");
 	assert_int_equal(hf.self_limits.lim.memlock.soft, 65536);
+	host_facts_free(&hf);
 }
 
 static void test_live(void **state)
@@ -64,6 +75,10 @@ static void test_live(void **state)
 	assert_int_equal(hf.self_status.st.tgid, getpid());
 	assert_int_equal(hf.uring_setup.e.err, 0);
 	assert_true(hf.cpus >= 1);
+	assert_int_equal(hf.features.e.err, 0);
+	assert_true(hf.features.n > 20);
+	assert_int_equal(hf.ndirs, 0);
+	host_facts_free(&hf);
 }
 
 /* Garbage gets -EBADMSG with the path; an empty tree gets -ENOENT; nothing crashes. */
@@ -88,6 +103,7 @@ static void test_hostile_tree(void **state)
 	assert_int_equal(hf.self_limits.e.err, -EBADMSG);
 	assert_int_equal(hf.cpus, 0);
 	assert_string_equal(hf.hostname, "unknown");
+	host_facts_free(&hf);
 	rm_rf(dir);
 
 	dir = make_tmpdir();
@@ -95,6 +111,123 @@ static void test_hostile_tree(void **state)
 	collect(dir, &hf);
 	assert_int_equal(hf.kernel.e.err, -ENOENT);
 	assert_int_equal(hf.self_status.e.err, -ENOENT);
+	/* No process directories: irqbalance cannot be said to be absent. */
+	assert_int_equal(hf.cpu.irqbalance_e.err, -ENOENT);
+	host_facts_free(&hf);
+	rm_rf(dir);
+}
+
+/* CPU isolation, IRQs and irqbalance from a derived tree. */
+static void test_cpu_facts(void **state)
+{
+	struct host_facts hf;
+	size_t i, nvme = 0;
+
+	(void)state;
+	collect(TESTDATA "/isolated-nvme-irq", &hf);
+	assert_int_equal(hf.cpu.cmdline_e.err, 0);
+	assert_true(hf.cpu.has_isolcpus);
+	assert_true(cpuset_has(&hf.cpu.isolcpus.cpus, 1));
+	assert_false(hf.cpu.isolcpus.managed_irq);
+	assert_true(cpuset_has(&hf.cpu.isolated, 1));
+	assert_true(cpuset_has(&hf.cpu.nohz_full, 1));
+	assert_true(cpuset_has(&hf.cpu.rcu_nocbs, 1));
+	for (i = 0; i < hf.cpu.nirqs; i++) {
+		const struct irq_info *ii = &hf.cpu.irqs[i];
+
+		if (strncmp(ii->line.name, "nvme0q", 6))
+			continue;
+		nvme++;
+		assert_int_equal(ii->cls, IRQ_STORAGE);
+		assert_string_equal(ii->device, "nvme0");
+		assert_true(ii->effective);
+		if (ii->line.irq == 52)
+			assert_true(cpuset_has(&ii->affinity, 1));
+	}
+	assert_int_equal(nvme, 3);
+	assert_true(hf.cpu.irqbalance_running);
+	assert_int_equal(hf.cpu.irqbalance_pid, 4242);
+	assert_true(hf.cpu.banned_known);
+	assert_int_equal(cpuset_count(&hf.cpu.banned), 0);
+	assert_int_equal(hf.cpu.ngovernors, 2);
+	assert_string_equal(hf.cpu.governors[1].governor, "powersave");
+	assert_int_equal(hf.cpu.nnodes, 1);
+	host_facts_free(&hf);
+
+	collect(TESTDATA "/numa-remote", &hf);
+	assert_int_equal(hf.cpu.nnodes, 2);
+	assert_int_equal(cpu_facts_node_of(&hf.cpu, 1), 1);
+	assert_false(hf.cpu.irqbalance_running);
+	assert_int_equal(hf.cpu.irqbalance_e.err, 0);
+	host_facts_free(&hf);
+}
+
+/* --dir under --root: the mount by path, sysfs from partition to disk. */
+static void test_dir_facts_captured(void **state)
+{
+	static const char *const dirs[] = { "/srv/db/tables", "/data", "/dev/shm", "/mnt/xfs" };
+	const struct dir_facts *df;
+	struct host_facts hf;
+
+	(void)state;
+	collect_dirs(TESTDATA "/nvme-no-poll", dirs, 1, &hf);
+	df = &hf.dirs[0];
+	assert_int_equal(df->mount.e.err, 0);
+	assert_string_equal(df->mount.m.mount_point, "/srv/db");
+	assert_string_equal(df->mount.m.fstype, "xfs");
+	assert_int_equal(df->blk.e.err, 0);
+	assert_true(df->blk.partition);
+	assert_string_equal(df->blk.name, "nvme0n1p1");
+	assert_string_equal(df->blk.disk, "nvme0n1");
+	assert_int_equal(df->blk.logical_block_size, 4096);
+	assert_int_equal(df->blk.nr_requests, 1023);
+	assert_int_equal(df->blk.io_poll, 0);
+	assert_int_equal(df->blk.nvme_poll_queues, 0);
+	assert_int_equal(df->blk.numa_node, 0);
+	assert_string_equal(df->blk.scheduler, "none");
+	assert_int_equal(df->odirect.e.err, -EOPNOTSUPP);
+	host_facts_free(&hf);
+
+	collect_dirs(TESTDATA "/md-stacked", dirs + 1, 1, &hf);
+	df = &hf.dirs[0];
+	assert_string_equal(df->blk.disk, "md0");
+	assert_string_equal(df->blk.slaves, "sda,sdb");
+	assert_string_equal(df->blk.scheduler, "none");
+	assert_int_equal(df->blk.nr_requests, 0);
+	host_facts_free(&hf);
+
+	collect_dirs(TESTDATA "/host-6.18", dirs + 2, 2, &hf);
+	assert_string_equal(hf.dirs[0].mount.m.fstype, "tmpfs");
+	assert_int_equal(hf.dirs[0].blk.e.err, -ENODEV);
+	assert_string_equal(hf.dirs[1].mount.m.fstype, "xfs");
+	assert_string_equal(hf.dirs[1].blk.disk, "loop0");
+	assert_non_null(strstr(hf.dirs[1].blk.backing_file, "xfs.img"));
+	host_facts_free(&hf);
+}
+
+/* Live: the O_DIRECT try in a real directory leaves nothing behind. */
+static void test_dir_facts_live(void **state)
+{
+	char *dir = make_tmpdir();
+	const char *dirs[] = { dir };
+	struct host_facts hf;
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	(void)state;
+	collect_dirs(NULL, dirs, 1, &hf);
+	assert_int_equal(hf.dirs[0].e.err, 0);
+	assert_int_equal(hf.dirs[0].mount.e.err, 0);
+	assert_int_equal(hf.dirs[0].statfs.e.err, 0);
+	assert_int_equal(hf.dirs[0].odirect.e.err, 0);
+	host_facts_free(&hf);
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 0);
 	rm_rf(dir);
 }
 
@@ -105,6 +238,9 @@ int main(void)
 		cmocka_unit_test(test_old_kernel_tree),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_hostile_tree),
+		cmocka_unit_test(test_cpu_facts),
+		cmocka_unit_test(test_dir_facts_captured),
+		cmocka_unit_test(test_dir_facts_live),
 	};
 
 	return cmocka_run_group_tests_name("host_facts", tests, NULL, NULL);

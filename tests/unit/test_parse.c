@@ -71,6 +71,52 @@ static void test_cpulist(void **state)
 	assert_int_equal(cpulist_parse("99999999999999999999", &set), -EBADMSG);
 }
 
+static void test_sizes(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_size("65536", &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(parse_size("64M", &v), 0);
+	assert_int_equal(v, 64ull << 20);
+	assert_int_equal(parse_size("64MiB", &v), 0);
+	assert_int_equal(v, 64ull << 20);
+	assert_int_equal(parse_size("1g", &v), 0);
+	assert_int_equal(v, 1ull << 30);
+	assert_int_equal(parse_size("0", &v), 0);
+	assert_int_equal(parse_size("64Q", &v), -EINVAL);
+	assert_int_equal(parse_size("M", &v), -EINVAL);
+	assert_int_equal(parse_size("-1M", &v), -EINVAL);
+	assert_int_equal(parse_size("64MB2", &v), -EINVAL);
+	assert_int_equal(parse_size("99999999999E", &v), -ERANGE);
+}
+
+static void test_cpumask(void **state)
+{
+	struct cpuset set;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cpumask_parse_hex("00000000,0000000f", &set), 0);
+	assert_int_equal(cpuset_count(&set), 4);
+	cpuset_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3");
+	assert_int_equal(cpumask_parse_hex("a", &set), 0);
+	cpuset_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "1,3");
+	assert_int_equal(cpumask_parse_hex("1,00000000", &set), 0);
+	assert_true(cpuset_has(&set, 32));
+	assert_int_equal(cpumask_parse_hex("xyz", &set), -EBADMSG);
+	assert_int_equal(cpumask_parse_hex("", &set), -EBADMSG);
+	cpulist_parse("0-3,8,10-11", &set);
+	cpuset_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,8,10-11");
+	cpulist_parse("", &set);
+	cpuset_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 static void test_format_bytes(void **state)
 {
 	char b[BYTES_STR_MAX];
@@ -92,6 +138,8 @@ int main(void)
 		cmocka_unit_test(test_keyed_values),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_format_bytes),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_cpumask),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

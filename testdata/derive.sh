@@ -1,0 +1,134 @@
+#!/bin/sh
+# Trims the captured trees and derives the edited ones from host-6.18, so
+# every fixture can be rebuilt from a fresh capture:
+#
+#   sh testdata/capture.sh testdata/host-6.18          (with an XFS loop mount at /mnt/xfs)
+#   sh testdata/capture.sh testdata/uring-disabled-2   (while kernel.io_uring_disabled=2)
+#   prlimit --memlock=65536:65536 sh testdata/capture.sh testdata/old-5.10-memlock-64k
+#   sh testdata/derive.sh
+#
+# Each edit below is what its tree's README row says it shows.
+set -eu
+cd "$(dirname "$0")"
+
+# --- trimming: nothing of the capturing machine's own plumbing ----------------
+trim() {
+	t=$1
+	# Mounts of the capture host's tooling, and init's arguments after "--".
+	grep -v ' /mnt/sandboxing' "$t/proc/self/mountinfo" >"$t/mi.tmp" && mv "$t/mi.tmp" "$t/proc/self/mountinfo"
+	echo "console=ttyS0 quiet reboot=k panic=1 random.trust_cpu=1" >"$t/proc/cmdline"
+	sed -i 's/(builder@[^)]*)/(builder@localhost)/' "$t/proc/version"
+	echo init >"$t/proc/1/comm"
+}
+for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k; do
+	trim "$t"
+done
+
+# --- old-5.10-memlock-64k: Debian 11's kernel identity, no 6.6 sysctls --------
+t=old-5.10-memlock-64k
+echo 5.10.0-23-amd64 >"$t/proc/sys/kernel/osrelease"
+echo 'Linux version 5.10.0-23-amd64 (debian-kernel@lists.debian.org) (gcc-10 (Debian 10.2.1-6) 10.2.1 20210110, GNU ld (GNU Binutils for Debian) 2.35.2) #1 SMP Debian 5.10.179-1 (2023-05-12)' >"$t/proc/version"
+echo bullseye-db >"$t/proc/sys/kernel/hostname"
+rm -f "$t/proc/sys/kernel/io_uring_disabled" "$t/proc/sys/kernel/io_uring_group"
+
+fresh() { # fresh NAME: a copy of host-6.18 to edit
+	rm -rf "$1"
+	cp -a host-6.18 "$1"
+	echo "derived from host-6.18 by derive.sh: $2" >>"$1/CAPTURE"
+}
+
+irq_line() { # irq_line IRQ CPU NAME: a PCI-MSIX line and its affinity files
+	t=$1
+	printf '%4s:          0       4711  PCI-MSIX-0000:00:06.0  %s-edge      %s\n' "$2" "$(($2 - 50))" "$4" \
+		>>"$t/proc/interrupts"
+	mkdir -p "$t/proc/irq/$2"
+	echo "$3" >"$t/proc/irq/$2/effective_affinity_list"
+	echo "$3" >"$t/proc/irq/$2/smp_affinity_list"
+}
+
+# --- isolated-nvme-irq: CPU 1 isolated, an NVMe queue IRQ still on it ----------
+t=isolated-nvme-irq
+fresh "$t" "isolcpus/nohz_full/rcu_nocbs=1 without managed_irq; NVMe IRQs on CPUs 0 and 1; irqbalance running with no ban; powersave on CPU 1"
+echo "console=ttyS0 quiet isolcpus=domain,1 nohz_full=1 rcu_nocbs=1" >"$t/proc/cmdline"
+echo 1 >"$t/sys/devices/system/cpu/isolated"
+echo 1 >"$t/sys/devices/system/cpu/nohz_full"
+irq_line "$t" 50 0 nvme0q0
+irq_line "$t" 51 0 nvme0q1
+irq_line "$t" 52 1 nvme0q2
+mkdir -p "$t/proc/4242" "$t/etc/default"
+echo irqbalance >"$t/proc/4242/comm"
+printf '# irqbalance is a daemon process that distributes interrupts across CPUs.\n#IRQBALANCE_BANNED_CPULIST=\n' \
+	>"$t/etc/default/irqbalance"
+for cpu in 0 1; do
+	mkdir -p "$t/sys/devices/system/cpu/cpu$cpu/cpufreq"
+done
+echo performance >"$t/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+echo powersave >"$t/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+
+# --- numa-remote: two nodes, the root disk on node 1 ----------------------------
+t=numa-remote
+fresh "$t" "two NUMA nodes (CPU 0 on node 0, CPU 1 on node 1), vda's virtio device on node 1"
+echo 0-1 >"$t/sys/devices/system/node/online"
+echo 0 >"$t/sys/devices/system/node/node0/cpulist"
+mkdir -p "$t/sys/devices/system/node/node1"
+echo 1 >"$t/sys/devices/system/node/node1/cpulist"
+vdev=$(readlink -f "$t/sys/block/vda/device")
+echo 1 >"$vdev/numa_node"
+
+# --- md-stacked: /data on an md RAID of two disks -------------------------------
+t=md-stacked
+fresh "$t" "/data is XFS on md0 (RAID over sda and sdb), mounted noatime without lazytime"
+md=sys/devices/virtual/block/md0
+mkdir -p "$t/$md/queue" "$t/$md/slaves"
+printf 'MAJOR=9\nMINOR=0\nDEVNAME=md0\nDEVTYPE=disk\n' >"$t/$md/uevent"
+echo 9:0 >"$t/$md/dev"
+echo 4096 >"$t/$md/queue/logical_block_size"
+echo 4096 >"$t/$md/queue/physical_block_size"
+echo 1024 >"$t/$md/queue/max_sectors_kb"
+echo none >"$t/$md/queue/scheduler"
+echo 0 >"$t/$md/queue/rotational"
+ln -s ../../../pci0000:00/0000:00:07.0/block/sda "$t/$md/slaves/sda"
+ln -s ../../../pci0000:00/0000:00:08.0/block/sdb "$t/$md/slaves/sdb"
+ln -s ../../devices/virtual/block/md0 "$t/sys/dev/block/9:0"
+ln -s ../devices/virtual/block/md0 "$t/sys/block/md0"
+ln -s ../../devices/virtual/block/md0 "$t/sys/class/block/md0"
+echo '60 27 9:0 / /data rw,noatime - xfs /dev/md0 rw,attr2,inode64,sunit=1024,swidth=2048,noquota' \
+	>>"$t/proc/self/mountinfo"
+
+# --- kernel-5.15: Ubuntu 22.04's kernel, before io_uring_disabled --------------
+t=kernel-5.15
+fresh "$t" "Ubuntu 22.04's 5.15.0-91-generic (real sublevel 5.15.131 in version_signature), no 6.6 sysctls"
+echo 5.15.0-91-generic >"$t/proc/sys/kernel/osrelease"
+echo 'Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023' \
+	>"$t/proc/version"
+echo 'Ubuntu 5.15.0-91.101-generic 5.15.131' >"$t/proc/version_signature"
+echo jammy-db >"$t/proc/sys/kernel/hostname"
+rm -f "$t/proc/sys/kernel/io_uring_disabled" "$t/proc/sys/kernel/io_uring_group"
+
+# --- nvme-no-poll: /srv/db on an NVMe partition, nvme.poll_queues=0 -------------
+t=nvme-no-poll
+fresh "$t" "/srv/db is XFS (lazytime) on nvme0n1p1; the nvme driver has poll_queues=0"
+pci=sys/devices/pci0000:00/0000:00:06.0
+ns=$pci/nvme/nvme0/nvme0n1
+mkdir -p "$t/$ns/queue" "$t/$ns/nvme0n1p1" "$t/$ns/slaves" "$t/sys/module/nvme/parameters"
+printf 'MAJOR=259\nMINOR=0\nDEVNAME=nvme0n1\nDEVTYPE=disk\n' >"$t/$ns/uevent"
+echo 259:0 >"$t/$ns/dev"
+printf 'MAJOR=259\nMINOR=1\nDEVNAME=nvme0n1p1\nDEVTYPE=partition\n' >"$t/$ns/nvme0n1p1/uevent"
+echo 259:1 >"$t/$ns/nvme0n1p1/dev"
+for kv in logical_block_size=4096 physical_block_size=4096 max_sectors_kb=128 \
+	nr_requests=1023 dma_alignment=3 io_poll=0 rotational=0; do
+	echo "${kv#*=}" >"$t/$ns/queue/${kv%%=*}"
+done
+echo '[none] mq-deadline' >"$t/$ns/queue/scheduler"
+ln -s ../../nvme0 "$t/$ns/device"
+ln -s ../../../0000:00:06.0 "$t/$pci/nvme/nvme0/device"
+echo 0 >"$t/$pci/numa_node"
+echo 0 >"$t/sys/module/nvme/parameters/poll_queues"
+ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1 "$t/sys/dev/block/259:0"
+ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/nvme0n1p1 "$t/sys/dev/block/259:1"
+ln -s ../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1 "$t/sys/block/nvme0n1"
+ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1 "$t/sys/class/block/nvme0n1"
+ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/nvme0n1p1 "$t/sys/class/block/nvme0n1p1"
+echo '61 27 259:1 / /srv/db rw,noatime,lazytime - xfs /dev/nvme0n1p1 rw,attr2,inode64,noquota' \
+	>>"$t/proc/self/mountinfo"
+echo "derived trees written"
