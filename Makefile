@@ -14,7 +14,7 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
@@ -43,7 +43,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps run check check-unit check-e2e install uninstall clean FORCE
+.PHONY: all deps run check check-unit check-e2e bench install uninstall clean FORCE
 all: uringlint
 
 # Rebuild everything when the flags change (SANITIZE=..., DEVELOPER=1).
@@ -109,6 +109,14 @@ $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 
 check-e2e: uringlint $(E2E_HELPERS)
 	@bash tests/e2e/run.sh
+
+$(B)/tests/read_floor: tests/bench/read_floor.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+# Speed next to the floor, side by side in one run; informs, never gates.
+bench: uringlint $(B)/tests/read_floor
+	@bash tests/bench/preflight.sh
 
 install: uringlint
 	install -d $(DESTDIR)$(BINDIR)

@@ -93,6 +93,9 @@ struct check_policy {
 /* 0, or -EINVAL with *bad pointing at the unknown id (caller frees *bad). */
 int check_policy_validate(const struct check_policy *pol, char **bad);
 
+/* Whether the policy lets check id run (it exists, is in --only, not in --skip). */
+bool check_policy_selects(const struct check_policy *pol, const char *id);
+
 /* Runs every check of one scope, in table order, honouring the policy. */
 void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		      const struct check_policy *pol);

@@ -50,6 +50,11 @@ int check_policy_validate(const struct check_policy *pol, char **bad)
 	return 0;
 }
 
+bool check_policy_selects(const struct check_policy *pol, const char *id)
+{
+	return (!pol->only || list_has(pol->only, id)) && !(pol->skip && list_has(pol->skip, id));
+}
+
 struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
 				   const char *subject, const struct fact_err *e)
 {

@@ -141,6 +141,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	static const char *const here[] = { "." };
 	struct preflight_args a = { 0 };
 	struct host_facts *hf = NULL;
+	struct collect_opts copts;
 	struct check_ctx ctx;
 	struct sysroot sr;
 	struct report r;
@@ -170,10 +171,14 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 
 	hf = xcalloc(1, sizeof(*hf));
 	/* The live default is the current directory; a captured host has no "here". */
-	if (!a.ndirs && sr.live)
-		host_facts_collect(&sr, here, 1, hf);
-	else
-		host_facts_collect(&sr, a.dirs, a.ndirs, hf);
+	copts = (struct collect_opts){
+		.dirs = !a.ndirs && sr.live ? here : a.dirs,
+		.ndirs = !a.ndirs && sr.live ? 1 : a.ndirs,
+		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
+		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
+			       check_policy_selects(&g->policy, "dio-alignment"),
+	};
+	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "preflight");
 	fill_report_host(&r, hf, &sr);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .report = &r };

@@ -165,7 +165,7 @@ static void collect_odirect(struct dir_facts *df)
 }
 
 void dir_facts_collect(const struct sysroot *sr, const struct mount_entry *mounts, size_t nmounts,
-		       const char *path, struct dir_facts *df)
+		       const char *path, bool try_odirect, struct dir_facts *df)
 {
 	struct statfs sfs;
 	struct stat st;
@@ -209,7 +209,10 @@ void dir_facts_collect(const struct sysroot *sr, const struct mount_entry *mount
 		collect_blkid(df);
 	else
 		df->blkid.e = df->blk.e;
-	collect_odirect(df);
+	if (try_odirect)
+		collect_odirect(df);
+	else
+		fact_fail(&df->odirect.e, -ECANCELED, "not tried: no selected check needs it");
 }
 
 const char *dir_facts_device(const struct dir_facts *df, char *buf, size_t bufsz)

@@ -55,7 +55,7 @@ struct dir_facts {
 
 /* Collects one directory; the mount table is parsed once by the caller. */
 void dir_facts_collect(const struct sysroot *sr, const struct mount_entry *mounts, size_t nmounts,
-		       const char *path, struct dir_facts *df);
+		       const char *path, bool try_odirect, struct dir_facts *df);
 
 /* The device name the findings should show: "vda1 on vda", "tmpfs", … */
 const char *dir_facts_device(const struct dir_facts *df, char *buf, size_t bufsz);

@@ -97,9 +97,11 @@ static void collect_identity(const struct sysroot *sr, struct host_facts *hf)
 	hf->page_size = hf->live && n > 0 ? (uint64_t)n : 4096;
 }
 
-static void collect_dirs(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+static void collect_dirs(const struct sysroot *sr, const struct collect_opts *opts,
 			 struct host_facts *hf)
 {
+	const char *const *dirs = opts->dirs;
+	size_t ndirs = opts->ndirs;
 	struct mount_entry *mounts = NULL;
 	size_t nmounts = 0, i;
 	char *text;
@@ -119,11 +121,11 @@ static void collect_dirs(const struct sysroot *sr, const char *const *dirs, size
 	}
 	hf->ndirs = ndirs;
 	for (i = 0; i < ndirs; i++)
-		dir_facts_collect(sr, mounts, nmounts, dirs[i], &hf->dirs[i]);
+		dir_facts_collect(sr, mounts, nmounts, dirs[i], opts->try_odirect, &hf->dirs[i]);
 	free(mounts);
 }
 
-void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opts,
 			struct host_facts *hf)
 {
 	memset(hf, 0, sizeof(*hf));
@@ -139,7 +141,11 @@ void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_
 
 	if (sr->live) {
 		uring_probe_setup(&hf->uring_setup.r);
-		uring_features_probe(&hf->features);
+		if (opts->try_features)
+			uring_features_probe(&hf->features);
+		else
+			fact_fail(&hf->features.e, -ECANCELED,
+				  "not tried: io-uring-features is not selected");
 	} else {
 		fact_fail(&hf->uring_setup.e, -EOPNOTSUPP,
 			  "io_uring_setup() not tried: --root judges a captured tree");
@@ -150,7 +156,7 @@ void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_
 	if (fact_ok(&hf->cpu.online_e))
 		hf->cpus = cpuset_count(&hf->cpu.online);
 	container_facts_collect(sr, &hf->container);
-	collect_dirs(sr, dirs, ndirs, hf);
+	collect_dirs(sr, opts, hf);
 }
 
 void host_facts_free(struct host_facts *hf)

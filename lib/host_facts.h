@@ -71,8 +71,19 @@ struct host_facts {
 	size_t ndirs;
 };
 
+/*
+ * What to collect beyond the cheap reads. The tries create rings, SQPOLL
+ * threads and a temporary file: only when a selected check needs them.
+ */
+struct collect_opts {
+	const char *const *dirs;
+	size_t ndirs;
+	bool try_features;	/* io_uring setup flags, registrations, opcodes */
+	bool try_odirect;	/* a temporary O_DIRECT file in each directory */
+};
+
 /* Collects every fact, and each directory's; never fails as a whole. */
-void host_facts_collect(const struct sysroot *sr, const char *const *dirs, size_t ndirs,
+void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opts,
 			struct host_facts *hf);
 void host_facts_free(struct host_facts *hf);
 

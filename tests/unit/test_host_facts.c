@@ -15,8 +15,12 @@ static void collect_dirs(const char *root, const char *const *dirs, size_t ndirs
 {
 	struct sysroot sr;
 
+	struct collect_opts o = {
+		.dirs = dirs, .ndirs = ndirs, .try_features = true, .try_odirect = true,
+	};
+
 	assert_int_equal(sysroot_open(&sr, root), 0);
-	host_facts_collect(&sr, dirs, ndirs, hf);
+	host_facts_collect(&sr, &o, hf);
 	sysroot_close(&sr);
 }
 
