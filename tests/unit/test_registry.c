@@ -96,6 +96,10 @@ static void test_policy_validation(void **state)
 	assert_int_equal(check_policy_validate(&bad, &which), -EINVAL);
 	assert_string_equal(which, "nosuch");
 	free(which);
+	assert_true(check_policy_selects(&ok, "memlock-limit"));
+	assert_false(check_policy_selects(&ok, "fs-type"));
+	assert_false(check_policy_selects(&bad, "kernel-version"));
+	assert_true(check_policy_selects(&bad, "fs-type"));
 }
 
 int main(void)
