@@ -83,6 +83,13 @@ static void fs_type_one(const struct check *c, struct check_ctx *ctx, const stru
 				   "with O_DIRECT");
 	if (df->blkid.type[0])
 		finding_ev_str(f, "blkid_type", df->blkid.type);
+	if (fact_ok(&df->statfs.e)) {
+		char magic[24];
+
+		snprintf(magic, sizeof(magic), "0x%llx", (unsigned long long)df->statfs.f_type);
+		finding_ev_str(f, "statfs_type", magic);
+		finding_ev_int(f, "avail_bytes", (int64_t)df->statfs.avail_bytes);
+	}
 }
 
 void check_fs_type(const struct check *c, struct check_ctx *ctx)
