@@ -101,7 +101,11 @@ unit-bins: $(UNIT_BIN)
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-E2E_HELPERS := $(B)/tests/seccomp-deny
+E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology
+
+$(B)/tests/pathology: tests/pathology/pathology.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
 
 $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
@@ -114,9 +118,14 @@ $(B)/tests/read_floor: tests/bench/read_floor.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
+$(B)/tests/audit_floor: tests/bench/audit_floor.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 # Speed next to the floor, side by side in one run; informs, never gates.
-bench: uringlint $(B)/tests/read_floor
+bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/pathology
 	@bash tests/bench/preflight.sh
+	@bash tests/bench/audit.sh
 
 install: uringlint
 	install -d $(DESTDIR)$(BINDIR)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "host_facts.h"
+#include "proc_facts.h"
 #include "report.h"
 
 /*
@@ -40,9 +41,17 @@ struct plan {
 
 void plan_defaults(struct plan *p);
 
+/* What audit is told about the process's data. */
+struct audit_opts {
+	const char *const *data_paths;	/* --data-path GLOBs */
+	size_t ndata_paths;
+};
+
 struct check_ctx {
 	const struct host_facts *host;
 	const struct plan *plan;
+	const struct proc_facts *proc;	/* process checks */
+	const struct audit_opts *audit;
 	struct report *report;
 };
 
@@ -123,6 +132,18 @@ void check_blk_queue_depth(const struct check *c, struct check_ctx *ctx);
 void check_blk_scheduler(const struct check *c, struct check_ctx *ctx);
 void check_blk_stacked(const struct check *c, struct check_ctx *ctx);
 void check_blk_iopoll(const struct check *c, struct check_ctx *ctx);
+void check_proc_rings(const struct check *c, struct check_ctx *ctx);
+void check_fd_o_direct(const struct check *c, struct check_ctx *ctx);
+void check_fd_append(const struct check *c, struct check_ctx *ctx);
+void check_fixed_buf_alignment(const struct check *c, struct check_ctx *ctx);
+void check_file_extents(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_shared(const struct check *c, struct check_ctx *ctx);
+void check_cq_overflow(const struct check *c, struct check_ctx *ctx);
+void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
+void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
+void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
 
 /*
  * What a host check calls when a fact it needs is missing: skip when the
@@ -143,6 +164,21 @@ struct finding *dir_add(const struct check *c, struct check_ctx *ctx, const stru
 void dir_checks_each(const struct check *c, struct check_ctx *ctx,
 		     void (*fn)(const struct check *c, struct check_ctx *ctx,
 				const struct dir_facts *df));
+
+/*
+ * Process checks: a finding about pid (subject "pid N ..." and the pid
+ * field set). proc_usable() reports, once per check, why a process cannot
+ * be judged (gone, kernel thread, zombie, no io_uring, unreadable fds) and
+ * returns false then.
+ */
+__attribute__((format(printf, 5, 6)))
+struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
+			 const char *subject, const char *fmt, ...);
+bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds);
+
+/* Why a file counts as a data file (registered, --data-path, large and written), or NULL. */
+const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f);
+bool proc_file_writable(const struct proc_file *f);
 
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);

@@ -13,6 +13,9 @@ const struct check_category check_categories[] = {
 	{ "cpu", "CPU isolation and IRQ placement" },
 	{ "numa", "NUMA" },
 	{ "storage", "Filesystem and device" },
+	{ "proc-rings", "Rings and SQPOLL threads" },
+	{ "proc-files", "Data files" },
+	{ "proc-threads", "Threads, workers and memory" },
 };
 const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
 
@@ -446,6 +449,202 @@ const struct check check_table[] = {
 		.fix = "nvme.poll_queues=N on the kernel command line (or in modprobe.d), or "
 		       "drop IORING_SETUP_IOPOLL",
 		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+	},
+	{
+		.id = "proc-rings",
+		.title = "The process's rings could be read",
+		.category = "proc-rings",
+		.severity = SEVERITY_INFO,
+		.scope = SCOPE_PROCESS,
+		.run = check_proc_rings,
+		.looks_at = "Every fd of the process whose link is anon_inode:[io_uring], and its "
+			    "fdinfo, parsed for the formats of 5.10 to 6.18.",
+		.why = "The kernel prints a ring's lock-protected state (SQPOLL thread, registered "
+		       "files and buffers; on 6.18 the whole io_uring part) only when it can take "
+		       "the ring lock at once. A ring read while busy is reread a few times, then "
+		       "reported as unknown, never as a ring without SQPOLL.",
+		.fix = "run the audit again when the ring is less busy",
+		.reference = "https://man7.org/linux/man-pages/man5/proc_pid_fdinfo.5.html",
+	},
+	{
+		.id = "sqpoll-busy-ratio",
+		.title = "SQPOLL threads neither spin idle nor saturate",
+		.category = "proc-rings",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_sqpoll_busy_ratio,
+		.looks_at = "SqWorkTime / SqTotalTime of each SQPOLL thread (fdinfo, 6.9+): CPU "
+			    "time in loops that found work against all its CPU time.",
+		.why = "An SQPOLL thread polls until sq_thread_idle passes without work. A thread "
+		       "that mostly finds nothing burns a CPU core for nothing; one that always "
+		       "finds work is saturated and submissions queue behind it. Kernels before "
+		       "6.9 do not print the times: the check skips there.",
+		.fix = "idle: shorter sq_thread_idle, or share one thread (ATTACH_WQ); saturated: "
+		       "more SQPOLL threads on their own CPUs",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.id = "sqpoll-cpu-placement",
+		.title = "SQPOLL threads run pinned, isolated, IRQ-free and near their device",
+		.category = "proc-rings",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_sqpoll_cpu_placement,
+		.looks_at = "SqThreadCpu, the SQPOLL thread's Cpus_allowed_list, the isolated CPUs, "
+			    "storage and network IRQs' effective affinity, and the NUMA node of the "
+			    "devices under the process's files.",
+		.why = "A thread not pinned with IORING_SETUP_SQ_AFF wanders; on a shared CPU it is "
+		       "preempted; an IRQ on its CPU interrupts the polling; a device on another "
+		       "node makes every request cross the interconnect.",
+		.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on an isolated, IRQ-free CPU of the "
+		       "device's node",
+		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+	},
+	{
+		.id = "sqpoll-shared",
+		.title = "Rings share SQPOLL threads instead of one thread each",
+		.category = "proc-rings",
+		.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROCESS,
+		.run = check_sqpoll_shared,
+		.looks_at = "The SqThread TID of every SQPOLL ring of the process: rings with the "
+			    "same TID share a thread (IORING_SETUP_ATTACH_WQ).",
+		.why = "Each SQPOLL thread polls its own CPU. Several rings that each created one "
+		       "use several cores to do what one thread could, unless one really cannot "
+		       "keep up.",
+		.fix = "create later rings with IORING_SETUP_ATTACH_WQ and wq_fd of the first",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.id = "cq-overflow",
+		.title = "No completion overflowed the CQ",
+		.category = "proc-rings",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_cq_overflow,
+		.looks_at = "CqOverflowList in each ring's fdinfo (5.17+): completions that did not "
+			    "fit the CQ ring.",
+		.why = "When the CQ is full the kernel keeps completions on an overflow list in "
+		       "kernel memory (IORING_FEAT_NODROP) and the application must enter the "
+		       "kernel to flush them; without NODROP they are lost. Either way the "
+		       "application reaps too slowly or its CQ is too small.",
+		.fix = "reap completions more often, or size the CQ with IORING_SETUP_CQSIZE",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.id = "fd-o-direct",
+		.title = "Data files written through io_uring are opened with O_DIRECT",
+		.category = "proc-files",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_fd_o_direct,
+		.looks_at = "The flags in fdinfo of each open file, and which files are data: "
+			    "registered with a ring (certain), matching --data-path, or written "
+			    "files of 64 MiB or more on a block device.",
+		.why = "A buffered io_uring write that cannot complete without blocking goes to an "
+		       "io-wq worker; on ext4 that is every buffered write (8192 of 8192 here). "
+		       "With iou-wrk workers already running, or on ext4, a data file without "
+		       "O_DIRECT is the classic collapse: load climbs, throughput falls.",
+		.fix = "open data files with O_DIRECT, with aligned buffers, offsets and lengths",
+		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+	},
+	{
+		.id = "fd-append",
+		.title = "No data file is written with O_APPEND",
+		.category = "proc-files",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_fd_append,
+		.looks_at = "O_APPEND in the fdinfo flags of files registered with a ring, opened "
+			    "O_DIRECT, or otherwise data.",
+		.why = "An append extends the file, which needs allocation and a size update that "
+		       "cannot be done without blocking: every O_DIRECT append was punted on ext4 "
+		       "and XFS here. Logs opened O_APPEND outside io_uring are not judged.",
+		.fix = "preallocate and write data files once, then overwrite at offsets",
+		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+	},
+	{
+		.id = "fixed-buf-alignment",
+		.title = "Registered buffers are aligned for O_DIRECT",
+		.category = "proc-files",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_fixed_buf_alignment,
+		.looks_at = "UserBufs (address/length) of each ring against the O_DIRECT alignment "
+			    "of the process's O_DIRECT files: statx(STATX_DIOALIGN) of the open "
+			    "file, else its device's dma_alignment and logical block size.",
+		.why = "O_DIRECT needs the buffer address aligned to the DMA alignment and the "
+		       "length to the logical block size; a registered buffer that is not fails "
+		       "every O_DIRECT request made with it with EINVAL.",
+		.fix = "allocate registered buffers with posix_memalign or mmap, in multiples of "
+		       "the block size",
+		.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
+	},
+	{
+		.id = "file-extents",
+		.title = "Data files are neither fragmented nor full of unwritten extents",
+		.category = "proc-files",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_file_extents,
+		.looks_at = "FIEMAP of each data file (live): its extents and how many are "
+			    "unwritten (allocated by fallocate, never written).",
+		.why = "On XFS an O_DIRECT write into an unwritten extent must convert it, which "
+		       "it cannot do without blocking: about a third of such writes were punted "
+		       "at depth 128 here (ext4 punted none). Thousands of small extents mean "
+		       "more allocation and mapping work per request.",
+		.fix = "preallocate and write data files once before use; defragment by "
+		       "rewriting them while the service is stopped",
+		.reference = "https://docs.kernel.org/filesystems/fiemap.html",
+	},
+	{
+		.id = "iowq-workers",
+		.title = "Few or no io-wq workers: requests are not being punted",
+		.category = "proc-threads",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_iowq_workers,
+		.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
+			    "pool (4 x CPUs) and RLIMIT_NPROC.",
+		.why = "io-wq starts a worker only for a request that could not complete without "
+		       "blocking; idle workers exit after a few seconds. Workers present mean "
+		       "punting now; dozens mean the fast path is lost and the workers compete "
+		       "with the service for CPU.",
+		.fix = "find what punts (audit --watch), and fix it: O_DIRECT, no appends, "
+		       "written extents, aligned I/O",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+	},
+	{
+		.id = "dstate-threads",
+		.title = "No threads stuck in uninterruptible sleep",
+		.category = "proc-threads",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_dstate_threads,
+		.looks_at = "Threads in state D with their wchan and, as root, their kernel stack, "
+			    "classified: XFS inode lock, device tags, frozen filesystem, page "
+			    "cache, ext4 journal, writeback throttling.",
+		.why = "Threads in D cannot be interrupted and usually wait on the same lock or "
+		       "queue. Which one says what to change: xfs_ilock points at buffered or "
+		       "extending writes, blk_mq_get_tag at a queue depth above the device's "
+		       "tags, folio waits at the page cache.",
+		.fix = "follow the fix of each class in the finding",
+		.reference = "https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html",
+	},
+	{
+		.id = "proc-memlock",
+		.title = "Locked and pinned memory leaves room under RLIMIT_MEMLOCK",
+		.category = "proc-threads",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_proc_memlock,
+		.looks_at = "VmLck and VmPin (registered buffers show as pinned) of the process "
+			    "against its RLIMIT_MEMLOCK and CAP_IPC_LOCK.",
+		.why = "Registered buffers, and rings on 6.14+, are charged to RLIMIT_MEMLOCK; "
+		       "close to the limit the next registration fails with ENOMEM. The charge "
+		       "is per user, so other processes of the same user count too.",
+		.fix = FIX_MEMLOCK_TEXT,
+		.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 };
 const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Runs the table: policy, live-only and root-only gates, then each check. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +68,11 @@ void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		      const struct check_policy *pol)
 {
 	const struct check *c;
+	char subject[32] = "host";
 	size_t i;
 
+	if (ctx->proc)
+		snprintf(subject, sizeof(subject), "pid %d", (int)ctx->proc->pid);
 	for (i = 0; i < check_table_len; i++) {
 		c = &check_table[i];
 		if (c->scope != scope)
@@ -76,16 +80,16 @@ void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		if (pol->only && !list_has(pol->only, c->id))
 			continue;
 		if (pol->skip && list_has(pol->skip, c->id)) {
-			report_add(ctx->report, c, STATUS_SKIP, "host", "suppressed by policy (--skip)");
+			report_add(ctx->report, c, STATUS_SKIP, subject, "suppressed by policy (--skip)");
 			continue;
 		}
 		if ((c->flags & CHECK_LIVE_ONLY) && !ctx->host->live) {
-			report_add(ctx->report, c, STATUS_SKIP, "host",
+			report_add(ctx->report, c, STATUS_SKIP, subject,
 				   "needs the live system; --root replays a captured tree");
 			continue;
 		}
 		if ((c->flags & CHECK_NEEDS_ROOT) && !ctx->host->tool_is_root) {
-			report_add(ctx->report, c, STATUS_SKIP, "host", "needs root");
+			report_add(ctx->report, c, STATUS_SKIP, subject, "needs root");
 			continue;
 		}
 		c->run(c, ctx);

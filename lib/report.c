@@ -50,6 +50,10 @@ void report_free(struct report *r)
 		json_object_put(r->findings[i].evidence);
 	}
 	free(r->findings);
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	json_object_put(r->processes);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -73,6 +77,16 @@ struct finding *report_add(struct report *r, const struct check *c, enum check_s
 	va_end(ap);
 	f->evidence = json_object_new_object();
 	return f;
+}
+
+void report_note(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->notes = xreallocarray(r->notes, r->nnotes + 1, sizeof(*r->notes));
+	va_start(ap, fmt);
+	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

@@ -53,6 +53,10 @@ struct report {
 	struct report_host host;
 	struct finding *findings;
 	size_t nfindings, cap;
+	/* audit: the "processes" inventory of the JSON contract, and a line each for text */
+	struct json_object *processes;
+	char **notes;
+	size_t nnotes;
 };
 
 void report_init(struct report *r, const char *command);
@@ -68,6 +72,9 @@ const char *finding_fix(const struct finding *f);
 void finding_ev_str(struct finding *f, const char *key, const char *val);
 void finding_ev_int(struct finding *f, const char *key, int64_t val);
 void finding_ev_bool(struct finding *f, const char *key, bool val);
+
+__attribute__((format(printf, 2, 3)))
+void report_note(struct report *r, const char *fmt, ...);
 
 /* Counts per status. */
 void report_count(const struct report *r, unsigned int counts[STATUS__COUNT]);

@@ -44,6 +44,9 @@ int sysroot_read_bytes(const struct sysroot *sr, const char *rel, size_t max, ch
 int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
 		      size_t outsz);
 
+/* The target of a symlink (proc/PID/fd/N), NUL-terminated; 0 or -errno (-ENAMETOOLONG). */
+int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_t outsz);
+
 /* Opens a directory for listing (sys/block/DEV/slaves, proc); NULL with errno set. */
 DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 

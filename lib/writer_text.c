@@ -92,6 +92,10 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	else
 		fprintf(out, " (captured tree %s)\n", r->host.root);
 
+	if (r->nnotes)
+		fputc('\n', out);
+	for (i = 0; i < r->nnotes; i++)
+		fprintf(out, "%s\n", r->notes[i]);
 	for (i = 0; i < r->nfindings; i++) {
 		size_t w = strlen(r->findings[i].check->id);
 

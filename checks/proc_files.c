@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The data files of a process: O_DIRECT, appends, extents, buffer alignment. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+static void file_subject(const struct proc_facts *pf, const struct proc_file *f, char *buf,
+			 size_t bufsz)
+{
+	snprintf(buf, bufsz, "pid %d fd %d %s", (int)pf->pid, f->fd, f->path);
+}
+
+static void file_evidence(struct finding *fi, const struct proc_facts *pf,
+			  const struct proc_file *f, const char *why)
+{
+	const char *fs = proc_file_fstype(pf, f);
+	char flags[16];
+
+	snprintf(flags, sizeof(flags), "0%o", f->gen.flags);
+	finding_ev_int(fi, "fd", f->fd);
+	finding_ev_str(fi, "path", f->path);
+	finding_ev_str(fi, "flags", flags);
+	finding_ev_bool(fi, "o_direct", f->gen.flags & O_DIRECT);
+	finding_ev_bool(fi, "o_append", f->gen.flags & O_APPEND);
+	finding_ev_bool(fi, "registered", f->registered);
+	finding_ev_str(fi, "fs", fs[0] ? fs : NULL);
+	finding_ev_str(fi, "why_data", why);
+	if (f->size_known)
+		finding_ev_int(fi, "size", (int64_t)f->size);
+}
+
+void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int judged = 0, workers = pf->threads.iou_wrk;
+	char subject[4200], summary[64];
+	struct finding *fi;
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+		const char *why = proc_data_file(ctx, f);
+		const char *fs = proc_file_fstype(pf, f);
+		bool ext4 = !strcmp(fs, "ext4");
+
+		if (!why || !proc_file_writable(f) || (f->gen.flags & O_DIRECT))
+			continue;
+		judged++;
+		file_subject(pf, f, subject, sizeof(subject));
+		if (ext4 || workers) {
+			fi = proc_add(c, ctx, STATUS_FAIL, subject,
+				      "data file (%s) written without O_DIRECT%s%s%s: every buffered "
+				      "io_uring write %s goes to an io-wq worker",
+				      why, ext4 ? " on ext4" : "", workers ? ", and " : "",
+				      workers ? "io-wq workers already run" : "",
+				      ext4 ? "on ext4" : "that cannot complete without blocking");
+		} else {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "data file (%s) written without O_DIRECT on %s: buffered writes "
+				      "stay on the fast path only while the page cache absorbs them",
+				      why, fs[0] ? fs : "an unknown filesystem");
+		}
+		finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and lengths); "
+				    "for durability use O_DSYNC or fsync, not buffered writes",
+				f->path);
+		file_evidence(fi, pf, f, why);
+		finding_ev_int(fi, "iou_wrk", workers);
+	}
+	if (!judged) {
+		snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);
+		proc_add(c, ctx, STATUS_PASS, summary,
+			 "every data file written through io_uring is opened with O_DIRECT "
+			 "(%zu files looked at)", pf->nfiles);
+	}
+}
+
+void check_fd_append(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int judged = 0;
+	char subject[4200];
+	struct finding *fi;
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+		bool certain = f->registered || (f->gen.flags & O_DIRECT);
+
+		/* A log opened O_APPEND is fine; a ring's data file that appends is not. */
+		if (!(f->gen.flags & O_APPEND) || f->type != PFILE_REGULAR)
+			continue;
+		if (!certain && !proc_data_file(ctx, f))
+			continue;
+		judged++;
+		file_subject(pf, f, subject, sizeof(subject));
+		fi = proc_add(c, ctx, certain ? STATUS_FAIL : STATUS_WARN, subject,
+			      "%s opened O_APPEND%s: every append extends the file, which cannot be "
+			      "done without blocking, so io_uring hands each one to io-wq (8192 of "
+			      "8192 O_DIRECT appends were punted on ext4 and XFS)",
+			      f->registered ? "registered file" : "data file",
+			      f->gen.flags & O_DIRECT ? " | O_DIRECT" : "");
+		finding_set_fix(fi, "preallocate and write the file's space once (fallocate, then "
+				    "write zeros with O_DIRECT), then overwrite at explicit offsets "
+				    "without O_APPEND; keep appends for logs outside io_uring");
+		file_evidence(fi, pf, f, f->registered ? "registered with a ring" : "O_DIRECT");
+	}
+	if (!judged) {
+		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+		proc_add(c, ctx, STATUS_PASS, subject, "no data file is opened O_APPEND");
+	}
+}
+
+/* The alignment O_DIRECT needs for a file: its statx answer, else its device's queue. */
+static bool file_alignment(const struct proc_facts *pf, const struct proc_file *f,
+			   uint32_t *mem, uint32_t *off)
+{
+	const struct proc_device *d;
+
+	if (f->dio_offset_align) {
+		*mem = f->dio_mem_align;
+		*off = f->dio_offset_align;
+		return true;
+	}
+	d = proc_facts_device(pf, f);
+	if (!d || !fact_ok(&d->blk.e) || !d->blk.logical_block_size)
+		return false;
+	*off = (uint32_t)d->blk.logical_block_size;
+	*mem = d->blk.dma_alignment >= 0 ? (uint32_t)d->blk.dma_alignment + 1 : *off;
+	return true;
+}
+
+void check_fixed_buf_alignment(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	uint32_t mem = 0, off = 0, m, o;
+	char subject[64], bad[512] = "", source[4200] = "";
+	size_t i, k, nbad = 0, nbufs = 0;
+	struct finding *fi;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	/* The strictest alignment among the files the buffers can be used with. */
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+
+		if (!(f->gen.flags & O_DIRECT) || !file_alignment(pf, f, &m, &o))
+			continue;
+		if (o > off || m > mem)
+			snprintf(source, sizeof(source), "%s", f->path);
+		mem = m > mem ? m : mem;
+		off = o > off ? o : off;
+	}
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+
+		nbufs += r->u.nbufs;
+		for (k = 0; mem && k < r->u.nbufs; k++) {
+			const struct uring_user_buf *b = &r->u.bufs[k];
+
+			if (b->addr % mem == 0 && b->len % off == 0)
+				continue;
+			if (strlen(bad) + 64 < sizeof(bad))
+				snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad),
+					 "%sring fd %d buffer %u at 0x%llx length %llu", nbad ? ", " : "",
+					 r->fd, b->index, (unsigned long long)b->addr,
+					 (unsigned long long)b->len);
+			nbad++;
+		}
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!nbufs) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no registered buffers");
+		return;
+	}
+	if (!mem) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "%zu registered buffers, but no O_DIRECT file whose alignment is known to "
+			 "judge them against", nbufs);
+		return;
+	}
+	if (nbad) {
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%zu of %zu registered buffers are not aligned for O_DIRECT on %s "
+			      "(buffers to %u bytes, lengths to %u): %s; O_DIRECT reads and writes "
+			      "with them fail with EINVAL",
+			      nbad, nbufs, source, mem, off, bad);
+		finding_set_fix(fi, "allocate registered buffers with posix_memalign(%u) (or mmap) "
+				    "and sizes that are multiples of %u",
+				mem > 4096 ? mem : 4096, off);
+	} else {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "all %zu registered buffers are aligned for O_DIRECT on %s (%u-byte "
+			      "buffers, %u-byte lengths)", nbufs, source, mem, off);
+	}
+	finding_ev_int(fi, "mem_align", mem);
+	finding_ev_int(fi, "offset_align", off);
+	finding_ev_int(fi, "buffers", (int64_t)nbufs);
+	finding_ev_int(fi, "misaligned", (int64_t)nbad);
+}
+
+/* Fewer than this many bytes per extent on average, over this many extents, is fragmented. */
+#define FRAG_MIN_EXTENTS 1000
+#define FRAG_MAX_AVG (1ull << 20)
+
+void check_file_extents(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int judged = 0, bad = 0;
+	char subject[4200];
+	struct finding *fi;
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+		const char *why = proc_data_file(ctx, f);
+		bool frag, unwritten;
+
+		if (!why || f->type != PFILE_REGULAR || f->ext_err)
+			continue;
+		judged++;
+		frag = f->extents >= FRAG_MIN_EXTENTS && f->size / f->extents < FRAG_MAX_AVG;
+		/* Unwritten extents punt O_DIRECT writes on XFS, not on ext4 (facts, section 3). */
+		unwritten = f->unwritten && strcmp(proc_file_fstype(pf, f), "ext4");
+		if (!frag && !unwritten)
+			continue;
+		bad++;
+		file_subject(pf, f, subject, sizeof(subject));
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%s%u extents%s over %llu bytes%s%u unwritten%s",
+			      frag ? "fragmented: " : "", f->extents,
+			      f->extents_truncated ? " or more" : "", (unsigned long long)f->size,
+			      unwritten ? "; " : " (", f->unwritten,
+			      unwritten ? " (allocated, never written): O_DIRECT writes into them are "
+					  "punted on XFS, about a third of them at depth 128 here"
+					: ")");
+		finding_set_fix(fi, "preallocate and write the data file once before use (fallocate "
+				    "alone leaves unwritten extents); rewrite fragmented files (cp, or "
+				    "xfs_fsr / e4defrag) while the service is stopped");
+		file_evidence(fi, pf, f, why);
+		finding_ev_int(fi, "extents", f->extents);
+		finding_ev_int(fi, "unwritten", f->unwritten);
+	}
+	if (!bad) {
+		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+		if (judged)
+			proc_add(c, ctx, STATUS_PASS, subject,
+				 "%u data files: none fragmented, none with unwritten extents where "
+				 "they punt", judged);
+		else
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "no data file with readable extents (FIEMAP needs the live system and "
+				 "access to the file)");
+	}
+}

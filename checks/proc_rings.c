@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The rings of a process: inventory, SQPOLL threads (busy, placed, shared), CQ overflow. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+/* An iou-sqp thread that no ring's SqThread names means some ring hid its own. */
+static bool sqp_unclaimed(const struct proc_facts *pf)
+{
+	size_t i, r;
+
+	for (i = 0; i < pf->threads.n; i++) {
+		bool claimed = false;
+
+		if (pf->threads.v[i].kind != THREAD_IOU_SQP)
+			continue;
+		for (r = 0; r < pf->nrings; r++)
+			claimed |= pf->rings[r].u.sq_thread == pf->threads.v[i].tid;
+		if (!claimed)
+			return true;
+	}
+	return false;
+}
+
+/* Whether a ring's SQPOLL state is known: never read "no SQPOLL" off a busy ring. */
+static bool sqpoll_known(const struct proc_facts *pf, const struct proc_ring *r)
+{
+	if (r->busy || !fact_ok(&r->e) || !r->u.has_sq_thread)
+		return false;
+	return r->u.sq_thread > 0 || !sqp_unclaimed(pf);
+}
+
+static const struct proc_thread *thread_by_tid(const struct proc_facts *pf, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < pf->threads.n; i++)
+		if (pf->threads.v[i].tid == tid)
+			return &pf->threads.v[i];
+	return NULL;
+}
+
+void check_proc_rings(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	char subject[32], list[1024] = "";
+	unsigned int busy = 0;
+	struct finding *fi;
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+		char one[160];
+
+		if (r->busy)
+			snprintf(one, sizeof(one), "fd %d (lock busy in %d reads: SQPOLL, files and "
+				 "buffers unknown)", r->fd, r->reads);
+		else if (!fact_ok(&r->e))
+			snprintf(one, sizeof(one), "fd %d (%.100s)", r->fd, r->e.why);
+		else if (!sqpoll_known(pf, r))
+			snprintf(one, sizeof(one), "fd %d (SQPOLL unknown: an iou-sqp thread no ring "
+				 "names)", r->fd);
+		else
+			snprintf(one, sizeof(one), "fd %d (%s%u files, %u buffers)", r->fd,
+				 r->u.sq_thread > 0 ? "SQPOLL, " : "", r->u.user_files, r->u.user_bufs);
+		busy += r->busy || !sqpoll_known(pf, r);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "; " : "", one);
+	}
+	if (pf->incomplete)
+		fi = proc_add(c, ctx, STATUS_ERROR, subject,
+			      "pid %d exited while being read: what was read is reported, and it is "
+			      "incomplete; rings: %s", (int)pf->pid, list);
+	else
+		fi = proc_add(c, ctx, busy ? STATUS_WARN : STATUS_PASS, subject,
+			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s",
+			      pf->nrings, pf->nrings == 1 ? "" : "s", pf->threads.iou_wrk,
+			      pf->threads.iou_wrk == 1 ? "" : "s", pf->threads.iou_sqp,
+			      pf->threads.iou_sqp == 1 ? "" : "s", list,
+			      busy ? "; rings whose state is unknown are left out of the SQPOLL checks"
+				   : "");
+	if (busy)
+		finding_set_fix(fi, "run the audit again; a ring under constant register/unregister "
+				    "load keeps its lock busy");
+	finding_ev_int(fi, "rings", (int64_t)pf->nrings);
+	finding_ev_int(fi, "unknown", busy);
+}
+
+/* Each SQPOLL thread once, with the first ring that names it. */
+static size_t sqpoll_rings(const struct proc_facts *pf, const struct proc_ring **out, size_t max)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < pf->nrings && n < max; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+		bool dup = false;
+
+		if (!sqpoll_known(pf, r) || r->u.sq_thread <= 0)
+			continue;
+		for (j = 0; j < n; j++)
+			dup |= out[j]->u.sq_thread == r->u.sq_thread;
+		if (!dup)
+			out[n++] = r;
+	}
+	return n;
+}
+
+#define SQ_MAX 256
+#define BUSY_IDLE 0.10		/* below: the thread mostly spins idle */
+#define BUSY_SATURATED 0.95	/* above: it never catches its breath */
+#define BUSY_MIN_TOTAL_US 100000
+
+void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_ring *sq[SQ_MAX];
+	char subject[64];
+	struct finding *fi;
+	size_t n, i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	n = sqpoll_rings(pf, sq, SQ_MAX);
+	if (!n) {
+		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct uring_fdinfo *u = &sq[i]->u;
+		double ratio;
+
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d sqpoll tid %d", (int)pf->pid,
+			 sq[i]->fd, (int)u->sq_thread);
+		if (!u->has_sq_times) {
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "fdinfo has no SqTotalTime/SqWorkTime before Linux 6.9: the busy ratio "
+				 "cannot be read");
+			continue;
+		}
+		if (u->sq_total_time_us < BUSY_MIN_TOTAL_US) {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "the SQPOLL thread used %llu us of CPU so far: too little to "
+				      "burn a core", (unsigned long long)u->sq_total_time_us);
+			finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+			continue;
+		}
+		ratio = (double)u->sq_work_time_us / (double)u->sq_total_time_us;
+		if (ratio < BUSY_IDLE) {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.1f s of CPU: it "
+				      "mostly spins on an empty ring, burning a core for nothing",
+				      100 * ratio, u->sq_total_time_us / 1e6);
+			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
+					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
+					    "SQPOLL for this ring");
+		} else if (ratio > BUSY_SATURATED) {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread did work in %.1f%% of its CPU time: it is "
+				      "saturated, and submissions queue behind it",
+				      100 * ratio);
+			finding_set_fix(fi, "spread rings over more SQPOLL threads (separate rings "
+					    "without ATTACH_WQ, each pinned to its own isolated CPU)");
+		} else {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.1f s of CPU",
+				      100 * ratio, u->sq_total_time_us / 1e6);
+		}
+		finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+		finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
+		json_object_object_add(fi->evidence, "busy_ratio", json_object_new_double(ratio));
+	}
+}
+
+void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct cpu_facts *cf = &ctx->host->cpu;
+	const struct proc_ring *sq[SQ_MAX];
+	char subject[64], irqs[512], why[768];
+	struct finding *fi;
+	size_t n, i, k;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	n = sqpoll_rings(pf, sq, SQ_MAX);
+	if (!n) {
+		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct uring_fdinfo *u = &sq[i]->u;
+		const struct proc_thread *t = thread_by_tid(pf, u->sq_thread);
+		int cpu = u->sq_thread_cpu, node, dnode = -1;
+		bool pinned, iso, remote = false;
+		size_t nirq = 0;
+
+		snprintf(subject, sizeof(subject), "pid %d sqpoll tid %d cpu %d", (int)pf->pid,
+			 (int)u->sq_thread, cpu);
+		if (cpu < 0) {
+			proc_add(c, ctx, STATUS_SKIP, subject, "SqThreadCpu is unknown");
+			continue;
+		}
+		irqs[0] = why[0] = '\0';
+		for (k = 0; fact_ok(&cf->irq_e) && k < cf->nirqs; k++) {
+			const struct irq_info *ii = &cf->irqs[k];
+
+			if (ii->cls == IRQ_OTHER || !fact_ok(&ii->e) ||
+			    !cpuset_has(&ii->affinity, (unsigned int)cpu))
+				continue;
+			if (strlen(irqs) + 48 < sizeof(irqs))
+				snprintf(irqs + strlen(irqs), sizeof(irqs) - strlen(irqs), "%s%u %s",
+					 nirq ? ", " : "", ii->line.irq, ii->line.name);
+			nirq++;
+		}
+		pinned = t && t->cpus_allowed[0] && !strchr(t->cpus_allowed, ',') &&
+			 !strchr(t->cpus_allowed, '-');
+		iso = fact_ok(&cf->isolated_e) && cpuset_has(&cf->isolated, (unsigned int)cpu);
+		node = cpu_facts_node_of(cf, (unsigned int)cpu);
+		for (k = 0; k < pf->devices.n && cf->nnodes > 1; k++) {
+			const struct blockdev_facts *b = &pf->devices.v[k].blk;
+
+			if (fact_ok(&b->e) && b->numa_node >= 0 && node >= 0 && b->numa_node != node) {
+				remote = true;
+				dnode = b->numa_node;
+			}
+		}
+		if (nirq)
+			snprintf(why, sizeof(why), "storage or network IRQs land on CPU %d (%s)", cpu,
+				 irqs);
+		if (remote)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "%sCPU %d is on NUMA node %d, a data device on node %d",
+				 why[0] ? "; " : "", cpu, node, dnode);
+		if (why[0]) {
+			fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread polls on CPU %d, "
+				      "but %s", cpu, why);
+			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
+					    "to an isolated CPU on the device's node, and move IRQs off "
+					    "it (uringlint preflight --sqpoll-cpu LIST names them)");
+		} else if (!pinned || !iso) {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread runs on CPU %d%s%s%s", cpu,
+				      pinned ? "" : ", unpinned (allowed: ",
+				      pinned ? "" : (t && t->cpus_allowed[0] ? t->cpus_allowed : "?"),
+				      pinned ? (iso ? "" : ", which is not isolated: other tasks share it")
+					     : (iso ? ")" : "), on a CPU that is not isolated"));
+			finding_set_fix(fi, "pin it with IORING_SETUP_SQ_AFF and sq_thread_cpu to a CPU "
+					    "isolated with isolcpus=, nohz_full= and rcu_nocbs=");
+		} else {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "the SQPOLL thread is pinned to isolated CPU %d with no storage "
+				      "or network IRQ there", cpu);
+		}
+		finding_ev_int(fi, "cpu", cpu);
+		finding_ev_bool(fi, "pinned", pinned);
+		finding_ev_bool(fi, "isolated", iso);
+		finding_ev_int(fi, "irqs", (int64_t)nirq);
+	}
+}
+
+void check_sqpoll_shared(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_ring *sq[SQ_MAX];
+	size_t n, i, nrings = 0;
+	char subject[32];
+	struct finding *fi;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	n = sqpoll_rings(pf, sq, SQ_MAX);
+	for (i = 0; i < pf->nrings; i++)
+		nrings += sqpoll_known(pf, &pf->rings[i]) && pf->rings[i].u.sq_thread > 0;
+	if (!n) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
+		return;
+	}
+	if (n > 1) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%zu SQPOLL rings run %zu separate SQPOLL threads, each polling its "
+			      "own CPU", nrings, n);
+		finding_set_fix(fi, "create the later rings with IORING_SETUP_ATTACH_WQ and wq_fd of "
+				    "the first, so they share its SQPOLL thread, unless one thread "
+				    "cannot keep up (see sqpoll-busy-ratio)");
+	} else if (nrings > 1) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "%zu SQPOLL rings share one SQPOLL thread (tid %d)", nrings,
+			      (int)sq[0]->u.sq_thread);
+	} else {
+		fi = proc_add(c, ctx, STATUS_PASS, subject, "one SQPOLL ring, one SQPOLL thread "
+			      "(tid %d)", (int)sq[0]->u.sq_thread);
+	}
+	finding_ev_int(fi, "sqpoll_rings", (int64_t)nrings);
+	finding_ev_int(fi, "sqpoll_threads", (int64_t)n);
+}
+
+void check_cq_overflow(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int bad = 0, judged = 0;
+	char subject[64];
+	struct finding *fi;
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+
+		if (r->busy || !fact_ok(&r->e) || !r->u.has_overflow_list)
+			continue;
+		judged++;
+		if (!r->u.cq_overflow)
+			continue;
+		bad++;
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d", (int)pf->pid, r->fd);
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%u completions overflowed the %u-entry CQ and wait in kernel memory: "
+			      "the application reaps completions slower than they arrive",
+			      r->u.cq_overflow, r->u.cq_entries);
+		finding_set_fix(fi, "reap completions more often, or give the ring a larger CQ "
+				    "(IORING_SETUP_CQSIZE with cq_entries of a few times the queue "
+				    "depth)");
+		finding_ev_int(fi, "overflowed", r->u.cq_overflow);
+		finding_ev_int(fi, "cq_entries", r->u.cq_entries);
+	}
+	if (bad)
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (judged)
+		proc_add(c, ctx, STATUS_PASS, subject, "no overflowed completions in %u ring%s",
+			 judged, judged == 1 ? "" : "s");
+	else
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "no ring printed a CqOverflowList (5.17+, and not while its lock is busy)");
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The threads of a process: io-wq workers, D-state threads, and its locked memory. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "units.h"
+
+void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int w = pf->threads.iou_wrk, cpus = ctx->host->cpus ? ctx->host->cpus : 1;
+	uint64_t nproc = fact_ok(&pf->limits.e) ? pf->limits.lim.nproc.soft : LIMIT_INFINITY;
+	char subject[32];
+	struct finding *fi;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!fact_ok(&pf->threads.e)) {
+		check_fact_missing(c, ctx, subject, &pf->threads.e);
+		return;
+	}
+	if (!w) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "no io-wq worker: nothing was punted lately (idle workers exit after "
+			      "a few seconds)");
+	} else if (w > 4 * cpus || (nproc != LIMIT_INFINITY && w * 2 >= nproc)) {
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%u io-wq workers (iou-wrk threads), more than the %u of one ring's "
+			      "bounded pool (4 x %u CPUs)%s: requests are punted in bulk, each costs "
+			      "a thread hand-off, and the workers compete with the service for CPU",
+			      w, 4 * cpus, cpus,
+			      nproc != LIMIT_INFINITY && w * 2 >= nproc ? ", and near RLIMIT_NPROC"
+									 : "");
+	} else {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%u io-wq worker%s (iou-wrk threads): requests that could not complete "
+			      "without blocking were punted to them",
+			      w, w == 1 ? "" : "s");
+	}
+	if (w)
+		finding_set_fix(fi, "find what punts (uringlint audit --watch 5 counts punts per "
+				    "opcode): buffered writes, appends, unaligned or extending O_DIRECT "
+				    "writes; cap the pools with io_uring_register_iowq_max_workers()");
+	finding_ev_int(fi, "iou_wrk", w);
+	finding_ev_int(fi, "threads", (int64_t)pf->threads.n);
+}
+
+struct dstate_class {
+	const char *const needles[4];
+	const char *name;
+	const char *fix;
+};
+
+static const struct dstate_class dclasses[] = {
+	{ { "xfs_ilock", NULL }, "XFS inode lock",
+	  "buffered and extending writes serialise on the inode lock: use O_DIRECT overwrites of "
+	  "preallocated, written files" },
+	{ { "blk_mq_get_tag", NULL }, "out of device tags",
+	  "more requests in flight than the device's queue holds: lower the ring depth to "
+	  "queue/nr_requests or raise nr_requests" },
+	{ { "percpu_rwsem", "sb_start_write", NULL }, "filesystem frozen",
+	  "writes wait for a frozen filesystem: thaw it (fsfreeze -u MOUNT) or wait for the "
+	  "snapshot that froze it" },
+	{ { "folio_wait", "wait_on_page", "__folio_lock", "filemap_" }, "page cache",
+	  "threads wait for page-cache pages: use O_DIRECT for data files" },
+	{ { "jbd2", "ext4_journal", NULL }, "ext4 journal",
+	  "threads wait for ext4's journal: metadata-heavy writes (extending, allocating); "
+	  "preallocate data files" },
+	{ { "wbt_wait", "rq_qos_wait", "balance_dirty_pages", NULL }, "writeback throttling",
+	  "dirty page cache is being throttled: use O_DIRECT" },
+};
+
+static const struct dstate_class *classify(const struct proc_thread *t)
+{
+	const char *hay = t->stack ? t->stack : t->wchan;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(dclasses) / sizeof(dclasses[0]); i++)
+		for (k = 0; k < 4 && dclasses[i].needles[k]; k++)
+			if (strstr(hay, dclasses[i].needles[k]))
+				return &dclasses[i];
+	return NULL;
+}
+
+#define DSTATE_MANY 8
+
+void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int counts[sizeof(dclasses) / sizeof(dclasses[0]) + 1] = { 0 };
+	char subject[32], list[1024] = "", fixes[1024] = "";
+	unsigned int d = 0, i;
+	struct finding *fi;
+	size_t k;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!fact_ok(&pf->threads.e)) {
+		check_fact_missing(c, ctx, subject, &pf->threads.e);
+		return;
+	}
+	for (k = 0; k < pf->threads.n; k++) {
+		const struct proc_thread *t = &pf->threads.v[k];
+		const struct dstate_class *dc;
+
+		if (t->state != 'D')
+			continue;
+		d++;
+		dc = classify(t);
+		counts[dc ? (size_t)(dc - dclasses) : sizeof(dclasses) / sizeof(dclasses[0])]++;
+		if (strlen(list) + 96 < sizeof(list))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%d %s in %s (%s)", d > 1 ? ", " : "", (int)t->tid, t->comm,
+				 t->wchan[0] ? t->wchan : "?", dc ? dc->name : "unclassified");
+	}
+	if (!d) {
+		proc_add(c, ctx, STATUS_PASS, subject, "no thread in D state (uninterruptible wait)");
+		return;
+	}
+	for (i = 0; i < sizeof(dclasses) / sizeof(dclasses[0]); i++)
+		if (counts[i] && strlen(fixes) + strlen(dclasses[i].fix) + 8 < sizeof(fixes))
+			snprintf(fixes + strlen(fixes), sizeof(fixes) - strlen(fixes), "%s%s: %s",
+				 fixes[0] ? "; " : "", dclasses[i].name, dclasses[i].fix);
+	fi = proc_add(c, ctx, d >= DSTATE_MANY || d * 2 >= pf->threads.n ? STATUS_FAIL : STATUS_WARN,
+		      subject, "%u of %zu threads in D state: %s", d, pf->threads.n, list);
+	finding_set_fix(fi, "%s", fixes[0] ? fixes
+					   : "read the stacks (as root: cat /proc/PID/task/TID/stack) "
+					     "to see what they wait for");
+	finding_ev_int(fi, "d_state", d);
+	finding_ev_bool(fi, "stacks_read", pf->threads.n && ctx->host->tool_is_root);
+}
+
+void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	char subject[32], used[BYTES_STR_MAX], lim[BYTES_STR_MAX];
+	uint64_t u, l;
+	struct finding *fi;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!fact_ok(&pf->status.e) || !fact_ok(&pf->limits.e)) {
+		check_fact_missing(c, ctx, subject,
+				   !fact_ok(&pf->status.e) ? &pf->status.e : &pf->limits.e);
+		return;
+	}
+	u = (pf->status.st.vm_lck_kb + pf->status.st.vm_pin_kb) * 1024;
+	l = pf->limits.lim.memlock.soft;
+	format_bytes(u, used);
+	format_bytes(l, lim);
+	if (proc_status_has_cap(&pf->status.st, CAP_BIT_IPC_LOCK) || l == LIMIT_INFINITY) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject, "%s locked and pinned; %s", used,
+			      l == LIMIT_INFINITY ? "RLIMIT_MEMLOCK is unlimited"
+						  : "the process has CAP_IPC_LOCK, which io_uring does "
+						    "not charge");
+	} else if (u * 10 >= l * 9) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%s locked and pinned (VmLck + VmPin) of its %s RLIMIT_MEMLOCK: the next "
+			      "buffer registration, or ring on 6.14+, fails with ENOMEM (and the "
+			      "limit is shared by all of the user's processes)",
+			      used, lim);
+		finding_set_fix(fi, "%s", FIX_MEMLOCK_TEXT);
+	} else {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "%s locked and pinned (VmLck + VmPin) of its %s RLIMIT_MEMLOCK", used, lim);
+	}
+	finding_ev_int(fi, "vm_lck_kb", (int64_t)pf->status.st.vm_lck_kb);
+	finding_ev_int(fi, "vm_pin_kb", (int64_t)pf->status.st.vm_pin_kb);
+	finding_ev_int(fi, "memlock_soft", l == LIMIT_INFINITY ? -1 : (int64_t)l);
+}

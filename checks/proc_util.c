@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Shared by the process checks: subjects, the gate, and what a data file is. */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+
+/* A written file this large on a block device is data, not a log or a config. */
+#define DATA_FILE_MIN (64ull << 20)
+
+struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
+			 const char *subject, const char *fmt, ...)
+{
+	char msg[2048];
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	f = report_add(ctx->report, c, st, subject, "%s", msg);
+	f->pid = ctx->proc->pid;
+	return f;
+}
+
+bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds)
+{
+	const struct proc_facts *pf = ctx->proc;
+	char subject[32];
+
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!fact_ok(&pf->e)) {
+		proc_add(c, ctx, pf->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, subject, "%s",
+			 pf->e.why);
+		return false;
+	}
+	if (pf->kernel_thread) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "pid %d (%s) is a kernel thread: it has no "
+			 "io_uring of its own", (int)pf->pid, pf->comm);
+		return false;
+	}
+	if (pf->zombie) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "pid %d (%s) is a zombie: its files and "
+			 "rings are gone", (int)pf->pid, pf->comm);
+		return false;
+	}
+	if (need_fds && !fact_ok(&pf->fds_e)) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "%s", pf->fds_e.why);
+		return false;
+	}
+	if (need_fds && !pf->nrings) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "pid %d (%s) has no io_uring fd",
+			 (int)pf->pid, pf->comm);
+		return false;
+	}
+	return true;
+}
+
+bool proc_file_writable(const struct proc_file *f)
+{
+	return (f->gen.flags & O_ACCMODE) != O_RDONLY;
+}
+
+const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
+{
+	const struct proc_mount *m;
+	size_t i;
+
+	if (f->type != PFILE_REGULAR && f->type != PFILE_BLOCK)
+		return NULL;
+	if (f->registered)
+		return "registered with a ring";
+	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
+		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
+			return "matches --data-path";
+	if (f->type == PFILE_BLOCK && proc_file_writable(f))
+		return "a block device opened for writing";
+	m = proc_file_mount(ctx->proc, f);
+	if (f->size_known && f->size >= DATA_FILE_MIN && proc_file_writable(f) && m && m->major &&
+	    !(f->gen.flags & O_APPEND))
+		return "a large file opened for writing";
+	return NULL;
+}

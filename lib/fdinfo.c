@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/PID/fdinfo/N: the generic lines, and io_uring_show_fdinfo()'s
+ * output as 5.10 to 6.18 print it: "Key:\tvalue" lines, and under
+ * UserFiles, UserBufs, SQEs, CQEs, PollList and CqOverflowList indented
+ * entry lines.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdinfo.h"
+#include "parse.h"
+
+static int keyed_u64(const char *text, const char *key, int base, uint64_t *out)
+{
+	char val[64];
+
+	if (parse_keyed_value(text, key, val, sizeof(val)))
+		return -ENOENT;
+	return parse_u64(val, base, out) ? -EBADMSG : 0;
+}
+
+int fdinfo_parse_generic(const char *text, struct fdinfo_generic *g)
+{
+	uint64_t v;
+
+	memset(g, 0, sizeof(*g));
+	if (keyed_u64(text, "pos", 10, &g->pos) || keyed_u64(text, "flags", 8, &v) ||
+	    v > UINT32_MAX)
+		return -EBADMSG;
+	g->flags = (uint32_t)v;
+	if (keyed_u64(text, "mnt_id", 10, &v) || v > UINT32_MAX)
+		return -EBADMSG;
+	g->mnt_id = (uint32_t)v;
+	/* ino appeared in 5.1 fdinfo; older kernels are out of scope, but be lenient. */
+	keyed_u64(text, "ino", 10, &g->ino);
+	return 0;
+}
+
+enum section {
+	SEC_NONE,
+	SEC_FILES,
+	SEC_BUFS,
+	SEC_OVERFLOW,
+	SEC_OTHER,	/* SQEs, CQEs, PollList, Personalities: entries we only skip */
+};
+
+static int add_file(struct uring_fdinfo *u, uint32_t idx, const char *path, size_t len)
+{
+	struct uring_user_file *grown;
+
+	if (!(u->nfiles & (u->nfiles + 1)) || !u->files) {
+		grown = reallocarray(u->files, u->nfiles ? 2 * (u->nfiles + 1) : 8, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		u->files = grown;
+	}
+	u->files[u->nfiles].index = idx;
+	u->files[u->nfiles].path = strndup(path, len);
+	if (!u->files[u->nfiles].path)
+		return -ENOMEM;
+	u->nfiles++;
+	return 0;
+}
+
+static int add_buf(struct uring_fdinfo *u, uint32_t idx, uint64_t addr, uint64_t len)
+{
+	struct uring_user_buf *grown;
+
+	if (!(u->nbufs & (u->nbufs + 1)) || !u->bufs) {
+		grown = reallocarray(u->bufs, u->nbufs ? 2 * (u->nbufs + 1) : 8, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		u->bufs = grown;
+	}
+	u->bufs[u->nbufs].index = idx;
+	u->bufs[u->nbufs].addr = addr;
+	u->bufs[u->nbufs].len = len;
+	u->nbufs++;
+	return 0;
+}
+
+/* "%5u: rest" entry lines; returns rest or NULL. */
+static const char *slot_line(const char *p, const char *end, uint32_t *idx)
+{
+	unsigned long v;
+	char *e;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || *p < '0' || *p > '9')
+		return NULL;
+	v = strtoul(p, &e, 10);
+	if (e >= end || *e != ':' || v > UINT32_MAX)
+		return NULL;
+	*idx = (uint32_t)v;
+	e++;
+	if (e < end && *e == ' ')
+		e++;
+	return e;
+}
+
+static int parse_entry(struct uring_fdinfo *u, enum section sec, const char *p, const char *end)
+{
+	unsigned long long addr, len;
+	const char *rest;
+	uint32_t idx;
+
+	switch (sec) {
+	case SEC_FILES:
+		rest = slot_line(p, end, &idx);
+		if (!rest)
+			return -EBADMSG;
+		u->user_file_lines++;
+		if ((size_t)(end - rest) == 6 && !strncmp(rest, "<none>", 6))
+			return 0;
+		return add_file(u, idx, rest, (size_t)(end - rest));
+	case SEC_BUFS:
+		rest = slot_line(p, end, &idx);
+		if (!rest)
+			return -EBADMSG;
+		u->user_buf_lines++;
+		if ((size_t)(end - rest) == 6 && !strncmp(rest, "<none>", 6))
+			return 0;
+		if (sscanf(rest, "0x%llx/%llu", &addr, &len) != 2)
+			return -EBADMSG;
+		return add_buf(u, idx, addr, len);
+	case SEC_OVERFLOW:
+		u->cq_overflow++;
+		return 0;
+	default:
+		return 0;	/* pending SQEs/CQEs, poll list: not judged */
+	}
+}
+
+static int key_u32(const char *val, int base, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(val, base, &v) || v > UINT32_MAX)
+		return -EBADMSG;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int key_i32(const char *val, int32_t *out)
+{
+	int64_t v;
+
+	if (parse_i64(val, 10, &v) || v < INT32_MIN || v > INT32_MAX)
+		return -EBADMSG;
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* One "Key:\tvalue" line; sets the section its entry lines belong to. */
+static int parse_key(struct uring_fdinfo *u, const char *key, size_t klen, const char *val,
+		     enum section *sec, bool *seen)
+{
+	uint32_t mask;
+	uint64_t v;
+
+#define IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
+	*sec = SEC_NONE;
+	*seen = true;
+	if (IS("SqMask") || IS("CqMask")) {
+		if (strncmp(val, "0x", 2) || key_u32(val + 2, 16, &mask) || mask == UINT32_MAX)
+			return -EBADMSG;
+		u->has_ring_state = true;
+		if (key[0] == 'S')
+			u->sq_entries = mask + 1;
+		else
+			u->cq_entries = mask + 1;
+		return 0;
+	}
+	if (IS("SqHead"))
+		return key_u32(val, 10, &u->sq_head);
+	if (IS("SqTail"))
+		return key_u32(val, 10, &u->sq_tail);
+	if (IS("CachedSqHead"))
+		return key_u32(val, 10, &u->cached_sq_head);
+	if (IS("CqHead"))
+		return key_u32(val, 10, &u->cq_head);
+	if (IS("CqTail"))
+		return key_u32(val, 10, &u->cq_tail);
+	if (IS("CachedCqTail"))
+		return key_u32(val, 10, &u->cached_cq_tail);
+	if (IS("SQEs")) {
+		*sec = SEC_OTHER;
+		return key_u32(val, 10, &u->sqes_pending);
+	}
+	if (IS("CQEs")) {
+		*sec = SEC_OTHER;
+		return key_u32(val, 10, &u->cqes_pending);
+	}
+	if (IS("SqThread")) {
+		u->has_sq_thread = true;
+		return key_i32(val, &u->sq_thread);
+	}
+	if (IS("SqThreadCpu"))
+		return key_i32(val, &u->sq_thread_cpu);
+	if (IS("SqTotalTime") || IS("SqWorkTime")) {
+		if (parse_u64(val, 10, &v))
+			return -EBADMSG;
+		u->has_sq_times = true;
+		if (key[2] == 'T')
+			u->sq_total_time_us = v;
+		else
+			u->sq_work_time_us = v;
+		return 0;
+	}
+	if (IS("UserFiles")) {
+		*sec = SEC_FILES;
+		u->has_user_files = true;
+		return key_u32(val, 10, &u->user_files);
+	}
+	if (IS("UserBufs")) {
+		*sec = SEC_BUFS;
+		u->has_user_bufs = true;
+		return key_u32(val, 10, &u->user_bufs);
+	}
+	if (IS("CqOverflowList")) {
+		*sec = SEC_OVERFLOW;
+		u->has_overflow_list = true;
+		return 0;
+	}
+	if (IS("NAPI")) {
+		u->has_napi = true;
+		snprintf(u->napi, sizeof(u->napi), "%s", val);
+		return 0;
+	}
+	if (IS("pos") || IS("flags") || IS("mnt_id") || IS("ino")) {
+		*seen = false;	/* generic lines say nothing about the ring */
+		return 0;
+	}
+	/* PollList, Personalities, the NAPI block and whatever a later kernel adds. */
+	*sec = SEC_OTHER;
+	return 0;
+#undef IS
+}
+
+int uring_fdinfo_parse(const char *text, struct uring_fdinfo *u)
+{
+	enum section sec = SEC_NONE;
+	bool any = false, seen;
+	const char *p = text;
+	char val[128];
+	int err;
+
+	memset(u, 0, sizeof(*u));
+	u->sq_thread = -1;
+	u->sq_thread_cpu = -1;
+	while (*p) {
+		const char *end = strchr(p, '\n'), *colon;
+
+		if (!end)
+			end = p + strlen(p);
+		if (end == p) {
+			p++;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t') {
+			if (sec == SEC_NONE)
+				return -EBADMSG;
+			err = parse_entry(u, sec, p, end);
+		} else {
+			colon = memchr(p, ':', (size_t)(end - p));
+			if (!colon)
+				return -EBADMSG;
+			snprintf(val, sizeof(val), "%.*s", (int)(end - colon - 1), colon + 1);
+			err = parse_key(u, p, (size_t)(colon - p), val + strspn(val, " \t"), &sec,
+					&seen);
+			any |= seen;
+		}
+		if (err)
+			return err;
+		p = *end ? end + 1 : end;
+	}
+	return any ? 0 : -ENODATA;
+}
+
+void uring_fdinfo_free(struct uring_fdinfo *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nfiles; i++)
+		free(u->files[i].path);
+	free(u->files);
+	free(u->bufs);
+	u->files = NULL;
+	u->bufs = NULL;
+	u->nfiles = u->nbufs = 0;
+}
+
+bool uring_fdinfo_lock_skipped(const struct uring_fdinfo *u, bool files_print_empty)
+{
+	if (u->has_user_bufs && u->user_bufs && !u->user_buf_lines)
+		return true;
+	return files_print_empty && u->has_user_files && u->user_files && !u->user_file_lines;
+}

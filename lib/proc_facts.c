@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Collects one process for audit: stat, status, limits, every fd (files
+ * with their mount, size, extents and O_DIRECT alignment; rings with their
+ * fdinfo), the devices under its files, and its threads. An fd closed
+ * between readdir and read is skipped; a process that exits meanwhile is
+ * marked incomplete.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fiemap.h"
+#include "mountinfo.h"
+#include "proc_facts.h"
+
+#define PF_KTHREAD 0x00200000UL
+#define RING_READS 5			/* reads of a ring whose lock looked busy */
+#define EXTENT_MAX 1000000		/* FIEMAP stops counting here */
+#define URING_TARGET "anon_inode:[io_uring]"
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int collect_stat(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char path[64], line[1024];
+	struct proc_thread t;
+	unsigned long flags = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "proc/%d/stat", (int)pf->pid);
+	err = sysroot_read_line(sr, path, line, sizeof(line));
+	if (err == -ENOENT) {
+		fact_fail(&pf->e, -ESRCH, "pid %d: no such process", (int)pf->pid);
+		return -ESRCH;
+	}
+	if (err) {
+		fact_fail_read(&pf->e, path, err);
+		return err;
+	}
+	if (proc_stat_parse(line, &t, &flags)) {
+		fact_fail(&pf->e, -EBADMSG, "cannot parse '%s': unexpected content", path);
+		return -EBADMSG;
+	}
+	snprintf(pf->comm, sizeof(pf->comm), "%s", t.comm);
+	pf->kernel_thread = flags & PF_KTHREAD;
+	pf->zombie = t.state == 'Z' || t.state == 'X';
+	return 0;
+}
+
+static void collect_text(const struct sysroot *sr, pid_t pid, const char *name,
+			 struct fact_err *e, int (*parse)(const char *, void *), void *out)
+{
+	char path[64], *text;
+	size_t len;
+	int err;
+
+	snprintf(path, sizeof(path), "proc/%d/%s", (int)pid, name);
+	err = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len);
+	if (err) {
+		fact_fail_read(e, path, err);
+		return;
+	}
+	if (parse(text, out))
+		fact_fail(e, -EBADMSG, "cannot parse '%s': unexpected content", path);
+	free(text);
+}
+
+static int parse_status(const char *text, void *out)
+{
+	return proc_status_parse(text, out);
+}
+
+static int parse_limits(const char *text, void *out)
+{
+	return proc_limits_parse(text, out);
+}
+
+static enum proc_file_type type_of(const char *target)
+{
+	if (!strcmp(target, URING_TARGET))
+		return PFILE_URING;
+	if (!strncmp(target, "socket:[", 8))
+		return PFILE_SOCKET;
+	if (!strncmp(target, "pipe:[", 6))
+		return PFILE_PIPE;
+	if (target[0] == '/' && strncmp(target, "/dev/", 5) && strncmp(target, "/memfd:", 7))
+		return PFILE_REGULAR;
+	return PFILE_OTHER;
+}
+
+/*
+ * A ring's fdinfo, read again while the kernel skipped its lock-held part
+ * (6.18 prints only the generic lines then; older kernels drop the slots).
+ */
+static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct proc_ring *r)
+{
+	char path[64], *text;
+	size_t len;
+	int err = 0, i;
+
+	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pid, fd);
+	r->fd = fd;
+	for (i = 0; i < (sr->live ? RING_READS : 1); i++) {
+		if (i)
+			sleep_ms(2);
+		uring_fdinfo_free(&r->u);
+		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
+		if (err)
+			break;
+		r->reads = i + 1;
+		if (fdinfo_parse_generic(text, &r->gen)) {
+			err = -EBADMSG;
+		} else {
+			err = uring_fdinfo_parse(text, &r->u);
+			/* Files print every slot up to 6.13: the caller cannot know the kernel here. */
+			if (!err && uring_fdinfo_lock_skipped(&r->u, false))
+				err = -ENODATA;
+		}
+		free(text);
+		if (err != -ENODATA)
+			break;
+	}
+	if (err == -ENODATA) {
+		r->busy = true;
+		return;
+	}
+	if (err == -EBADMSG)
+		fact_fail(&r->e, err, "cannot parse '%s': unexpected content", path);
+	else if (err)
+		fact_fail_read(&r->e, path, err);
+}
+
+static int grow(void **arr, size_t n, size_t size)
+{
+	void *p;
+
+	if (n & (n - 1) && n)
+		return 0;	/* room left: capacity is the next power of two */
+	p = reallocarray(*arr, n ? 2 * n : 8, size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	return 0;
+}
+
+static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char dir[64], path[96], target[4096], *text;
+	struct dirent *de;
+	size_t len;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pf->pid);
+	d = sysroot_opendir(sr, dir);
+	if (!d) {
+		fact_fail_read(&pf->fds_e, dir, -errno);
+		return;
+	}
+	while ((de = readdir(d))) {
+		enum proc_file_type type;
+		int fd;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		fd = atoi(de->d_name);
+		snprintf(path, sizeof(path), "%s/%d", dir, fd);
+		if (sysroot_readlink(sr, path, target, sizeof(target)))
+			continue;	/* closed between readdir and readlink */
+		pf->nfds++;
+		type = type_of(target);
+		if (type == PFILE_URING) {
+			if (grow((void **)&pf->rings, pf->nrings, sizeof(*pf->rings)))
+				break;
+			memset(&pf->rings[pf->nrings], 0, sizeof(*pf->rings));
+			collect_ring(sr, pf->pid, fd, &pf->rings[pf->nrings]);
+			if (pf->rings[pf->nrings].e.err == -ENOENT) {
+				uring_fdinfo_free(&pf->rings[pf->nrings].u);
+				continue;	/* closed meanwhile */
+			}
+			pf->nrings++;
+			continue;
+		}
+		if (type != PFILE_REGULAR && type != PFILE_OTHER)
+			continue;	/* sockets and pipes: nothing to judge */
+		if (grow((void **)&pf->files, pf->nfiles, sizeof(*pf->files)))
+			break;
+		struct proc_file *f = &pf->files[pf->nfiles];
+
+		memset(f, 0, sizeof(*f));
+		f->fd = fd;
+		f->type = type;
+		snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pf->pid, fd);
+		if (sysroot_read_file(sr, path, 64 * 1024, &text, &len))
+			continue;	/* closed meanwhile */
+		if (fdinfo_parse_generic(text, &f->gen)) {
+			free(text);
+			continue;
+		}
+		free(text);
+		f->path = strdup(target);
+		if (!f->path)
+			break;
+		pf->nfiles++;
+	}
+	closedir(d);
+}
+
+/* Each file's filesystem and device, by mnt_id in the process's own mount table. */
+static void collect_mounts(const struct sysroot *sr, struct proc_facts *pf)
+{
+	struct mount_entry *mounts = NULL;
+	size_t nmounts = 0, i, j, k;
+	char path[64], *text;
+	size_t len;
+
+	for (i = 0; i < pf->nfiles; i++)
+		pf->files[i].mount = -1;
+	snprintf(path, sizeof(path), "proc/%d/mountinfo", (int)pf->pid);
+	if (sysroot_read_file(sr, path, 16 * 1024 * 1024, &text, &len))
+		return;
+	mountinfo_parse(text, &mounts, &nmounts);
+	free(text);
+	for (i = 0; i < pf->nfiles; i++) {
+		struct proc_file *f = &pf->files[i];
+
+		for (k = 0; k < pf->nmounts && pf->mounts[k].id != f->gen.mnt_id; k++)
+			;
+		if (k == pf->nmounts) {
+			for (j = 0; j < nmounts && mounts[j].id != f->gen.mnt_id; j++)
+				;
+			if (j == nmounts || grow((void **)&pf->mounts, pf->nmounts, sizeof(*pf->mounts)))
+				continue;
+			struct proc_mount *m = &pf->mounts[pf->nmounts++];
+
+			m->id = mounts[j].id;
+			m->major = mounts[j].major;
+			m->minor = mounts[j].minor;
+			snprintf(m->fstype, sizeof(m->fstype), "%.31s", mounts[j].fstype);
+			snprintf(m->source, sizeof(m->source), "%.63s", mounts[j].source);
+		}
+		f->mount = (int)k;
+	}
+	free(mounts);
+}
+
+static bool proc_writable(const struct proc_file *f)
+{
+	return (f->gen.flags & O_ACCMODE) != O_RDONLY;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* UserFiles print the full path from 6.14, the basename before. */
+static void mark_registered(struct proc_facts *pf)
+{
+	size_t i, r, k;
+
+	for (i = 0; i < pf->nfiles; i++) {
+		struct proc_file *f = &pf->files[i];
+
+		for (r = 0; r < pf->nrings && !f->registered; r++) {
+			const struct uring_fdinfo *u = &pf->rings[r].u;
+
+			for (k = 0; k < u->nfiles; k++) {
+				const char *p = u->files[k].path;
+
+				if (!strcmp(p, f->path) ||
+				    (!strchr(p, '/') && !strcmp(p, base_name(f->path)))) {
+					f->registered = true;
+					break;
+				}
+			}
+		}
+	}
+}
+
+/* Live only: size, type, O_DIRECT alignment and extents through /proc/PID/fd/N. */
+static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char path[96];
+	struct statx stx;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < pf->nfiles; i++) {
+		struct proc_file *f = &pf->files[i];
+
+		if (!sr->live) {
+			f->ext_err = -EOPNOTSUPP;	/* extents need the live system */
+			continue;
+		}
+		/* A file only read, and not registered, is never data: spare it the statx. */
+		if (f->type == PFILE_REGULAR && !proc_writable(f) && !f->registered) {
+			f->ext_err = -ECANCELED;
+			continue;
+		}
+		snprintf(path, sizeof(path), "proc/%d/fd/%d", (int)pf->pid, f->fd);
+		if (statx(sr->dirfd, path, 0, STATX_TYPE | STATX_SIZE | STATX_DIOALIGN, &stx)) {
+			f->ext_err = -errno;
+			continue;
+		}
+		if (S_ISBLK(stx.stx_mode))
+			f->type = PFILE_BLOCK;
+		else if (!S_ISREG(stx.stx_mode))
+			f->type = PFILE_OTHER;
+		if (f->type == PFILE_OTHER) {
+			f->ext_err = -EINVAL;
+			continue;
+		}
+		f->size_known = true;
+		f->size = stx.stx_size;
+		if (stx.stx_mask & STATX_DIOALIGN) {
+			f->dio_mem_align = stx.stx_dio_mem_align;
+			f->dio_offset_align = stx.stx_dio_offset_align;
+		}
+		if (f->type != PFILE_REGULAR ||
+		    (f->size < PROC_EXTENT_MIN_SIZE && !f->registered)) {
+			f->ext_err = -ECANCELED;	/* small and not registered */
+			continue;
+		}
+		/* Regular files only: opening a FIFO or device node could block or act. */
+		fd = openat(sr->dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			f->ext_err = -errno;
+			continue;
+		}
+		f->ext_err = fiemap_count(fd, EXTENT_MAX, &f->extents, &f->unwritten,
+					  &f->extents_truncated);
+		close(fd);
+	}
+}
+
+/* The block devices under the files, each read from sysfs once. */
+static void collect_devices(const struct sysroot *sr, struct proc_facts *pf)
+{
+	size_t i, j;
+
+	/* One device per mount at most: walk the mounts, not the 10,000 files. */
+	for (i = 0; i < pf->nmounts; i++) {
+		const struct proc_mount *m = &pf->mounts[i];
+		bool seen = false;
+
+		for (j = 0; j < pf->devices.n; j++)
+			seen |= pf->devices.v[j].major == m->major && pf->devices.v[j].minor == m->minor;
+		if (seen || grow((void **)&pf->devices.v, pf->devices.n, sizeof(*pf->devices.v)))
+			continue;
+		struct proc_device *d = &pf->devices.v[pf->devices.n++];
+
+		memset(d, 0, sizeof(*d));
+		d->major = m->major;
+		d->minor = m->minor;
+		if (!d->major)
+			fact_fail(&d->blk.e, -ENODEV, "%s has no block device", m->fstype);
+		else
+			blockdev_collect(sr, d->major, d->minor, &d->blk);
+	}
+}
+
+void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf)
+{
+	char path[64], line[64];
+
+	memset(pf, 0, sizeof(*pf));
+	pf->pid = pid;
+	if (collect_stat(sr, pf))
+		return;
+	collect_text(sr, pid, "status", &pf->status.e, parse_status, &pf->status.st);
+	collect_text(sr, pid, "limits", &pf->limits.e, parse_limits, &pf->limits.lim);
+	if (pf->kernel_thread || pf->zombie)
+		return;
+	collect_fds(sr, pf);
+	collect_mounts(sr, pf);
+	mark_registered(pf);
+	collect_file_details(sr, pf);
+	collect_devices(sr, pf);
+	proc_threads_collect(sr, pid, &pf->threads);
+
+	/* Gone now? Then some of the above may be from a dying process. */
+	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
+	if (sr->live && sysroot_read_line(sr, path, line, sizeof(line)) == -ENOENT)
+		pf->incomplete = true;
+}
+
+void proc_facts_free(struct proc_facts *pf)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nfiles; i++)
+		free(pf->files[i].path);
+	free(pf->files);
+	for (i = 0; i < pf->nrings; i++)
+		uring_fdinfo_free(&pf->rings[i].u);
+	free(pf->rings);
+	free(pf->devices.v);
+	free(pf->mounts);
+	proc_threads_free(&pf->threads);
+	memset(pf, 0, sizeof(*pf));
+}
+
+const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f)
+{
+	return f->mount >= 0 && (size_t)f->mount < pf->nmounts ? &pf->mounts[f->mount] : NULL;
+}
+
+const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file *f)
+{
+	const struct proc_mount *m = proc_file_mount(pf, f);
+
+	return m ? m->fstype : "";
+}
+
+const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f)
+{
+	const struct proc_mount *m = proc_file_mount(pf, f);
+	size_t i;
+
+	for (i = 0; m && i < pf->devices.n; i++)
+		if (pf->devices.v[i].major == m->major && pf->devices.v[i].minor == m->minor)
+			return &pf->devices.v[i];
+	return NULL;
+}

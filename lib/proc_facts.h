@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_PROC_FACTS_H
+#define URINGLINT_PROC_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "blockdev.h"
+#include "fact.h"
+#include "fdinfo.h"
+#include "procfs_limits.h"
+#include "procfs_status.h"
+#include "proc_tasks.h"
+#include "sysroot.h"
+
+enum proc_file_type {
+	PFILE_REGULAR,
+	PFILE_BLOCK,
+	PFILE_SOCKET,
+	PFILE_PIPE,
+	PFILE_URING,		/* anon_inode:[io_uring] */
+	PFILE_OTHER,		/* other anon inodes, char devices, memfd, ... */
+};
+
+/* One open fd that is not a ring. */
+struct proc_file {
+	int fd;
+	char *path;			/* the readlink target, " (deleted)" kept */
+	enum proc_file_type type;
+	struct fdinfo_generic gen;
+	bool size_known;
+	uint64_t size;
+	int mount;			/* index into proc_facts.mounts by mnt_id; -1 unknown */
+	bool registered;		/* in some ring's UserFiles */
+	/* FIEMAP, live only, for regular files worth judging (see proc_facts.c); -errno */
+	int ext_err;
+	uint32_t extents, unwritten;
+	bool extents_truncated;
+	/* statx(STATX_DIOALIGN) of the open file, live only; 0 unknown */
+	uint32_t dio_mem_align, dio_offset_align;
+};
+
+struct proc_ring {
+	int fd;
+	struct fdinfo_generic gen;
+	struct uring_fdinfo u;
+	int reads;			/* fdinfo reads it took */
+	bool busy;			/* the ring lock stayed busy: the lock-held lines are missing */
+	struct fact_err e;		/* unreadable or garbage */
+};
+
+/* A mount that holds some of the process's files (kept small: 10,000 fds share a few). */
+struct proc_mount {
+	uint32_t id;
+	unsigned int major, minor;
+	char fstype[32];
+	char source[64];
+};
+
+/* A data device of the process, with what its queue says. */
+struct proc_device {
+	unsigned int major, minor;
+	struct blockdev_facts blk;
+};
+
+/* Everything audit judges about one process. */
+struct proc_facts {
+	pid_t pid;
+	struct fact_err e;		/* -ESRCH: no such process; -EACCES: not ours */
+	bool incomplete;		/* it exited while we read it */
+	bool kernel_thread, zombie;
+	char comm[64];
+
+	struct {
+		struct fact_err e;
+		struct proc_status st;
+	} status;
+	struct {
+		struct fact_err e;
+		struct proc_limits lim;
+	} limits;
+
+	/* fd table: files and rings; e holds why it could not be listed */
+	struct fact_err fds_e;
+	struct proc_file *files;
+	size_t nfiles;
+	struct proc_ring *rings;
+	size_t nrings;
+	unsigned int nfds;
+
+	struct proc_mount *mounts;
+	size_t nmounts;
+
+	struct proc_devices {
+		struct proc_device *v;
+		size_t n;
+	} devices;
+
+	struct proc_threads threads;
+};
+
+/* FIEMAP only for regular files this large, or registered with a ring. */
+#define PROC_EXTENT_MIN_SIZE (1ull << 20)
+
+void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf);
+void proc_facts_free(struct proc_facts *pf);
+
+/* The mount of a file, or NULL when its mnt_id was not found. */
+const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
+/* Its filesystem type, "" when unknown. */
+const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file *f);
+
+/* The device a file lives on, or NULL. */
+const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);
+
+#endif

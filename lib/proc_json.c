@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The processes inventory of the JSON contract, from proc_facts. */
+#include <fcntl.h>
+#include <stdio.h>
+
+#include "proc_json.h"
+
+static struct json_object *file_json(const struct proc_facts *pf, const struct proc_file *f)
+{
+	const struct proc_mount *m = proc_file_mount(pf, f);
+	struct json_object *o = json_object_new_object();
+	char flags[16];
+
+	snprintf(flags, sizeof(flags), "0%o", f->gen.flags);
+	json_object_object_add(o, "fd", json_object_new_int(f->fd));
+	json_object_object_add(o, "path", json_object_new_string(f->path));
+	json_object_object_add(o, "flags", json_object_new_string(flags));
+	json_object_object_add(o, "o_direct", json_object_new_boolean(f->gen.flags & O_DIRECT));
+	json_object_object_add(o, "o_append", json_object_new_boolean(f->gen.flags & O_APPEND));
+	json_object_object_add(o, "o_dsync", json_object_new_boolean(f->gen.flags & O_DSYNC));
+	json_object_object_add(o, "o_sync",
+			       json_object_new_boolean((f->gen.flags & O_SYNC) == O_SYNC));
+	json_object_object_add(o, "access",
+			       json_object_new_string((f->gen.flags & O_ACCMODE) == O_RDONLY ? "r"
+						      : (f->gen.flags & O_ACCMODE) == O_WRONLY ? "w"
+											 : "rw"));
+	json_object_object_add(o, "registered", json_object_new_boolean(f->registered));
+	json_object_object_add(o, "fs", m ? json_object_new_string(m->fstype) : NULL);
+	json_object_object_add(o, "device", m ? json_object_new_string(m->source) : NULL);
+	json_object_object_add(o, "size", f->size_known ? json_object_new_int64((int64_t)f->size)
+							: NULL);
+	json_object_object_add(o, "extents", !f->ext_err ? json_object_new_int64(f->extents) : NULL);
+	json_object_object_add(o, "unwritten_extents",
+			       !f->ext_err ? json_object_new_int64(f->unwritten) : NULL);
+	return o;
+}
+
+static struct json_object *ring_json(const struct proc_ring *r)
+{
+	struct json_object *o = json_object_new_object(), *sq = NULL;
+	const struct uring_fdinfo *u = &r->u;
+	bool known = !r->busy && fact_ok(&r->e);
+
+	json_object_object_add(o, "fd", json_object_new_int(r->fd));
+	json_object_object_add(o, "sq_entries", known && u->has_ring_state
+							? json_object_new_int64(u->sq_entries) : NULL);
+	json_object_object_add(o, "cq_entries", known && u->has_ring_state
+							? json_object_new_int64(u->cq_entries) : NULL);
+	if (known && u->sq_thread > 0) {
+		sq = json_object_new_object();
+		json_object_object_add(sq, "tid", json_object_new_int(u->sq_thread));
+		json_object_object_add(sq, "cpu", json_object_new_int(u->sq_thread_cpu));
+		json_object_object_add(sq, "busy_ratio",
+				       u->has_sq_times && u->sq_total_time_us
+					       ? json_object_new_double((double)u->sq_work_time_us /
+									(double)u->sq_total_time_us)
+					       : NULL);
+	}
+	json_object_object_add(o, "sqpoll", sq);
+	json_object_object_add(o, "registered_files",
+			       known && u->has_user_files ? json_object_new_int64(u->user_files) : NULL);
+	json_object_object_add(o, "registered_buffers",
+			       known && u->has_user_bufs ? json_object_new_int64(u->user_bufs) : NULL);
+	json_object_object_add(o, "cq_overflow", known && u->has_overflow_list
+							 ? json_object_new_int64(u->cq_overflow) : NULL);
+	json_object_object_add(o, "state", json_object_new_string(r->busy ? "busy"
+							      : fact_ok(&r->e) ? "ok" : "error"));
+	return o;
+}
+
+struct json_object *proc_facts_to_json(const struct proc_facts *pf)
+{
+	struct json_object *o = json_object_new_object(), *files = json_object_new_array(),
+			   *rings = json_object_new_array(), *threads = json_object_new_object();
+	size_t i;
+
+	json_object_object_add(o, "pid", json_object_new_int(pf->pid));
+	json_object_object_add(o, "comm", pf->comm[0] ? json_object_new_string(pf->comm) : NULL);
+	json_object_object_add(o, "complete", json_object_new_boolean(fact_ok(&pf->e) &&
+								      !pf->incomplete));
+	if (!fact_ok(&pf->e))
+		json_object_object_add(o, "error", json_object_new_string(pf->e.why));
+	for (i = 0; i < pf->nfiles; i++)
+		json_object_array_add(files, file_json(pf, &pf->files[i]));
+	for (i = 0; i < pf->nrings; i++)
+		json_object_array_add(rings, ring_json(&pf->rings[i]));
+	json_object_object_add(o, "files", files);
+	json_object_object_add(o, "rings", rings);
+	json_object_object_add(threads, "total", json_object_new_int64((int64_t)pf->threads.n));
+	json_object_object_add(threads, "iou_wrk", json_object_new_int64(pf->threads.iou_wrk));
+	json_object_object_add(threads, "iou_sqp", json_object_new_int64(pf->threads.iou_sqp));
+	json_object_object_add(threads, "d_state", json_object_new_int64(pf->threads.d_state));
+	json_object_object_add(o, "threads", threads);
+	return o;
+}
+
+void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
+{
+	size_t i, sq = 0;
+
+	if (!fact_ok(&pf->e)) {
+		snprintf(buf, bufsz, "pid %d: %s", (int)pf->pid, pf->e.why);
+		return;
+	}
+	for (i = 0; i < pf->nrings; i++)
+		sq += pf->rings[i].u.sq_thread > 0;
+	snprintf(buf, bufsz,
+		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL), %u fds, %zu threads (%u iou-sqp, %u "
+		 "iou-wrk, %u in D)",
+		 (int)pf->pid, pf->comm, pf->incomplete ? " [exited while read]" : "", pf->nrings,
+		 pf->nrings == 1 ? "" : "s", sq, pf->nfds, pf->threads.n, pf->threads.iou_sqp,
+		 pf->threads.iou_wrk, pf->threads.d_state);
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <libproc2/pids.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc_scan.h"
+
+/* 1: has a ring; 0: none; -errno: fds unreadable. */
+static int has_ring(const struct sysroot *sr, pid_t pid)
+{
+	char dir[48], path[96], target[64];
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pid);
+	d = sysroot_opendir(sr, dir);
+	if (!d)
+		return -errno;
+	while (!found && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%.16s", dir, de->d_name);
+		/* Longer targets fail with ENAMETOOLONG, and are not rings either. */
+		if (!sysroot_readlink(sr, path, target, sizeof(target)) &&
+		    !strcmp(target, "anon_inode:[io_uring]"))
+			found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+static int push(pid_t **pids, size_t *n, pid_t pid)
+{
+	pid_t *grown = reallocarray(*pids, *n + 1, sizeof(**pids));
+
+	if (!grown)
+		return -ENOMEM;
+	*pids = grown;
+	(*pids)[(*n)++] = pid;
+	return 0;
+}
+
+/* The candidate list: libproc2 live, the captured proc/ directories under --root. */
+static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall)
+{
+	enum pids_item items[] = { PIDS_ID_PID };
+	struct pids_info *info = NULL;
+	struct pids_fetch *fetch;
+	struct dirent *de;
+	DIR *d;
+	int i;
+
+	if (sr->live) {
+		if (procps_pids_new(&info, items, 1) < 0)
+			return -ENOMEM;
+		fetch = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
+		for (i = 0; fetch && i < fetch->counts->total; i++)
+			if (push(all, nall, PIDS_VAL(0, s_int, fetch->stacks[i], info))) {
+				procps_pids_unref(&info);
+				return -ENOMEM;
+			}
+		procps_pids_unref(&info);
+		return fetch ? 0 : -EIO;
+	}
+	d = sysroot_opendir(sr, "proc");
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]) && push(all, nall, atoi(de->d_name))) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	closedir(d);
+	return 0;
+}
+
+int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned int *unreadable)
+{
+	pid_t *all = NULL, self = getpid();
+	size_t nall = 0, i;
+	int err;
+
+	*pids = NULL;
+	*n = 0;
+	*unreadable = 0;
+	err = list_processes(sr, &all, &nall);
+	if (err) {
+		free(all);
+		return err;
+	}
+	for (i = 0; i < nall; i++) {
+		int r;
+
+		if (sr->live && all[i] == self)
+			continue;
+		r = has_ring(sr, all[i]);
+		if (r == -EACCES || r == -EPERM)
+			(*unreadable)++;
+		else if (r == 1 && push(pids, n, all[i])) {
+			free(all);
+			return -ENOMEM;
+		}
+	}
+	free(all);
+	return 0;
+}

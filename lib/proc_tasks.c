@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The threads of one process, with what io_uring makes of them. */
+#include <ctype.h>
+#include <errno.h>
+#include <libproc2/pids.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "proc_tasks.h"
+
+enum thread_kind thread_kind_of(const char *comm)
+{
+	if (!strncmp(comm, "iou-wrk-", 8))
+		return THREAD_IOU_WRK;
+	if (!strncmp(comm, "iou-sqp-", 8))
+		return THREAD_IOU_SQP;
+	return THREAD_PLAIN;
+}
+
+int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flags)
+{
+	const char *open = strchr(line, '('), *close = strrchr(line, ')'), *p;
+	unsigned long long v;
+	char *end;
+	int field;
+
+	memset(t, 0, sizeof(*t));
+	t->cpu = -1;
+	if (!open || !close || close < open || close[1] != ' ')
+		return -EBADMSG;
+	v = strtoull(line, &end, 10);
+	if (end == line || v == 0 || v > 0x7fffffff)
+		return -EBADMSG;
+	t->tid = (pid_t)v;
+	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(close - open - 1), open + 1);
+	p = close + 2;
+	if (!*p || !isalpha((unsigned char)*p))
+		return -EBADMSG;
+	t->state = *p;
+	/* Fields after the state, numbered as in proc(5): flags is 9, processor 39. */
+	for (field = 4, p++; *p && field <= 39; field++) {
+		while (*p == ' ')
+			p++;
+		v = strtoull(p, &end, 10);
+		if (end == p && *p != '-')
+			break;
+		if (field == 9 && flags)
+			*flags = (unsigned long)v;
+		if (field == 39)
+			t->cpu = (int)v;
+		p = end;
+		while (*p && *p != ' ')
+			p++;
+	}
+	t->kind = thread_kind_of(t->comm);
+	return 0;
+}
+
+static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
+{
+	struct proc_thread *grown;
+
+	if (!(pt->n & (pt->n + 1)) || !pt->v) {
+		grown = reallocarray(pt->v, pt->n ? 2 * (pt->n + 1) : 8, sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		pt->v = grown;
+	}
+	pt->v[pt->n++] = *t;
+	return 0;
+}
+
+static int collect_live(pid_t pid, struct proc_threads *pt)
+{
+	enum pids_item items[] = { PIDS_ID_TID, PIDS_CMD, PIDS_STATE, PIDS_WCHAN_NAME,
+				   PIDS_PROCESSOR };
+	enum { I_TID, I_CMD, I_STATE, I_WCHAN, I_CPU };
+	struct pids_info *info = NULL;
+	struct pids_fetch *fetch;
+	unsigned int these = (unsigned int)pid;
+	int i, err;
+
+	err = procps_pids_new(&info, items, sizeof(items) / sizeof(items[0]));
+	if (err < 0)
+		return err;
+	fetch = procps_pids_select(info, &these, 1, PIDS_SELECT_PID_THREADS);
+	if (!fetch) {
+		procps_pids_unref(&info);
+		return -ENOENT;
+	}
+	for (i = 0; i < fetch->counts->total; i++) {
+		struct pids_stack *s = fetch->stacks[i];
+		struct proc_thread t = { .cpu = -1 };
+		const char *wchan = PIDS_VAL(I_WCHAN, str, s, info);
+
+		t.tid = PIDS_VAL(I_TID, s_int, s, info);
+		snprintf(t.comm, sizeof(t.comm), "%s", PIDS_VAL(I_CMD, str, s, info));
+		t.state = PIDS_VAL(I_STATE, s_ch, s, info);
+		snprintf(t.wchan, sizeof(t.wchan), "%s", wchan && strcmp(wchan, "-") ? wchan : "");
+		t.cpu = PIDS_VAL(I_CPU, s_int, s, info);
+		t.kind = thread_kind_of(t.comm);
+		if (add_thread(pt, &t)) {
+			procps_pids_unref(&info);
+			return -ENOMEM;
+		}
+	}
+	procps_pids_unref(&info);
+	return pt->n ? 0 : -ENOENT;
+}
+
+static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+{
+	char path[96], line[1024];
+	struct proc_thread t;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
+	d = sysroot_opendir(sr, path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "proc/%d/task/%.16s/stat", (int)pid, de->d_name);
+		if (sysroot_read_line(sr, path, line, sizeof(line)))
+			continue;	/* the thread exited between readdir and read */
+		if (proc_stat_parse(line, &t, NULL)) {
+			closedir(d);
+			return -EBADMSG;
+		}
+		snprintf(path, sizeof(path), "proc/%d/task/%.16s/wchan", (int)pid, de->d_name);
+		sysroot_read_line(sr, path, t.wchan, sizeof(t.wchan));
+		if (add_thread(pt, &t)) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	}
+	closedir(d);
+	return pt->n ? 0 : -ENOENT;
+}
+
+/* SQPOLL affinity and D-state stacks: the per-thread files worth a read. */
+static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+{
+	char path[96], *text;
+	size_t i, len;
+
+	for (i = 0; i < pt->n; i++) {
+		struct proc_thread *t = &pt->v[i];
+
+		pt->iou_wrk += t->kind == THREAD_IOU_WRK;
+		pt->iou_sqp += t->kind == THREAD_IOU_SQP;
+		pt->d_state += t->state == 'D';
+		if (t->kind == THREAD_IOU_SQP) {
+			snprintf(path, sizeof(path), "proc/%d/task/%d/status", (int)pid, (int)t->tid);
+			if (!sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len)) {
+				parse_keyed_value(text, "Cpus_allowed_list", t->cpus_allowed,
+						  sizeof(t->cpus_allowed));
+				free(text);
+			}
+		}
+		if (t->state == 'D') {
+			snprintf(path, sizeof(path), "proc/%d/task/%d/stack", (int)pid, (int)t->tid);
+			if (!sysroot_read_file(sr, path, 64 * 1024, &text, &len))
+				t->stack = text;
+		}
+	}
+}
+
+void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+{
+	char path[64];
+	int err;
+
+	memset(pt, 0, sizeof(*pt));
+	err = sr->live ? collect_live(pid, pt) : collect_captured(sr, pid, pt);
+	if (err) {
+		snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
+		fact_fail_read(&pt->e, path, err);
+		return;
+	}
+	collect_details(sr, pid, pt);
+}
+
+void proc_threads_free(struct proc_threads *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->n; i++)
+		free(pt->v[i].stack);
+	free(pt->v);
+	pt->v = NULL;
+	pt->n = 0;
+}

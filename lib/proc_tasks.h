@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_PROC_TASKS_H
+#define URINGLINT_PROC_TASKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "fact.h"
+#include "sysroot.h"
+
+enum thread_kind {
+	THREAD_PLAIN,
+	THREAD_IOU_WRK,		/* io-wq worker, 5.12+ (iou-wrk-TID) */
+	THREAD_IOU_SQP,		/* SQPOLL thread, 5.12+ (iou-sqp-PID) */
+};
+
+struct proc_thread {
+	pid_t tid;
+	char comm[64];
+	char state;		/* R S D Z T ... */
+	char wchan[64];		/* "" when unknown, "0" when running */
+	int cpu;		/* last CPU, -1 unknown */
+	enum thread_kind kind;
+	char cpus_allowed[64];	/* SQPOLL threads only: is it pinned? */
+	char *stack;		/* D-state threads, root only: /proc/PID/task/TID/stack */
+};
+
+struct proc_threads {
+	struct fact_err e;
+	struct proc_thread *v;
+	size_t n;
+	unsigned int iou_wrk, iou_sqp, d_state;
+};
+
+/* Classifies by comm: "iou-wrk-42", "iou-sqp-42". */
+enum thread_kind thread_kind_of(const char *comm);
+
+/*
+ * Parses one /proc/PID/task/TID/stat line into tid, comm, state and
+ * processor (field 39). The comm may hold spaces and parentheses: it ends
+ * at the last ')'. 0 or -EBADMSG.
+ */
+int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flags);
+
+/*
+ * Every thread of pid: libproc2 on the live system, task/ stat files under
+ * --root (libproc2 reads only the live /proc). Fills D-state stacks when
+ * readable.
+ */
+void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt);
+void proc_threads_free(struct proc_threads *pt);
+
+#endif

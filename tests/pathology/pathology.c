@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pathology MODE [DIR]: becomes a known-good or known-bad io_uring process
+ * on demand, prints "ready PID" and keeps going until SIGTERM or SIGINT,
+ * then removes its files. Data files go in DIR (default: the current
+ * directory). The e2e tests audit each mode and expect its finding.
+ *
+ *   clean             O_DIRECT overwrites of a written file, SQPOLL, fixed buffer and file
+ *   buffered          buffered writes to a registered file (on ext4: all punted)
+ *   append            O_DIRECT | O_APPEND writes to a registered file (all punted)
+ *   unaligned-buffers registered buffers at an odd address and length, O_DIRECT file
+ *   many-sqpoll       4 rings, each with its own SQPOLL thread
+ *   attached          4 SQPOLL rings sharing one thread (IORING_SETUP_ATTACH_WQ)
+ *   idle-sqpoll       an SQPOLL ring that spins idle (sq_thread_idle 60 s)
+ *   cq-overflow       a ring whose CQ overflowed
+ *   fragmented        a registered file of 4000 extents plus unwritten ones
+ *   many-files        10,000 open files and 8 rings
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024 * 1024)
+#define MAX_FILES 10000
+
+static volatile sig_atomic_t stop;
+static char *paths[MAX_FILES + 8];
+static int npaths;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "pathology: %s: %s\n", what, strerror(err < 0 ? -err : err));
+	for (int i = 0; i < npaths; i++)
+		unlink(paths[i]);
+	exit(1);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A file of size bytes in dir, opened with flags; written through once when prefill. */
+static int data_file(const char *dir, const char *name, off_t size, int flags, int prefill)
+{
+	char *path;
+	void *buf;
+	int fd;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		die("asprintf", ENOMEM);
+	paths[npaths++] = path;
+	if (prefill) {
+		fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+		if (fd < 0)
+			die(path, errno);
+		if (posix_memalign(&buf, 4096, MIB))
+			die("posix_memalign", ENOMEM);
+		memset(buf, 0xab, MIB);
+		for (off_t off = 0; off < size; off += MIB)
+			if (pwrite(fd, buf, MIB, off) != MIB)
+				die("prefill", errno);
+		fsync(fd);
+		free(buf);
+		close(fd);
+	}
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC | flags, 0600);
+	if (fd < 0)
+		die(path, errno);
+	if (!prefill && size && ftruncate(fd, size))
+		die("ftruncate", errno);
+	return fd;
+}
+
+static void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
+		      int wq_fd)
+{
+	struct io_uring_params p = { .flags = flags, .sq_thread_idle = idle };
+	int ret;
+
+	if (flags & IORING_SETUP_ATTACH_WQ)
+		p.wq_fd = (unsigned)wq_fd;
+	ret = io_uring_queue_init_params(entries, ring, &p);
+	if (ret < 0)
+		die("io_uring_queue_init_params", ret);
+}
+
+static void reap(struct io_uring *ring, unsigned n)
+{
+	struct io_uring_cqe *cqe;
+
+	while (n--) {
+		if (io_uring_wait_cqe(ring, &cqe) < 0)
+			return;
+		io_uring_cqe_seen(ring, cqe);
+	}
+}
+
+/* Writes batches of 4 KiB at random aligned offsets until told to stop. */
+static void write_loop(struct io_uring *ring, void *buf, off_t span, int fixed, int batch,
+		       long pause_ms)
+{
+	unsigned seed = 1;
+
+	while (!stop) {
+		for (int i = 0; i < batch; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+			off_t off = (off_t)(rand_r(&seed) % (unsigned)(span / 4096)) * 4096;
+
+			if (!sqe)
+				break;
+			if (fixed)
+				io_uring_prep_write_fixed(sqe, 0, buf, 4096, off, 0);
+			else
+				io_uring_prep_write(sqe, 0, buf, 4096, off);
+			sqe->flags |= IOSQE_FIXED_FILE;
+		}
+		io_uring_submit(ring);
+		reap(ring, (unsigned)batch);
+		if (pause_ms)
+			sleep_ms(pause_ms);
+	}
+}
+
+static void wait_for_stop(void)
+{
+	while (!stop)
+		pause();
+}
+
+static void register_one_file(struct io_uring *ring, int fd)
+{
+	int ret = io_uring_register_files(ring, &fd, 1);
+
+	if (ret < 0)
+		die("io_uring_register_files", ret);
+}
+
+static void *aligned_buf(size_t len)
+{
+	void *buf;
+
+	if (posix_memalign(&buf, 4096, len))
+		die("posix_memalign", ENOMEM);
+	memset(buf, 0x5a, len);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "", *dir = argc > 2 ? argv[2] : ".";
+	struct io_uring rings[8];
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct iovec iov;
+	void *buf;
+	int fd, i, ret;
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	if (!strcmp(mode, "clean")) {
+		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
+		ring_init(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1);
+		register_one_file(&rings[0], fd);
+		buf = aligned_buf(4096);
+		iov = (struct iovec){ buf, 4096 };
+		if ((ret = io_uring_register_buffers(&rings[0], &iov, 1)) < 0)
+			die("io_uring_register_buffers", ret);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		write_loop(&rings[0], buf, 16 * MIB, 1, 16, 0);
+	} else if (!strcmp(mode, "buffered") || !strcmp(mode, "append")) {
+		int append = mode[0] == 'a';
+
+		fd = data_file(dir, append ? "append.dat" : "buffered.dat", append ? 0 : 16 * MIB,
+			       append ? O_DIRECT | O_APPEND : 0, 0);
+		ring_init(&rings[0], 64, 0, 0, -1);
+		register_one_file(&rings[0], fd);
+		buf = aligned_buf(4096);
+		/* Start punting before "ready", so workers exist when the audit looks. */
+		for (i = 0; i < 4; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&rings[0]);
+
+			io_uring_prep_write(sqe, 0, buf, 4096, (off_t)i * 4096);
+			sqe->flags |= IOSQE_FIXED_FILE;
+		}
+		io_uring_submit(&rings[0]);
+		reap(&rings[0], 4);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		while (!stop) {
+			write_loop(&rings[0], buf, 16 * MIB, 0, 32, 20);
+			if (append && lseek(fd, 0, SEEK_END) > 64 * MIB && ftruncate(fd, 0))
+				die("ftruncate", errno);
+		}
+	} else if (!strcmp(mode, "unaligned-buffers")) {
+		fd = data_file(dir, "unaligned.dat", 4 * MIB, O_DIRECT, 1);
+		ring_init(&rings[0], 16, 0, 0, -1);
+		register_one_file(&rings[0], fd);
+		buf = aligned_buf(2 * 4096);
+		iov = (struct iovec){ (char *)buf + 100, 4000 };
+		if ((ret = io_uring_register_buffers(&rings[0], &iov, 1)) < 0)
+			die("io_uring_register_buffers", ret);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "many-sqpoll") || !strcmp(mode, "attached")) {
+		int attach = mode[0] == 'a';
+
+		for (i = 0; i < 4; i++)
+			ring_init(&rings[i], 8,
+				  IORING_SETUP_SQPOLL | (attach && i ? IORING_SETUP_ATTACH_WQ : 0), 10,
+				  rings[0].ring_fd);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "idle-sqpoll")) {
+		ring_init(&rings[0], 8, IORING_SETUP_SQPOLL, 60000, -1);
+		io_uring_prep_nop(io_uring_get_sqe(&rings[0]));
+		io_uring_submit(&rings[0]);
+		reap(&rings[0], 1);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "cq-overflow")) {
+		struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE, .cq_entries = 8 };
+
+		if ((ret = io_uring_queue_init_params(8, &rings[0], &p)) < 0)
+			die("io_uring_queue_init_params", ret);
+		/* 24 completions into a CQ of 8, none reaped: 16 overflow. */
+		for (i = 0; i < 3; i++) {
+			for (int k = 0; k < 8; k++)
+				io_uring_prep_nop(io_uring_get_sqe(&rings[0]));
+			io_uring_submit(&rings[0]);
+		}
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "fragmented")) {
+		fd = data_file(dir, "fragmented.dat", 0, O_DIRECT, 0);
+		buf = aligned_buf(4096);
+		/* Every other 4 KiB block written: 4000 extents with holes between. */
+		for (i = 0; i < 4000; i++)
+			if (pwrite(fd, buf, 4096, (off_t)i * 8192) != 4096)
+				die("pwrite", errno);
+		/* And 16 MiB allocated but never written. */
+		if (fallocate(fd, 0, 4000 * 8192, 16 * MIB))
+			die("fallocate", errno);
+		ring_init(&rings[0], 16, 0, 0, -1);
+		register_one_file(&rings[0], fd);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "many-files")) {
+		struct rlimit rl;
+		char name[32];
+
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = rl.rlim_max;
+		if (rl.rlim_cur < MAX_FILES + 64 || setrlimit(RLIMIT_NOFILE, &rl))
+			die("RLIMIT_NOFILE below 10064", EMFILE);
+		for (i = 0; i < MAX_FILES; i++) {
+			snprintf(name, sizeof(name), "many-%05d.dat", i);
+			data_file(dir, name, 0, 0, 0);
+		}
+		for (i = 0; i < 8; i++)
+			ring_init(&rings[i], 8, 0, 0, -1);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else {
+		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
+		return 2;
+	}
+	for (i = 0; i < npaths; i++)
+		unlink(paths[i]);
+	return 0;
+}
