@@ -144,6 +144,7 @@ void check_cq_overflow(const struct check *c, struct check_ctx *ctx);
 void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
+void check_iowq_punts(const struct check *c, struct check_ctx *ctx);
 
 /*
  * What a host check calls when a fact it needs is missing: skip when the

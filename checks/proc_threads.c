@@ -172,3 +172,68 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 	finding_ev_int(fi, "vm_pin_kb", (int64_t)pf->status.st.vm_pin_kb);
 	finding_ev_int(fi, "memlock_soft", l == LIMIT_INFINITY ? -1 : (int64_t)l);
 }
+
+void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	struct json_object *secs, *ops;
+	char subject[32], list[512] = "";
+	struct finding *fi;
+	unsigned int i;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!w) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "not watched: audit --watch SECONDS counts punts");
+		return;
+	}
+	if (!fact_ok(&w->e)) {
+		check_fact_missing(c, ctx, subject, &w->e);
+		return;
+	}
+	for (i = 0; i < w->nops; i++)
+		if (strlen(list) + 40 < sizeof(list))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s %llu",
+				 i ? ", " : "", w->ops[i].op, (unsigned long long)w->ops[i].n);
+	if (!w->total && !w->tracepoint && pf->threads.iou_wrk) {
+		/* Running workers take new punts without new threads: no proof either way. */
+		fi = proc_add(c, ctx, STATUS_SKIP, subject,
+			      "no new iou-wrk thread in %u s, but %u workers already run and may be "
+			      "taking punts; the tracepoint would count them (%s)",
+			      w->seconds, pf->threads.iou_wrk, w->fallback_why);
+	} else if (!w->total) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "no request punted to io-wq in %u s (%s)", w->seconds,
+			      w->tracepoint ? "io_uring_queue_async_work tracepoint"
+					    : "no new iou-wrk thread; the tracepoint was not used");
+	} else if (w->tracepoint) {
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%llu requests punted to io-wq in %u s (%.0f/s)%s%s%s",
+			      (unsigned long long)w->total, w->seconds,
+			      (double)w->total / (w->seconds ? w->seconds : 1), list[0] ? ": " : "",
+			      list, w->lost ? " (some samples lost: opcodes incomplete)" : "");
+	} else {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%llu new io-wq workers in %u s: each is at least one punted request "
+			      "(%s)", (unsigned long long)w->total, w->seconds, w->fallback_why);
+	}
+	if (w->total)
+		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
+				    "extending writes (preallocate and write once), unaligned I/O, "
+				    "IOSQE_ASYNC where it is not needed");
+	if (!w->tracepoint && w->fallback_why[0])
+		finding_ev_str(fi, "fallback_why", w->fallback_why);
+	finding_ev_str(fi, "punts_source", w->tracepoint ? "tracepoint" : "threads");
+	finding_ev_int(fi, "punts", (int64_t)w->total);
+	finding_ev_int(fi, "seconds", w->seconds);
+	secs = json_object_new_array();
+	for (i = 0; i < w->seconds; i++)
+		json_object_array_add(secs, json_object_new_int64((int64_t)w->per_second[i]));
+	json_object_object_add(fi->evidence, "per_second", secs);
+	ops = json_object_new_object();
+	for (i = 0; i < w->nops; i++)
+		json_object_object_add(ops, w->ops[i].op, json_object_new_int64((int64_t)w->ops[i].n));
+	json_object_object_add(fi->evidence, "per_opcode", ops);
+}

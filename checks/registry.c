@@ -615,6 +615,25 @@ const struct check check_table[] = {
 		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
 	},
 	{
+		.id = "iowq-punts",
+		.title = "No request is punted to io-wq while watched",
+		.category = "proc-threads",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_iowq_punts,
+		.looks_at = "With audit --watch SECONDS: the io_uring:io_uring_queue_async_work "
+			    "tracepoint counted per thread of the process with perf_event_open, "
+			    "with the opcode of each punt (root; global tracing is left alone). "
+			    "Without root: new iou-wrk threads, each at least one punt.",
+		.why = "A punt is a request io_uring could not issue without blocking and handed "
+		       "to an io-wq worker thread: a context switch, a thread, and lost "
+		       "latency each time. Counting them for a few seconds on the live process "
+		       "is the proof of the fast path, or of where it breaks.",
+		.fix = "fix what punts, by opcode: writes to buffered or appended files, "
+		       "unwritten extents, unaligned I/O, IOSQE_ASYNC",
+		.reference = "https://docs.kernel.org/trace/events.html",
+	},
+	{
 		.id = "dstate-threads",
 		.title = "No threads stuck in uninterruptible sleep",
 		.category = "proc-threads",

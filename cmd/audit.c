@@ -15,6 +15,7 @@
 enum {
 	OPT_ALL = OPT_CMD_BASE,
 	OPT_DATA_PATH,
+	OPT_WATCH,
 };
 
 /* The kernel's PID_MAX_LIMIT on 64-bit. */
@@ -26,6 +27,7 @@ struct audit_args {
 	bool all;
 	const char **data_paths;
 	size_t ndata_paths;
+	unsigned int watch;	/* --watch SECONDS, 0: off */
 };
 
 static int parse_pid(const char *arg, pid_t *pid)
@@ -56,14 +58,16 @@ static void fill_report_host(struct report *r, const struct host_facts *hf,
 }
 
 /* Audits one process into the report; returns EXIT_CANNOT when it is gone or went. */
-static int audit_one(const struct sysroot *sr, pid_t pid, struct check_ctx *ctx,
-		     const struct check_policy *pol)
+static int audit_one(const struct sysroot *sr, pid_t pid, unsigned int watch,
+		     struct check_ctx *ctx, const struct check_policy *pol)
 {
 	struct proc_facts pf;
 	char line[512];
 	int ret = 0;
 
 	proc_facts_collect(sr, pid, &pf);
+	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
+		proc_facts_watch(&pf, watch);
 	if (pf.e.err == -ESRCH) {
 		error_msg("pid %d: no such process", (int)pid);
 		ret = EXIT_CANNOT;
@@ -105,6 +109,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "data-path", required_argument, NULL, OPT_DATA_PATH },
+		{ "watch", required_argument, NULL, OPT_WATCH },
 		GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -122,6 +127,15 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
 		if (c == OPT_ALL) {
 			a.all = true;
+		} else if (c == OPT_WATCH) {
+			uint64_t v;
+
+			if (parse_u64(optarg, 10, &v) || !v || v > WATCH_MAX_SECONDS) {
+				ret = usage_error("--watch takes seconds from 1 to %d, not '%s'",
+						  WATCH_MAX_SECONDS, optarg);
+				goto out_args;
+			}
+			a.watch = (unsigned int)v;
 		} else if (c == OPT_DATA_PATH) {
 			a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1,
 						     sizeof(*a.data_paths));
@@ -146,6 +160,10 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					: "audit needs process IDs or --all");
 		goto out_args;
 	}
+	if (a.watch && g->root) {
+		ret = usage_error("--watch counts punts on the live system; it cannot replay --root");
+		goto out_args;
+	}
 	ret = cmd_open_sysroot(g, &sr);
 	if (ret)
 		goto out_args;
@@ -166,7 +184,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
 	for (i = 0; i < a.npids; i++)
-		gone |= audit_one(&sr, a.pids[i], &ctx, &g->policy);
+		gone |= audit_one(&sr, a.pids[i], a.watch, &ctx, &g->policy);
 	ret = cmd_emit_report(g, &r);
 	if (gone && ret != EXIT_USAGE)
 		ret = EXIT_CANNOT;

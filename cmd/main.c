@@ -18,7 +18,7 @@
 static const struct command commands[] = {
 	{ "preflight", cmd_preflight, "[--dir DIR]...",
 	  "check this host before deploying an io_uring service" },
-	{ "audit", cmd_audit, "PID... | --all [--data-path GLOB]...",
+	{ "audit", cmd_audit, "PID... | --all [--data-path GLOB]... [--watch SECONDS]",
 	  "find why a running io_uring process is off the fast path" },
 	{ "checks", cmd_checks, "", "list every check: id, scope, severity, title" },
 	{ "explain", cmd_explain, "ID",

@@ -410,6 +410,7 @@ void proc_facts_free(struct proc_facts *pf)
 	free(pf->rings);
 	free(pf->devices.v);
 	free(pf->mounts);
+	free(pf->watch);
 	proc_threads_free(&pf->threads);
 	memset(pf, 0, sizeof(*pf));
 }
@@ -435,4 +436,11 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 		if (pf->devices.v[i].major == m->major && pf->devices.v[i].minor == m->minor)
 			return &pf->devices.v[i];
 	return NULL;
+}
+
+void proc_facts_watch(struct proc_facts *pf, unsigned int seconds)
+{
+	pf->watch = calloc(1, sizeof(*pf->watch));
+	if (pf->watch)
+		punt_watch_run(pf->pid, seconds, pf->watch);
 }

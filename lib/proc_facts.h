@@ -12,6 +12,7 @@
 #include "fdinfo.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
+#include "punt_watch.h"
 #include "proc_tasks.h"
 #include "sysroot.h"
 
@@ -99,6 +100,9 @@ struct proc_facts {
 	} devices;
 
 	struct proc_threads threads;
+
+	/* audit --watch: punts counted over some seconds; NULL when not asked */
+	struct punt_watch *watch;
 };
 
 /* FIEMAP only for regular files this large, or registered with a ring. */
@@ -106,6 +110,8 @@ struct proc_facts {
 
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf);
 void proc_facts_free(struct proc_facts *pf);
+/* Counts punts for seconds (live only); sets pf->watch. */
+void proc_facts_watch(struct proc_facts *pf, unsigned int seconds);
 
 /* The mount of a file, or NULL when its mnt_id was not found. */
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
