@@ -243,12 +243,18 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 					    "to an isolated CPU on the device's node, and move IRQs off "
 					    "it (uringlint preflight --sqpoll-cpu LIST names them)");
 		} else if (!pinned || !iso) {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "the SQPOLL thread runs on CPU %d%s%s%s", cpu,
-				      pinned ? "" : ", unpinned (allowed: ",
-				      pinned ? "" : (t && t->cpus_allowed[0] ? t->cpus_allowed : "?"),
-				      pinned ? (iso ? "" : ", which is not isolated: other tasks share it")
-					     : (iso ? ")" : "), on a CPU that is not isolated"));
+			char how[160];
+
+			if (!t || !t->cpus_allowed[0])
+				snprintf(how, sizeof(how), " (whether it is pinned is unknown: its task "
+					 "status was not readable)");
+			else if (!pinned)
+				snprintf(how, sizeof(how), ", unpinned (allowed: %.64s)", t->cpus_allowed);
+			else
+				how[0] = '\0';
+			fi = proc_add(c, ctx, STATUS_WARN, subject, "the SQPOLL thread runs on CPU %d%s%s",
+				      cpu, how,
+				      iso ? "" : "; the CPU is not isolated, so other tasks share it");
 			finding_set_fix(fi, "pin it with IORING_SETUP_SQ_AFF and sq_thread_cpu to a CPU "
 					    "isolated with isolcpus=, nohz_full= and rcu_nocbs=");
 		} else {

@@ -155,10 +155,29 @@ static int grow(void **arr, size_t n, size_t size)
 	return 0;
 }
 
+/* Whether the fd table still has entries: an exiting process drops it first. */
+static bool fd_table_alive(const struct sysroot *sr, pid_t pid)
+{
+	char dir[64];
+	struct dirent *de;
+	bool any = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pid);
+	d = sysroot_opendir(sr, dir);
+	if (!d)
+		return false;
+	while (!any && (de = readdir(d)))
+		any = de->d_name[0] != '.';
+	closedir(d);
+	return any;
+}
+
 static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 {
 	char dir[64], path[96], target[4096], *text;
 	struct dirent *de;
+	unsigned int vanished = 0;
 	size_t len;
 	DIR *d;
 
@@ -176,8 +195,10 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 			continue;
 		fd = atoi(de->d_name);
 		snprintf(path, sizeof(path), "%s/%d", dir, fd);
-		if (sysroot_readlink(sr, path, target, sizeof(target)))
-			continue;	/* closed between readdir and readlink */
+		if (sysroot_readlink(sr, path, target, sizeof(target))) {
+			vanished++;	/* closed between readdir and readlink */
+			continue;
+		}
 		pf->nfds++;
 		type = type_of(target);
 		if (type == PFILE_URING) {
@@ -215,6 +236,9 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		pf->nfiles++;
 	}
 	closedir(d);
+	/* Many fds gone at once, and none left: the process is exiting under us. */
+	if (sr->live && vanished && !fd_table_alive(sr, pf->pid))
+		pf->incomplete = true;
 }
 
 /* Each file's filesystem and device, by mnt_id in the process's own mount table. */
@@ -375,7 +399,7 @@ static void collect_devices(const struct sysroot *sr, struct proc_facts *pf)
 
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf)
 {
-	char path[64], line[64];
+	char path[64], line[1024];
 
 	memset(pf, 0, sizeof(*pf));
 	pf->pid = pid;
@@ -392,10 +416,15 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
 
-	/* Gone now? Then some of the above may be from a dying process. */
+	/* Gone or dead now? Then some of the above comes from a dying process. */
 	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
-	if (sr->live && sysroot_read_line(sr, path, line, sizeof(line)) == -ENOENT)
-		pf->incomplete = true;
+	if (sr->live) {
+		struct proc_thread t;
+
+		if (sysroot_read_line(sr, path, line, sizeof(line)) ||
+		    proc_stat_parse(line, &t, NULL) || t.state == 'Z' || t.state == 'X')
+			pf->incomplete = true;
+	}
 }
 
 void proc_facts_free(struct proc_facts *pf)

@@ -9,10 +9,15 @@
 # service you want judged (e.g. `setpriv --reuid=svc ... sh capture.sh OUT`,
 # `prlimit --memlock=...`). Missing files are left out, as on the host.
 #
-#   sh testdata/capture.sh OUT_DIR
+# With PIDs, also each process as audit reads it: stat, status, limits,
+# mountinfo, its fd links (targets kept, not followed), every fdinfo, and its
+# threads' stat, status and wchan.
+#
+#   sh testdata/capture.sh OUT_DIR [PID...]
 set -eu
 
-out=${1:?usage: capture.sh OUT_DIR}
+out=${1:?usage: capture.sh OUT_DIR [PID...]}
+shift
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
 	echo "capture.sh: '$out' exists and is not empty" >&2
 	exit 2
@@ -109,6 +114,27 @@ for c in /sys/class/block/*; do
 			copy "$(readlink -f "$dev/device")/numa_node"
 		fi
 	fi
+done
+
+# Processes for audit --root.
+for pid in "$@"; do
+	p=/proc/$pid
+	[ -d "$p" ] || { echo "capture.sh: no process $pid" >&2; continue; }
+	for f in stat status limits mountinfo comm; do
+		copy "$p/$f"
+	done
+	mkdir -p "$out$p/fd" "$out$p/fdinfo"
+	for l in "$p"/fd/*; do
+		[ -L "$l" ] && ln -sfn "$(readlink "$l")" "$out$l"
+	done
+	for f in "$p"/fdinfo/*; do
+		copy "$f"
+	done
+	for t in "$p"/task/*; do
+		for f in stat status wchan; do
+			copy "$t/$f"
+		done
+	done
 done
 
 {

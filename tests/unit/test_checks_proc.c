@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Process checks on hand-built facts: each passes on one, fails on another. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+
+#include "checks.h"
+#include "testutil.h"
+
+static struct host_facts hf;
+static struct proc_facts pf;
+static struct proc_ring rings[4];
+static struct proc_file files[3];
+static struct proc_thread threads[8];
+static struct proc_mount mounts[1];
+static struct proc_device devices[1];
+static struct uring_user_buf bufs[2];
+static struct punt_watch watch;
+static struct plan plan;
+static char table_path[] = "/srv/db/table.dat", log_path[] = "/var/log/db.log";
+
+/*
+ * pid 42 on a 2-CPU host: one SQPOLL ring (tid 43 on CPU 1, pinned, 60% busy)
+ * with a registered O_DIRECT data file on ext4 and two aligned buffers; a
+ * small log opened O_APPEND; threads: main and iou-sqp.
+ */
+static int setup(void **state)
+{
+	(void)state;
+	memset(&hf, 0, sizeof(hf));
+	memset(&pf, 0, sizeof(pf));
+	memset(rings, 0, sizeof(rings));
+	memset(files, 0, sizeof(files));
+	memset(threads, 0, sizeof(threads));
+	memset(&watch, 0, sizeof(watch));
+	plan_defaults(&plan);
+	hf.live = true;
+	hf.cpus = 2;
+	cpulist_parse("0-1", &hf.cpu.online);
+	cpulist_parse("1", &hf.cpu.isolated);
+	hf.cpu.nnodes = 1;
+	cpulist_parse("0-1", &hf.cpu.nodes[0].cpus);
+
+	pf.pid = 42;
+	snprintf(pf.comm, sizeof(pf.comm), "db");
+	pf.status.st.vm_pin_kb = 8;
+	pf.limits.lim.memlock.soft = pf.limits.lim.memlock.hard = 8 << 20;
+	pf.limits.lim.nproc.soft = 4096;
+
+	rings[0].fd = 3;
+	rings[0].u.has_sq_thread = true;
+	rings[0].u.sq_thread = 43;
+	rings[0].u.sq_thread_cpu = 1;
+	rings[0].u.has_sq_times = true;
+	rings[0].u.sq_total_time_us = 1000000;
+	rings[0].u.sq_work_time_us = 600000;
+	rings[0].u.has_overflow_list = true;
+	rings[0].u.cq_entries = 64;
+	rings[0].u.has_user_bufs = true;
+	rings[0].u.user_bufs = 2;
+	bufs[0] = (struct uring_user_buf){ 0, 0x7f0000000000ULL, 65536 };
+	bufs[1] = (struct uring_user_buf){ 1, 0x7f0000010000ULL, 65536 };
+	rings[0].u.bufs = bufs;
+	rings[0].u.nbufs = 2;
+	pf.rings = rings;
+	pf.nrings = 1;
+
+	mounts[0] = (struct proc_mount){ .id = 27, .major = 254, .minor = 0, .fstype = "ext4",
+					 .source = "/dev/vda" };
+	pf.mounts = mounts;
+	pf.nmounts = 1;
+	devices[0].major = 254;
+	devices[0].blk.logical_block_size = 512;
+	devices[0].blk.dma_alignment = 511;
+	devices[0].blk.numa_node = -1;
+	pf.devices.v = devices;
+	pf.devices.n = 1;
+
+	files[0] = (struct proc_file){ .fd = 5, .path = table_path, .type = PFILE_REGULAR,
+				       .gen.flags = O_RDWR | O_DIRECT, .size_known = true,
+				       .size = 1ull << 30, .mount = 0, .registered = true,
+				       .extents = 4, .dio_mem_align = 512, .dio_offset_align = 512 };
+	files[1] = (struct proc_file){ .fd = 6, .path = log_path, .type = PFILE_REGULAR,
+				       .gen.flags = O_WRONLY | O_APPEND, .size_known = true,
+				       .size = 4096, .mount = 0, .ext_err = -ECANCELED };
+	pf.files = files;
+	pf.nfiles = 2;
+	pf.nfds = 4;
+
+	threads[0] = (struct proc_thread){ .tid = 42, .comm = "db", .state = 'S' };
+	threads[1] = (struct proc_thread){ .tid = 43, .comm = "iou-sqp-42", .state = 'S',
+					   .kind = THREAD_IOU_SQP, .cpus_allowed = "1" };
+	pf.threads.v = threads;
+	pf.threads.n = 2;
+	pf.threads.iou_sqp = 1;
+	return 0;
+}
+
+static const struct finding *run(const char *id, struct report *r)
+{
+	const struct check *c = check_find(id);
+	struct check_ctx ctx = { .host = &hf, .plan = &plan, .proc = &pf, .report = r };
+
+	assert_non_null(c);
+	report_init(r, "audit");
+	c->run(c, &ctx);
+	assert_true(r->nfindings >= 1);
+	return &r->findings[0];
+}
+
+#define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
+#define expect(id, st)                                      \
+	do {                                                \
+		struct report r_;                           \
+		const struct finding *f_ = run(id, &r_);    \
+		assert_int_equal(f_->status, st);           \
+		assert_int_equal(f_->pid, 42);              \
+		report_free(&r_);                           \
+	} while (0)
+
+static void test_gates(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	pf.kernel_thread = true;
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "kernel thread");
+	report_free(&r);
+	pf.kernel_thread = false;
+	fact_fail(&pf.fds_e, -EACCES, "cannot read 'proc/42/fd': Permission denied");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "Permission denied");
+	report_free(&r);
+	memset(&pf.fds_e, 0, sizeof(pf.fds_e));
+	pf.nrings = 0;
+	f = run("cq-overflow", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "no io_uring fd");
+	report_free(&r);
+	fact_fail(&pf.e, -ESRCH, "pid 42: no such process");
+	expect("proc-rings", STATUS_SKIP);
+}
+
+static void test_rings(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("proc-rings", STATUS_PASS);
+	/* A ring whose lock stayed busy: unknown, and left out of the SQPOLL checks. */
+	rings[1] = (struct proc_ring){ .fd = 4, .busy = true, .reads = 5 };
+	pf.nrings = 2;
+	f = run("proc-rings", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "lock busy");
+	report_free(&r);
+	pf.incomplete = true;
+	expect("proc-rings", STATUS_ERROR);
+}
+
+static void test_busy_ratio(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("sqpoll-busy-ratio", STATUS_PASS);
+	rings[0].u.sq_work_time_us = 20000;
+	f = run("sqpoll-busy-ratio", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "spins");
+	report_free(&r);
+	rings[0].u.sq_work_time_us = 990000;
+	f = run("sqpoll-busy-ratio", &r);
+	assert_contains(f->message, "saturated");
+	report_free(&r);
+	rings[0].u.has_sq_times = false;
+	f = run("sqpoll-busy-ratio", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "6.9");
+	report_free(&r);
+}
+
+static void test_placement(void **state)
+{
+	static struct irq_info irq;
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("sqpoll-cpu-placement", STATUS_PASS);
+	snprintf(threads[1].cpus_allowed, sizeof(threads[1].cpus_allowed), "0-1");
+	f = run("sqpoll-cpu-placement", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "unpinned");
+	report_free(&r);
+	memset(&irq, 0, sizeof(irq));
+	irq.line.irq = 50;
+	snprintf(irq.line.name, sizeof(irq.line.name), "nvme0q2");
+	irq.cls = IRQ_STORAGE;
+	cpulist_parse("1", &irq.affinity);
+	hf.cpu.irqs = &irq;
+	hf.cpu.nirqs = 1;
+	f = run("sqpoll-cpu-placement", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "50 nvme0q2");
+	report_free(&r);
+}
+
+static void test_shared(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	rings[1] = rings[0];
+	rings[1].fd = 4;
+	pf.nrings = 2;
+	f = run("sqpoll-shared", &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_contains(f->message, "share one SQPOLL thread");
+	report_free(&r);
+	rings[1].u.sq_thread = 44;
+	threads[2] = (struct proc_thread){ .tid = 44, .comm = "iou-sqp-42", .state = 'S',
+					   .kind = THREAD_IOU_SQP };
+	pf.threads.n = 3;
+	f = run("sqpoll-shared", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(finding_fix(f), "ATTACH_WQ");
+	report_free(&r);
+}
+
+static void test_sqpoll_unknown(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	/* The only ring says -1 while an iou-sqp thread exists: unknown, not "no SQPOLL". */
+	rings[0].u.sq_thread = -1;
+	f = run("sqpoll-shared", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "(known)");
+	report_free(&r);
+	f = run("proc-rings", &r);
+	assert_contains(f->message, "SQPOLL unknown");
+	report_free(&r);
+}
+
+static void test_cq_overflow(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("cq-overflow", STATUS_PASS);
+	rings[0].u.cq_overflow = 16;
+	f = run("cq-overflow", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_string_equal(f->subject, "pid 42 ring fd 3");
+	report_free(&r);
+	rings[0].u.has_overflow_list = false;
+	expect("cq-overflow", STATUS_SKIP);
+}
+
+static void test_o_direct(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("fd-o-direct", STATUS_PASS);
+	files[0].gen.flags = O_RDWR;
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);	/* ext4 */
+	assert_string_equal(f->subject, "pid 42 fd 5 /srv/db/table.dat");
+	assert_contains(f->message, "on ext4");
+	report_free(&r);
+	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_WARN);	/* XFS, no workers yet */
+	report_free(&r);
+	pf.threads.iou_wrk = 3;
+	expect("fd-o-direct", STATUS_FAIL);
+	/* A large written file is data even when not registered; a read-only one is not. */
+	files[0].registered = false;
+	expect("fd-o-direct", STATUS_FAIL);
+	files[0].gen.flags = O_RDONLY;
+	expect("fd-o-direct", STATUS_PASS);
+}
+
+static void test_append(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	/* The log opened O_APPEND is no data file: fine. */
+	expect("fd-append", STATUS_PASS);
+	files[0].gen.flags |= O_APPEND;
+	f = run("fd-append", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "O_APPEND | O_DIRECT");
+	report_free(&r);
+}
+
+static void test_buf_alignment(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("fixed-buf-alignment", STATUS_PASS);
+	bufs[1].addr += 100;
+	bufs[1].len = 4000;
+	f = run("fixed-buf-alignment", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "ring fd 3 buffer 1");
+	report_free(&r);
+	/* Without O_DIRECT files nothing says what the alignment must be. */
+	files[0].gen.flags = O_RDWR;
+	expect("fixed-buf-alignment", STATUS_SKIP);
+}
+
+static void test_extents(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("file-extents", STATUS_PASS);
+	files[0].unwritten = 12;
+	expect("file-extents", STATUS_PASS);	/* ext4 does not punt into them */
+	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "12 unwritten");
+	report_free(&r);
+	files[0].unwritten = 0;
+	files[0].extents = 5000;
+	files[0].size = 100ull << 20;
+	f = run("file-extents", &r);
+	assert_contains(f->message, "fragmented");
+	report_free(&r);
+}
+
+static void test_workers_and_punts(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("iowq-workers", STATUS_PASS);
+	pf.threads.iou_wrk = 2;
+	expect("iowq-workers", STATUS_WARN);
+	pf.threads.iou_wrk = 48;
+	f = run("iowq-workers", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "48 io-wq workers");
+	report_free(&r);
+
+	expect("iowq-punts", STATUS_SKIP);
+	pf.watch = &watch;
+	watch.seconds = 2;
+	watch.tracepoint = true;
+	expect("iowq-punts", STATUS_PASS);
+	watch.total = 3000;
+	watch.nops = 1;
+	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "WRITE");
+	watch.ops[0].n = 3000;
+	f = run("iowq-punts", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "WRITE 3000");
+	report_free(&r);
+	/* Fallback with workers running: no proof either way. */
+	watch.tracepoint = false;
+	watch.total = 0;
+	expect("iowq-punts", STATUS_SKIP);
+	pf.watch = NULL;
+}
+
+static void test_dstate(void **state)
+{
+	const struct finding *f;
+	struct report r;
+	int i;
+
+	setup(state);
+	expect("dstate-threads", STATUS_PASS);
+	threads[2] = (struct proc_thread){ .tid = 50, .comm = "iou-wrk-42", .state = 'D',
+					   .wchan = "xfs_ilock", .kind = THREAD_IOU_WRK };
+	pf.threads.n = 3;
+	f = run("dstate-threads", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "XFS inode lock");
+	assert_contains(finding_fix(f), "O_DIRECT overwrites");
+	report_free(&r);
+	for (i = 3; i < 8; i++)
+		threads[i] = (struct proc_thread){ .tid = 50 + i, .comm = "iou-wrk-42", .state = 'D',
+						   .wchan = "blk_mq_get_tag" };
+	pf.threads.n = 8;
+	f = run("dstate-threads", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "out of device tags");
+	report_free(&r);
+}
+
+static void test_memlock(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("proc-memlock", STATUS_PASS);
+	pf.status.st.vm_pin_kb = 8000;
+	f = run("proc-memlock", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "ENOMEM");
+	report_free(&r);
+	pf.status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	expect("proc-memlock", STATUS_PASS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_rings),
+		cmocka_unit_test(test_busy_ratio),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_sqpoll_unknown),
+		cmocka_unit_test(test_cq_overflow),
+		cmocka_unit_test(test_o_direct),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_buf_alignment),
+		cmocka_unit_test(test_extents),
+		cmocka_unit_test(test_workers_and_punts),
+		cmocka_unit_test(test_dstate),
+		cmocka_unit_test(test_memlock),
+	};
+
+	return cmocka_run_group_tests_name("checks_proc", tests, NULL, NULL);
+}
