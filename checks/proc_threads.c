@@ -91,6 +91,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int counts[sizeof(dclasses) / sizeof(dclasses[0]) + 1] = { 0 };
 	char subject[32], list[1024] = "", fixes[1024] = "";
+	struct json_object *stuck;
 	unsigned int d = 0, i;
 	struct finding *fi;
 	size_t k;
@@ -102,14 +103,25 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		check_fact_missing(c, ctx, subject, &pf->threads.e);
 		return;
 	}
+	stuck = json_object_new_array();
 	for (k = 0; k < pf->threads.n; k++) {
 		const struct proc_thread *t = &pf->threads.v[k];
 		const struct dstate_class *dc;
+		struct json_object *o;
 
 		if (t->state != 'D')
 			continue;
 		d++;
 		dc = classify(t);
+		o = json_object_new_object();
+		json_object_object_add(o, "tid", json_object_new_int(t->tid));
+		json_object_object_add(o, "comm", json_object_new_string(t->comm));
+		json_object_object_add(o, "wchan", json_object_new_string(t->wchan));
+		json_object_object_add(o, "class", dc ? json_object_new_string(dc->name) : NULL);
+		/* The top of the kernel stack (root only) is what to show a kernel person. */
+		json_object_object_add(o, "stack", t->stack ? json_object_new_string_len(t->stack,
+			(int)(strlen(t->stack) > 600 ? 600 : strlen(t->stack))) : NULL);
+		json_object_array_add(stuck, o);
 		counts[dc ? (size_t)(dc - dclasses) : sizeof(dclasses) / sizeof(dclasses[0])]++;
 		if (strlen(list) + 96 < sizeof(list))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
@@ -117,6 +129,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 				 t->wchan[0] ? t->wchan : "?", dc ? dc->name : "unclassified");
 	}
 	if (!d) {
+		json_object_put(stuck);
 		proc_add(c, ctx, STATUS_PASS, subject, "no thread in D state (uninterruptible wait)");
 		return;
 	}
@@ -130,7 +143,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 					   : "read the stacks (as root: cat /proc/PID/task/TID/stack) "
 					     "to see what they wait for");
 	finding_ev_int(fi, "d_state", d);
-	finding_ev_bool(fi, "stacks_read", pf->threads.n && ctx->host->tool_is_root);
+	json_object_object_add(fi->evidence, "threads", stuck);
 }
 
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx)

@@ -77,8 +77,9 @@ static int audit_one(const struct sysroot *sr, pid_t pid, unsigned int watch,
 	}
 	proc_facts_summary(&pf, line, sizeof(line));
 	report_note(ctx->report, "%s", line);
-	if (ctx->report->processes)
-		json_object_array_add(ctx->report->processes, proc_facts_to_json(&pf));
+	if (ctx->report->processes_out &&
+	    proc_facts_json_write(&pf, ctx->report->processes_out, !ctx->report->nprocesses++))
+		ret = EXIT_CANNOT;
 	ctx->proc = &pf;
 	checks_run_scope(SCOPE_PROCESS, ctx, pol);
 	ctx->proc = NULL;
@@ -172,9 +173,12 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "audit");
 	fill_report_host(&r, hf, &sr);
-	/* The inventory is the JSON contract's; 10,000 files of it are not built for text. */
-	if (g->format == FORMAT_JSON)
-		r.processes = json_object_new_array();
+	/* The inventory is the JSON contract's; it is not rendered for text. */
+	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
+		error_msg("out of memory");
+		ret = EXIT_CANNOT;
+		goto out_report;
+	}
 	if (a.all) {
 		ret = find_all(&sr, &a, &r);
 		if (ret)
@@ -185,6 +189,11 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
 	for (i = 0; i < a.npids; i++)
 		gone |= audit_one(&sr, a.pids[i], a.watch, &ctx, &g->policy);
+	if (report_processes_end(&r)) {
+		error_msg("out of memory");
+		ret = EXIT_CANNOT;
+		goto out_report;
+	}
 	ret = cmd_emit_report(g, &r);
 	if (gone && ret != EXIT_USAGE)
 		ret = EXIT_CANNOT;

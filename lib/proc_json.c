@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The processes inventory of the JSON contract, from proc_facts. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "proc_json.h"
 
@@ -68,11 +70,23 @@ static struct json_object *ring_json(const struct proc_ring *r)
 	return o;
 }
 
-struct json_object *proc_facts_to_json(const struct proc_facts *pf)
+static int put_json(FILE *out, struct json_object *o, int flags)
 {
-	struct json_object *o = json_object_new_object(), *files = json_object_new_array(),
-			   *rings = json_object_new_array(), *threads = json_object_new_object();
+	const char *s = json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int err = s && fputs(s, out) != EOF ? 0 : -EIO;
+
+	json_object_put(o);
+	return err;
+}
+
+int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
+{
+	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
+			   *threads = json_object_new_object();
+	const int flags = JSON_C_TO_STRING_SPACED;
+	const char *s, *end;
 	size_t i;
+	int err = 0;
 
 	json_object_object_add(o, "pid", json_object_new_int(pf->pid));
 	json_object_object_add(o, "comm", pf->comm[0] ? json_object_new_string(pf->comm) : NULL);
@@ -80,18 +94,32 @@ struct json_object *proc_facts_to_json(const struct proc_facts *pf)
 								      !pf->incomplete));
 	if (!fact_ok(&pf->e))
 		json_object_object_add(o, "error", json_object_new_string(pf->e.why));
-	for (i = 0; i < pf->nfiles; i++)
-		json_object_array_add(files, file_json(pf, &pf->files[i]));
 	for (i = 0; i < pf->nrings; i++)
 		json_object_array_add(rings, ring_json(&pf->rings[i]));
-	json_object_object_add(o, "files", files);
 	json_object_object_add(o, "rings", rings);
 	json_object_object_add(threads, "total", json_object_new_int64((int64_t)pf->threads.n));
 	json_object_object_add(threads, "iou_wrk", json_object_new_int64(pf->threads.iou_wrk));
 	json_object_object_add(threads, "iou_sqp", json_object_new_int64(pf->threads.iou_sqp));
 	json_object_object_add(threads, "d_state", json_object_new_int64(pf->threads.d_state));
 	json_object_object_add(o, "threads", threads);
-	return o;
+
+	/* The object without files, its closing brace replaced by the files array. */
+	s = json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
+	end = s ? strrchr(s, '}') : NULL;
+	if (!end || fprintf(out, "%s\n    ", first ? "" : ",") < 0 ||
+	    fwrite(s, 1, (size_t)(end - s), out) != (size_t)(end - s) ||
+	    fputs(", \"files\": [", out) == EOF)
+		err = -EIO;
+	json_object_put(o);
+	for (i = 0; !err && i < pf->nfiles; i++) {
+		if (i && fputs(", ", out) == EOF)
+			err = -EIO;
+		else
+			err = put_json(out, file_json(pf, &pf->files[i]), flags);
+	}
+	if (!err && fputs("] }", out) == EOF)
+		err = -EIO;
+	return err;
 }
 
 void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)

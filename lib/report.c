@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +55,9 @@ void report_free(struct report *r)
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->notes);
-	json_object_put(r->processes);
+	if (r->processes_out)
+		fclose(r->processes_out);
+	free(r->processes_json);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -87,6 +91,26 @@ void report_note(struct report *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
 	va_end(ap);
+}
+
+int report_processes_begin(struct report *r)
+{
+	r->processes_out = open_memstream(&r->processes_json, &r->processes_len);
+	return r->processes_out ? 0 : -ENOMEM;
+}
+
+int report_processes_end(struct report *r)
+{
+	int err = 0;
+
+	if (!r->processes_out)
+		return 0;
+	if (ferror(r->processes_out))
+		err = -EIO;
+	if (fclose(r->processes_out))
+		err = -EIO;
+	r->processes_out = NULL;
+	return err;
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

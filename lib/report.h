@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct check;
 
@@ -53,8 +54,15 @@ struct report {
 	struct report_host host;
 	struct finding *findings;
 	size_t nfindings, cap;
-	/* audit: the "processes" inventory of the JSON contract, and a line each for text */
-	struct json_object *processes;
+	/*
+	 * audit: the "processes" inventory of the JSON contract, rendered as a
+	 * JSON array text as each process is read (10,000 files as json-c
+	 * objects would take tens of MiB), and a line each for text.
+	 */
+	char *processes_json;
+	size_t processes_len;
+	FILE *processes_out;		/* open_memstream while audit appends */
+	size_t nprocesses;
 	char **notes;
 	size_t nnotes;
 };
@@ -72,6 +80,10 @@ const char *finding_fix(const struct finding *f);
 void finding_ev_str(struct finding *f, const char *key, const char *val);
 void finding_ev_int(struct finding *f, const char *key, int64_t val);
 void finding_ev_bool(struct finding *f, const char *key, bool val);
+
+/* The processes inventory: begin, append with proc_facts_json_write, end; 0 or -errno. */
+int report_processes_begin(struct report *r);
+int report_processes_end(struct report *r);
 
 __attribute__((format(printf, 2, 3)))
 void report_note(struct report *r, const char *fmt, ...);

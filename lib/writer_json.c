@@ -74,8 +74,6 @@ struct json_object *report_to_json(const struct report *r)
 	for (i = 0; i < r->nfindings; i++)
 		json_object_array_add(findings, finding_to_json(&r->findings[i]));
 	json_object_object_add(doc, "findings", findings);
-	if (r->processes)
-		json_object_object_add(doc, "processes", json_object_get(r->processes));
 	return doc;
 }
 
@@ -92,7 +90,29 @@ int write_json_document(FILE *out, struct json_object *doc)
 	return err;
 }
 
+/*
+ * The document, with the processes inventory spliced in before its last
+ * brace: that array was rendered process by process, never held as objects.
+ */
 int write_report_json(FILE *out, const struct report *r)
 {
-	return write_json_document(out, report_to_json(r));
+	struct json_object *doc;
+	const char *s, *end;
+	int err = 0;
+
+	if (!r->processes_json)
+		return write_json_document(out, report_to_json(r));
+	doc = report_to_json(r);
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							JSON_C_TO_STRING_NOSLASHESCAPE);
+	end = s ? strrchr(s, '}') : NULL;
+	while (end && end > s && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	if (!end || fwrite(s, 1, (size_t)(end - s), out) != (size_t)(end - s) ||
+	    fputs(",\n  \"processes\": [", out) == EOF ||
+	    fwrite(r->processes_json, 1, r->processes_len, out) != r->processes_len ||
+	    fputs("\n  ]\n}\n", out) == EOF)
+		err = -EIO;
+	json_object_put(doc);
+	return err;
 }
