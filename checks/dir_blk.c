@@ -36,8 +36,9 @@ static void queue_depth_one(const struct check *c, struct check_ctx *ctx,
 			    "also falls back to io-wq depends on kernel and device, so measure with "
 			    "`uringlint probe --dir %s --depth %u`",
 			    depth, bd->disk, (unsigned long long)bd->nr_requests, df->path, depth);
-		finding_set_fix(f, "lower the per-ring depth to %llu, or raise the queue (echo %u > "
-				   "/sys/block/%s/queue/nr_requests, within what the driver allows)",
+		finding_set_fix(f, "lower the per-ring depth to %llu, or raise the queue "
+				   "(echo %u > /sys/block/%s/queue/nr_requests, within what the driver "
+				   "allows)",
 				(unsigned long long)bd->nr_requests, depth, bd->disk);
 	} else {
 		f = dir_add(c, ctx, df, STATUS_PASS,

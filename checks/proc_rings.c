@@ -109,6 +109,23 @@ static size_t sqpoll_rings(const struct proc_facts *pf, const struct proc_ring *
 }
 
 #define SQ_MAX 256
+
+/* The process's SQPOLL threads for a check, or a skip saying there is none known. */
+static size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
+				   const struct proc_ring **sq)
+{
+	char subject[32];
+	size_t n;
+
+	if (!proc_usable(c, ctx, true))
+		return 0;
+	n = sqpoll_rings(ctx->proc, sq, SQ_MAX);
+	if (!n) {
+		snprintf(subject, sizeof(subject), "pid %d", (int)ctx->proc->pid);
+		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
+	}
+	return n;
+}
 #define BUSY_IDLE 0.10		/* below: the thread mostly spins idle */
 #define BUSY_SATURATED 0.95	/* above: it never catches its breath */
 #define BUSY_MIN_TOTAL_US 100000
@@ -121,14 +138,9 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 	struct finding *fi;
 	size_t n, i;
 
-	if (!proc_usable(c, ctx, true))
+	n = sqpoll_rings_or_skip(c, ctx, sq);
+	if (!n)
 		return;
-	n = sqpoll_rings(pf, sq, SQ_MAX);
-	if (!n) {
-		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
-		return;
-	}
 	for (i = 0; i < n; i++) {
 		const struct uring_fdinfo *u = &sq[i]->u;
 		double ratio;
@@ -184,14 +196,9 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 	struct finding *fi;
 	size_t n, i, k;
 
-	if (!proc_usable(c, ctx, true))
+	n = sqpoll_rings_or_skip(c, ctx, sq);
+	if (!n)
 		return;
-	n = sqpoll_rings(pf, sq, SQ_MAX);
-	if (!n) {
-		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
-		return;
-	}
 	for (i = 0; i < n; i++) {
 		const struct uring_fdinfo *u = &sq[i]->u;
 		const struct proc_thread *t = thread_by_tid(pf, u->sq_thread);
@@ -277,16 +284,12 @@ void check_sqpoll_shared(const struct check *c, struct check_ctx *ctx)
 	char subject[32];
 	struct finding *fi;
 
-	if (!proc_usable(c, ctx, true))
+	n = sqpoll_rings_or_skip(c, ctx, sq);
+	if (!n)
 		return;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	n = sqpoll_rings(pf, sq, SQ_MAX);
 	for (i = 0; i < pf->nrings; i++)
 		nrings += sqpoll_known(pf, &pf->rings[i]) && pf->rings[i].u.sq_thread > 0;
-	if (!n) {
-		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
-		return;
-	}
 	if (n > 1) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%zu SQPOLL rings run %zu separate SQPOLL threads, each polling its "

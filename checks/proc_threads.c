@@ -6,6 +6,20 @@
 #include "checks.h"
 #include "units.h"
 
+/* The process's threads for a check, or why they cannot be judged (reported). */
+static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *subject,
+			   size_t subjsz)
+{
+	if (!proc_usable(c, ctx, false))
+		return false;
+	snprintf(subject, subjsz, "pid %d", (int)ctx->proc->pid);
+	if (!fact_ok(&ctx->proc->threads.e)) {
+		check_fact_missing(c, ctx, subject, &ctx->proc->threads.e);
+		return false;
+	}
+	return true;
+}
+
 void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -14,13 +28,8 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 	char subject[32];
 	struct finding *fi;
 
-	if (!proc_usable(c, ctx, false))
+	if (!threads_usable(c, ctx, subject, sizeof(subject)))
 		return;
-	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (!fact_ok(&pf->threads.e)) {
-		check_fact_missing(c, ctx, subject, &pf->threads.e);
-		return;
-	}
 	if (!w) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "no io-wq worker: nothing was punted lately (idle workers exit after "
@@ -96,13 +105,8 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 	struct finding *fi;
 	size_t k;
 
-	if (!proc_usable(c, ctx, false))
+	if (!threads_usable(c, ctx, subject, sizeof(subject)))
 		return;
-	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (!fact_ok(&pf->threads.e)) {
-		check_fact_missing(c, ctx, subject, &pf->threads.e);
-		return;
-	}
 	stuck = json_object_new_array();
 	for (k = 0; k < pf->threads.n; k++) {
 		const struct proc_thread *t = &pf->threads.v[k];

@@ -256,8 +256,8 @@ const struct check check_table[] = {
 		       "interrupts that can be tens of thousands a second. NVMe queue "
 		       "interrupts are kernel-managed: their affinity cannot be written, only "
 		       "kept off isolated CPUs with isolcpus=managed_irq.",
-		.fix = "move each listed IRQ off the SQPOLL CPUs (echo CPUS > "
-		       "/proc/irq/N/smp_affinity_list); for NVMe boot with "
+		.fix = "move each listed IRQ off the SQPOLL CPUs "
+		       "(echo CPUS > /proc/irq/N/smp_affinity_list); for NVMe boot with "
 		       "isolcpus=managed_irq,LIST",
 		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
 	},
@@ -667,36 +667,3 @@ const struct check check_table[] = {
 	},
 };
 const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);
-
-const struct check *check_find(const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < check_table_len; i++)
-		if (!strcmp(check_table[i].id, id))
-			return &check_table[i];
-	return NULL;
-}
-
-const char *check_category_title(const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < check_categories_len; i++)
-		if (!strcmp(check_categories[i].id, id))
-			return check_categories[i].title;
-	return id;
-}
-
-const char *check_scope_name(enum check_scope scope)
-{
-	switch (scope) {
-	case SCOPE_HOST:
-		return "host";
-	case SCOPE_PROCESS:
-		return "process";
-	case SCOPE_PROBE:
-		return "probe";
-	}
-	return "?";
-}

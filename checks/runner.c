@@ -8,6 +8,39 @@
 #include "checks.h"
 #include "xalloc.h"
 
+const struct check *check_find(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < check_table_len; i++)
+		if (!strcmp(check_table[i].id, id))
+			return &check_table[i];
+	return NULL;
+}
+
+const char *check_category_title(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < check_categories_len; i++)
+		if (!strcmp(check_categories[i].id, id))
+			return check_categories[i].title;
+	return id;
+}
+
+const char *check_scope_name(enum check_scope scope)
+{
+	switch (scope) {
+	case SCOPE_HOST:
+		return "host";
+	case SCOPE_PROCESS:
+		return "process";
+	case SCOPE_PROBE:
+		return "probe";
+	}
+	return "?";
+}
+
 static bool list_has(const char *list, const char *id)
 {
 	size_t n = strlen(id);

@@ -40,23 +40,6 @@ static int parse_pid(const char *arg, pid_t *pid)
 	return 0;
 }
 
-static void fill_report_host(struct report *r, const struct host_facts *hf,
-			     const struct sysroot *sr)
-{
-	const struct kernel_version *kv = &hf->kernel.v;
-
-	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", hf->hostname);
-	if (fact_ok(&hf->kernel.e))
-		snprintf(r->host.kernel, sizeof(r->host.kernel), "%u.%u.%u", kv->major, kv->minor,
-			 kv->patch);
-	else
-		snprintf(r->host.kernel, sizeof(r->host.kernel), "unknown");
-	r->host.cpus = hf->cpus;
-	r->host.live = sr->live;
-	if (!sr->live)
-		snprintf(r->host.root, sizeof(r->host.root), "%s", sr->path);
-}
-
 /* Audits one process into the report; returns EXIT_CANNOT when it is gone or went. */
 static int audit_one(const struct sysroot *sr, pid_t pid, unsigned int watch,
 		     struct check_ctx *ctx, const struct check_policy *pol)
@@ -172,7 +155,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	hf = xcalloc(1, sizeof(*hf));
 	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "audit");
-	fill_report_host(&r, hf, &sr);
+	cmd_fill_report_host(&r, hf, &sr);
 	/* The inventory is the JSON contract's; it is not rendered for text. */
 	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
 		error_msg("out of memory");

@@ -93,4 +93,9 @@ int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const 
 		     const void *data);
 bool cmd_use_color(const struct global_opts *g);
 
+/* The report's host block (contract: hostname, kernel, cpus), from host facts. */
+struct host_facts;
+void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
+			  const struct sysroot *sr);
+
 #endif

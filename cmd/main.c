@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "host_facts.h"
 #include "version.h"
 #include "xalloc.h"
 
@@ -202,6 +203,23 @@ static unsigned int terminal_width(const struct global_opts *g)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
 		return ws.ws_col;
 	return 80;
+}
+
+void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
+			  const struct sysroot *sr)
+{
+	const struct kernel_version *kv = &hf->kernel.v;
+
+	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", hf->hostname);
+	if (fact_ok(&hf->kernel.e))
+		snprintf(r->host.kernel, sizeof(r->host.kernel), "%u.%u.%u", kv->major, kv->minor,
+			 kv->patch);
+	else
+		snprintf(r->host.kernel, sizeof(r->host.kernel), "unknown");
+	r->host.cpus = hf->cpus;
+	r->host.live = sr->live;
+	if (!sr->live)
+		snprintf(r->host.root, sizeof(r->host.root), "%s", sr->path);
 }
 
 int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr)

@@ -29,23 +29,6 @@ struct preflight_args {
 	struct plan plan;
 };
 
-static void fill_report_host(struct report *r, const struct host_facts *hf,
-			     const struct sysroot *sr)
-{
-	const struct kernel_version *kv = &hf->kernel.v;
-
-	snprintf(r->host.hostname, sizeof(r->host.hostname), "%s", hf->hostname);
-	if (fact_ok(&hf->kernel.e))
-		snprintf(r->host.kernel, sizeof(r->host.kernel), "%u.%u.%u", kv->major, kv->minor,
-			 kv->patch);
-	else
-		snprintf(r->host.kernel, sizeof(r->host.kernel), "unknown");
-	r->host.cpus = hf->cpus;
-	r->host.live = sr->live;
-	if (!sr->live)
-		snprintf(r->host.root, sizeof(r->host.root), "%s", sr->path);
-}
-
 /* Live directories must exist and be directories; a captured host's are looked up in its tree. */
 static int check_dirs(const struct global_opts *g, const struct preflight_args *a)
 {
@@ -180,7 +163,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	};
 	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "preflight");
-	fill_report_host(&r, hf, &sr);
+	cmd_fill_report_host(&r, hf, &sr);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 	ret = cmd_emit_report(g, &r);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "fact.h"
 #include "sysroot.h"
@@ -18,4 +20,21 @@ void fact_fail(struct fact_err *f, int err, const char *fmt, ...)
 void fact_fail_read(struct fact_err *f, const char *path, int err)
 {
 	fact_fail(f, err, "cannot read '%s': %s", path, sysroot_strerror(err));
+}
+
+void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_err *e,
+		      int (*parse)(const char *text, void *out), void *out)
+{
+	size_t len;
+	char *text;
+	int err;
+
+	err = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len);
+	if (err) {
+		fact_fail_read(e, path, err);
+		return;
+	}
+	if (parse(text, out))
+		fact_fail(e, -EBADMSG, "cannot parse '%s': unexpected content", path);
+	free(text);
 }

@@ -18,6 +18,15 @@ __attribute__((format(printf, 3, 4)))
 void fact_fail(struct fact_err *f, int err, const char *fmt, ...);
 void fact_fail_read(struct fact_err *f, const char *path, int err);
 
+struct sysroot;
+
+/*
+ * Reads path through the sysroot and hands the text to parse; a read
+ * failure or a parse failure (-EBADMSG) lands in e with its reason.
+ */
+void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_err *e,
+		      int (*parse)(const char *text, void *out), void *out);
+
 static inline int fact_ok(const struct fact_err *f)
 {
 	return f->err == 0;

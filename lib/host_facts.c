@@ -58,24 +58,6 @@ static void collect_sysctl(const struct sysroot *sr, const char *path,
 		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a number", path, line);
 }
 
-/* Reads a whole file and hands it to a parser; shared by status and limits. */
-static void collect_parsed(const struct sysroot *sr, const char *path, struct fact_err *e,
-			   int (*parse)(const char *, void *), void *out)
-{
-	size_t len;
-	char *text;
-	int err;
-
-	err = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len);
-	if (err) {
-		fact_fail_read(e, path, err);
-		return;
-	}
-	if (parse(text, out))
-		fact_fail(e, -EBADMSG, "cannot parse '%s': unexpected content", path);
-	free(text);
-}
-
 static int parse_status(const char *text, void *out)
 {
 	return proc_status_parse(text, out);
@@ -136,8 +118,8 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 	collect_kernel(sr, hf);
 	collect_sysctl(sr, P_URING_DISABLED, &hf->uring_disabled.e, &hf->uring_disabled.value);
 	collect_sysctl(sr, P_URING_GROUP, &hf->uring_group.e, &hf->uring_group.value);
-	collect_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
-	collect_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
+	fact_read_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
+	fact_read_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
 
 	if (sr->live) {
 		uring_probe_setup(&hf->uring_setup.r);

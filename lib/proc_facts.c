@@ -59,24 +59,6 @@ static int collect_stat(const struct sysroot *sr, struct proc_facts *pf)
 	return 0;
 }
 
-static void collect_text(const struct sysroot *sr, pid_t pid, const char *name,
-			 struct fact_err *e, int (*parse)(const char *, void *), void *out)
-{
-	char path[64], *text;
-	size_t len;
-	int err;
-
-	snprintf(path, sizeof(path), "proc/%d/%s", (int)pid, name);
-	err = sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len);
-	if (err) {
-		fact_fail_read(e, path, err);
-		return;
-	}
-	if (parse(text, out))
-		fact_fail(e, -EBADMSG, "cannot parse '%s': unexpected content", path);
-	free(text);
-}
-
 static int parse_status(const char *text, void *out)
 {
 	return proc_status_parse(text, out);
@@ -405,8 +387,10 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	pf->pid = pid;
 	if (collect_stat(sr, pf))
 		return;
-	collect_text(sr, pid, "status", &pf->status.e, parse_status, &pf->status.st);
-	collect_text(sr, pid, "limits", &pf->limits.e, parse_limits, &pf->limits.lim);
+	snprintf(path, sizeof(path), "proc/%d/status", (int)pid);
+	fact_read_parsed(sr, path, &pf->status.e, parse_status, &pf->status.st);
+	snprintf(path, sizeof(path), "proc/%d/limits", (int)pid);
+	fact_read_parsed(sr, path, &pf->limits.e, parse_limits, &pf->limits.lim);
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
