@@ -9,39 +9,18 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "punt_watch.h"
+#include "tp_counter.h"
 
-#define EVENT "events/io_uring/io_uring_queue_async_work"
+#define EVENT "io_uring/io_uring_queue_async_work"
 #define MAX_THREADS 4096
-#define DATA_PAGES 8
-
-struct tp_format {
-	int id;
-	int opcode_off;		/* u8 opcode */
-	int op_str_off;		/* __data_loc char[] op_str (6.x), -1 if absent */
-};
-
-struct tp_counter {
-	pid_t tid;
-	int fd;
-	void *ring;
-	size_t ring_len;
-};
-
-static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
 static int read_small(const char *path, char *buf, size_t len)
 {
@@ -55,81 +34,6 @@ static int read_small(const char *path, char *buf, size_t len)
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
-	return 0;
-}
-
-static int field_offset(const char *format, const char *decl)
-{
-	const char *p = strstr(format, decl), *o;
-
-	if (!p || !(o = strstr(p, "offset:")))
-		return -1;
-	return atoi(o + 7);
-}
-
-static int load_format(const char *dir, struct tp_format *tf)
-{
-	char path[256], buf[8192];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s/id", dir, EVENT);
-	err = read_small(path, buf, sizeof(buf));
-	if (err)
-		return err;
-	tf->id = atoi(buf);
-	snprintf(path, sizeof(path), "%s/%s/format", dir, EVENT);
-	err = read_small(path, buf, sizeof(buf));
-	if (err)
-		return err;
-	tf->opcode_off = field_offset(buf, "u8 opcode;");
-	tf->op_str_off = field_offset(buf, "op_str;");
-	return tf->id > 0 ? 0 : -EINVAL;
-}
-
-/*
- * tracefs, where the event's id lives. Unmounted (common on servers), it is
- * mounted in a mount namespace private to this process: the host sees nothing.
- */
-static int find_tracefs(struct tp_format *tf, char *why, size_t whysz)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++)
-		if (!load_format(tracefs_dirs[i], tf))
-			return 0;
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-	    mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL)) {
-		snprintf(why, whysz, "tracefs is not mounted and could not be mounted privately (%s); "
-			 "mount it with: mount -t tracefs nodev /sys/kernel/tracing", strerror(errno));
-		return -errno;
-	}
-	if (load_format(tracefs_dirs[0], tf)) {
-		snprintf(why, whysz, "the kernel has no io_uring:io_uring_queue_async_work tracepoint");
-		return -ENOENT;
-	}
-	return 0;
-}
-
-static int open_counter(const struct tp_format *tf, pid_t tid, struct tp_counter *c)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT,
-		.size = sizeof(attr),
-		.config = (uint64_t)tf->id,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_RAW,
-		.wakeup_events = 1,
-	};
-	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	c->tid = tid;
-	c->fd = (int)fd;
-	c->ring_len = (size_t)(1 + DATA_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-	c->ring = mmap(NULL, c->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
-	if (c->ring == MAP_FAILED)
-		c->ring = NULL;	/* still counts; only the opcodes are lost */
 	return 0;
 }
 
@@ -148,9 +52,16 @@ static void count_op(struct punt_watch *w, const char *op)
 	}
 }
 
-static void sample_opcode(const struct tp_format *tf, const uint8_t *raw, uint32_t len,
-			  struct punt_watch *w)
+struct sample_ctx {
+	const struct tp_format *fmt;
+	struct punt_watch *w;
+};
+
+/* The opcode of one punt: its name (op_str, 6.x) or its number. */
+static void on_sample(const uint8_t *raw, uint32_t len, void *arg)
 {
+	const struct sample_ctx *sc = arg;
+	const struct tp_format *tf = sc->fmt;
 	char op[24];
 
 	if (tf->op_str_off >= 0 && (uint32_t)tf->op_str_off + 4 <= len) {
@@ -161,98 +72,14 @@ static void sample_opcode(const struct tp_format *tf, const uint8_t *raw, uint32
 		n = loc >> 16;
 		if (off + n <= len && n) {
 			snprintf(op, sizeof(op), "%.*s", (int)n, (const char *)raw + off);
-			count_op(w, op);
+			count_op(sc->w, op);
 			return;
 		}
 	}
 	if (tf->opcode_off >= 0 && (uint32_t)tf->opcode_off < len) {
 		snprintf(op, sizeof(op), "opcode %u", raw[tf->opcode_off]);
-		count_op(w, op);
+		count_op(sc->w, op);
 	}
-}
-
-/* Reads the samples waiting in one counter's ring buffer. */
-static void drain(const struct tp_format *tf, struct tp_counter *c, struct punt_watch *w)
-{
-	struct perf_event_mmap_page *meta = c->ring;
-	uint8_t *data, rec[4096];
-	uint64_t head, tail, size;
-
-	if (!meta)
-		return;
-	data = (uint8_t *)meta + meta->data_offset;
-	size = meta->data_size;
-	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	tail = meta->data_tail;
-	while (tail < head) {
-		struct perf_event_header hdr;
-		uint64_t i;
-
-		for (i = 0; i < sizeof(hdr); i++)
-			((uint8_t *)&hdr)[i] = data[(tail + i) % size];
-		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(rec))
-			break;
-		for (i = 0; i < hdr.size; i++)
-			rec[i] = data[(tail + i) % size];
-		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >= sizeof(hdr) + 4) {
-			uint32_t rawlen;
-
-			memcpy(&rawlen, rec + sizeof(hdr), 4);
-			if (sizeof(hdr) + 4 + rawlen <= hdr.size)
-				sample_opcode(tf, rec + sizeof(hdr) + 4, rawlen, w);
-		} else if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(hdr) + 16) {
-			uint64_t lost;
-
-			memcpy(&lost, rec + sizeof(hdr) + 8, 8);
-			w->lost += lost;
-		}
-		tail += hdr.size;
-	}
-	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
-}
-
-/* Attaches to threads not counted yet; 0, or -errno when none could be opened. */
-static int attach_threads(const struct tp_format *tf, pid_t pid, struct tp_counter *cs,
-			  unsigned int *n)
-{
-	char dir[64];
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)) && *n < MAX_THREADS) {
-		pid_t tid;
-		unsigned int i;
-		bool known = false;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		tid = atoi(de->d_name);
-		for (i = 0; i < *n; i++)
-			known |= cs[i].tid == tid;
-		if (known)
-			continue;
-		err = open_counter(tf, tid, &cs[*n]);
-		if (!err)
-			(*n)++;
-	}
-	closedir(d);
-	return *n ? 0 : (err ? err : -ESRCH);
-}
-
-static uint64_t counter_total(const struct tp_counter *cs, unsigned int n)
-{
-	uint64_t sum = 0, v;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (read(cs[i].fd, &v, sizeof(v)) == sizeof(v))
-			sum += v;
-	return sum;
 }
 
 static void sleep_ms(long ms)
@@ -264,56 +91,37 @@ static void sleep_ms(long ms)
 
 static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 {
-	struct tp_counter *cs = calloc(MAX_THREADS, sizeof(*cs));
-	struct tp_format tf = { 0 };
-	unsigned int n = 0, s, i, tick;
+	struct tp_format tf;
+	struct tp_counter c;
+	struct sample_ctx sc = { &tf, w };
 	uint64_t prev = 0, now;
+	unsigned int s, tick;
 	int err;
 
-	if (!cs) {
-		snprintf(w->fallback_why, sizeof(w->fallback_why), "out of memory");
+	if (tp_format_load(EVENT, &tf, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
-	}
-	if (geteuid() != 0) {
-		snprintf(w->fallback_why, sizeof(w->fallback_why),
-			 "the tracepoint needs root (tracefs is 0700, perf_event_paranoid refuses "
-			 "others)");
-		free(cs);
-		return false;
-	}
-	if (find_tracefs(&tf, w->fallback_why, sizeof(w->fallback_why))) {
-		free(cs);
-		return false;
-	}
-	err = attach_threads(&tf, pid, cs, &n);
+	err = tp_counter_open(&c, &tf, pid, true);
 	if (err) {
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
 			 "perf_event_open on the tracepoint failed: %s", strerror(-err));
-		free(cs);
 		return false;
 	}
 	w->tracepoint = true;
 	for (s = 0; s < w->seconds; s++) {
 		for (tick = 0; tick < 10; tick++) {
 			sleep_ms(100);
-			for (i = 0; i < n; i++)
-				drain(&tf, &cs[i], w);
+			w->lost += tp_counter_drain(&c, on_sample, &sc);
 		}
-		now = counter_total(cs, n);
+		now = tp_counter_read(&c);
 		w->per_second[s] = now - prev;
 		prev = now;
 		if (kill(pid, 0) && errno == ESRCH)
 			break;
-		attach_threads(&tf, pid, cs, &n);
+		tp_counter_refresh(&c);
 	}
 	w->total = prev;
-	w->threads_watched = n;
-	for (i = 0; i < n; i++) {
-		if (cs[i].ring)
-			munmap(cs[i].ring, cs[i].ring_len);
-		close(cs[i].fd);
-	}
-	free(cs);
+	w->threads_watched = c.n;
+	tp_counter_close(&c);
 	return true;
 }
 
