@@ -65,7 +65,7 @@ $(LIB_A): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 uringlint: $(CMD_OBJ) $(LIB_A)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIB_A) $(PKG_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIB_A) $(PKG_LIBS) -lm
 
 $(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
 	@mkdir -p $(dir $@)
@@ -126,6 +126,7 @@ $(B)/tests/audit_floor: tests/bench/audit_floor.c $(B)/FLAGS
 bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/pathology
 	@bash tests/bench/preflight.sh
 	@bash tests/bench/audit.sh
+	@bash tests/bench/probe_vs_fio.sh
 
 install: uringlint
 	install -d $(DESTDIR)$(BINDIR)

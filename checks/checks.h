@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "host_facts.h"
+#include "probe.h"
 #include "proc_facts.h"
 #include "report.h"
 
@@ -52,6 +53,7 @@ struct check_ctx {
 	const struct plan *plan;
 	const struct proc_facts *proc;	/* process checks */
 	const struct audit_opts *audit;
+	const struct probe_result *probe;	/* probe checks */
 	struct report *report;
 };
 
@@ -145,6 +147,11 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
 void check_iowq_punts(const struct check *c, struct check_ctx *ctx);
+void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);
+void check_probe_fast_path(const struct check *c, struct check_ctx *ctx);
+void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx);
+void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx);
+void check_probe_cq_overflow(const struct check *c, struct check_ctx *ctx);
 
 /*
  * What a host check calls when a fact it needs is missing: skip when the

@@ -16,6 +16,7 @@ const struct check_category check_categories[] = {
 	{ "proc-rings", "Rings and SQPOLL threads" },
 	{ "proc-files", "Data files" },
 	{ "proc-threads", "Threads, workers and memory" },
+	{ "probe", "Probe verdicts" },
 };
 const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
 
@@ -664,6 +665,84 @@ const struct check check_table[] = {
 		       "is per user, so other processes of the same user count too.",
 		.fix = FIX_MEMLOCK_TEXT,
 		.reference = "https://github.com/axboe/liburing/issues/1408",
+	},
+	{
+		.id = "probe-o-direct",
+		.title = "O_DIRECT is accepted where the probe ran",
+		.category = "probe",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROBE,
+		.run = check_probe_o_direct,
+		.looks_at = "The probe's own temporary file in --dir, opened with O_DIRECT, and "
+			    "its statx(STATX_DIOALIGN).",
+		.why = "Every probe mode, like every storage service on io_uring's fast path, "
+		       "needs direct I/O. tmpfs accepts it as a no-op from 6.6 and refuses it "
+		       "before; some filesystems refuse it outright.",
+		.fix = "run the probe, and the service, on XFS or ext4 on a block device",
+		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+	},
+	{
+		.id = "probe-fast-path",
+		.title = "No O_DIRECT request of the probe was punted to io-wq",
+		.category = "probe",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROBE,
+		.run = check_probe_fast_path,
+		.looks_at = "Punts per mode: the io_uring:io_uring_queue_async_work tracepoint "
+			    "counted on the probe's threads with perf_event_open (root), else new "
+			    "iou-wrk threads. Fails above 0.1% of requests in any O_DIRECT mode.",
+		.why = "Random O_DIRECT reads and overwrites of a written file are the best case: "
+		       "if they punt here, the service will too. Measured on this host: ext4 on "
+		       "virtio did not punt them at any depth; XFS on a loop device punted "
+		       "writes at depth 16 and above.",
+		.fix = "follow the cause named for the filesystem (lazytime on XFS; no stacked "
+		       "device; depth within nr_requests)",
+		.reference = "https://kernel.dk/io_uring.pdf",
+	},
+	{
+		.id = "probe-sqpoll",
+		.title = "SQPOLL came up and submissions stopped entering the kernel",
+		.category = "probe",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROBE,
+		.run = check_probe_sqpoll,
+		.looks_at = "The sqpoll mode: an iou-sqp thread in the probe's task list, and "
+			    "io_uring_enter calls per I/O (its syscall tracepoint as root, else the "
+			    "probe's own calls).",
+		.why = "With SQPOLL the kernel thread picks up submissions and completions are "
+		       "polled from user space, so io_uring_enter should all but disappear. If "
+		       "it does not, the thread keeps falling asleep (sq_thread_idle) or cannot "
+		       "be created.",
+		.fix = "SQPOLL needs root before 5.11 and CAP_SYS_NICE in 5.11-5.12",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.id = "probe-fixed-buffers",
+		.title = "Registered buffers and a registered file work here",
+		.category = "probe",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROBE,
+		.run = check_probe_fixed_buffers,
+		.looks_at = "The sqpoll-fixed mode's io_uring_register_buffers() of one buffer per "
+			    "queue slot and io_uring_register_files() of the probe file.",
+		.why = "Registration is charged to RLIMIT_MEMLOCK; where it fails with ENOMEM the "
+		       "service silently runs without registered buffers. The probe says so and "
+		       "runs the other modes.",
+		.fix = FIX_MEMLOCK_TEXT,
+		.reference = "https://github.com/axboe/liburing/issues/1408",
+	},
+	{
+		.id = "probe-cq-overflow",
+		.title = "The probe's rings never overflowed their CQ",
+		.category = "probe",
+		.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROBE,
+		.run = check_probe_cq_overflow,
+		.looks_at = "IORING_SQ_CQ_OVERFLOW in each mode's ring flags after the run.",
+		.why = "The probe reaps every completion into a CQ twice its depth: an overflow "
+		       "here means the measurement itself is suspect.",
+		.fix = "report it: a CQ twice the queue depth should not overflow",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 };
 const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);

@@ -62,6 +62,7 @@ struct command {
 /* Command entry points (one file each). */
 int cmd_preflight(int argc, char **argv, struct global_opts *g);
 int cmd_audit(int argc, char **argv, struct global_opts *g);
+int cmd_probe(int argc, char **argv, struct global_opts *g);
 int cmd_checks(int argc, char **argv, struct global_opts *g);
 int cmd_explain(int argc, char **argv, struct global_opts *g);
 

@@ -21,6 +21,11 @@ static const struct command commands[] = {
 	  "check this host before deploying an io_uring service" },
 	{ "audit", cmd_audit, "PID... | --all [--data-path GLOB]... [--watch SECONDS]",
 	  "find why a running io_uring process is off the fast path" },
+	{ "probe", cmd_probe,
+	  "[--dir DIR] [--size N] [--duration S] [--depth N] [--bs N] [--rw RW]\n"
+	  "                               [--mode default|sqpoll|sqpoll-fixed|all] "
+	  "[--sqpoll-cpu N] [--contrast]",
+	  "measure that the fast path holds on this filesystem" },
 	{ "checks", cmd_checks, "", "list every check: id, scope, severity, title" },
 	{ "explain", cmd_explain, "ID",
 	  "what a check looks at, why it matters, how to fix it" },

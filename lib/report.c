@@ -58,6 +58,7 @@ void report_free(struct report *r)
 	if (r->processes_out)
 		fclose(r->processes_out);
 	free(r->processes_json);
+	json_object_put(r->probe);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -63,6 +63,7 @@ struct report {
 	size_t processes_len;
 	FILE *processes_out;		/* open_memstream while audit appends */
 	size_t nprocesses;
+	struct json_object *probe;	/* probe: the contract's "probe" object */
 	char **notes;
 	size_t nnotes;
 };

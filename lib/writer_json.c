@@ -74,6 +74,8 @@ struct json_object *report_to_json(const struct report *r)
 	for (i = 0; i < r->nfindings; i++)
 		json_object_array_add(findings, finding_to_json(&r->findings[i]));
 	json_object_object_add(doc, "findings", findings);
+	if (r->probe)
+		json_object_object_add(doc, "probe", json_object_get(r->probe));
 	return doc;
 }
 

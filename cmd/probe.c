@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* uringlint probe: measure, on this filesystem, that the fast path holds. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "host_facts.h"
+#include "parse.h"
+#include "probe.h"
+#include "xalloc.h"
+
+enum {
+	OPT_DIR = OPT_CMD_BASE,
+	OPT_SIZE,
+	OPT_DURATION,
+	OPT_DEPTH,
+	OPT_BS,
+	OPT_RW,
+	OPT_MODE,
+	OPT_SQPOLL_CPU,
+	OPT_CONTRAST,
+};
+
+static int parse_opt(int c, const char *arg, struct probe_opts *o)
+{
+	uint64_t v;
+	double d;
+	char *end;
+
+	switch (c) {
+	case OPT_DIR:
+		o->dir = arg;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(arg, &v) || v < (1u << 20) || v > (1ull << 40))
+			return usage_error("--size takes 1M to 1T, not '%s'", arg);
+		o->size = v;
+		return 0;
+	case OPT_DURATION:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= 0.1 && d <= 600))
+			return usage_error("--duration takes seconds from 0.1 to 600, not '%s'", arg);
+		o->duration_ms = (unsigned int)(d * 1000);
+		return 0;
+	case OPT_DEPTH:
+		if (parse_u64(arg, 10, &v) || !v || v > 4096)
+			return usage_error("--depth takes 1 to 4096, not '%s'", arg);
+		o->depth = (unsigned int)v;
+		return 0;
+	case OPT_BS:
+		if (parse_size(arg, &v) || v < 512 || v > (16u << 20) || v % 512)
+			return usage_error("--bs takes a multiple of 512 up to 16M, not '%s'", arg);
+		o->bs = (unsigned int)v;
+		return 0;
+	case OPT_RW:
+		if (!strcmp(arg, "randrw"))
+			o->rw = PROBE_RANDRW;
+		else if (!strcmp(arg, "randread"))
+			o->rw = PROBE_RANDREAD;
+		else if (!strcmp(arg, "randwrite"))
+			o->rw = PROBE_RANDWRITE;
+		else
+			return usage_error("--rw takes randread, randwrite or randrw, not '%s'", arg);
+		return 0;
+	case OPT_MODE:
+		if (probe_modes_parse(arg, &o->modes))
+			return usage_error("--mode takes default, sqpoll, sqpoll-fixed or all, not '%s'",
+					   arg);
+		return 0;
+	case OPT_SQPOLL_CPU:
+		if (parse_u64(arg, 10, &v) || v >= (uint64_t)sysconf(_SC_NPROCESSORS_CONF))
+			return usage_error("--sqpoll-cpu takes one CPU of this host, not '%s'", arg);
+		o->sqpoll_cpu = (int)v;
+		return 0;
+	case OPT_CONTRAST:
+		o->contrast = true;
+		return 0;
+	}
+	return -1;
+}
+
+static struct json_object *mode_json(const struct probe_result *r, enum probe_mode m)
+{
+	const struct probe_mode_result *x = &r->modes[m];
+	struct json_object *o = json_object_new_object(), *lat = json_object_new_object();
+
+	json_object_object_add(o, "mode", json_object_new_string(probe_mode_name(m)));
+	json_object_object_add(o, "iops", json_object_new_int64((int64_t)llround(x->iops)));
+	json_object_object_add(lat, "p50", json_object_new_double(x->p50_us));
+	json_object_object_add(lat, "p99", json_object_new_double(x->p99_us));
+	json_object_object_add(lat, "p999", json_object_new_double(x->p999_us));
+	json_object_object_add(o, "lat_us", lat);
+	json_object_object_add(o, "punts", json_object_new_int64((int64_t)x->punts));
+	json_object_object_add(o, "punts_source",
+			       json_object_new_string(x->punts_tracepoint ? "tracepoint" : "threads"));
+	json_object_object_add(o, "new_iou_wrk", json_object_new_int64((int64_t)x->new_iou_wrk));
+	json_object_object_add(o, "syscalls_per_io", json_object_new_double(x->syscalls_per_io));
+	json_object_object_add(o, "syscalls_source",
+			       json_object_new_string(x->enters_tracepoint ? "tracepoint" : "calls"));
+	json_object_object_add(o, "vcsw_per_io", json_object_new_double(x->vcsw_per_io));
+	json_object_object_add(o, "cq_overflow", json_object_new_boolean(x->cq_overflow));
+	json_object_object_add(o, "ios", json_object_new_int64((int64_t)x->ios));
+	json_object_object_add(o, "errors", json_object_new_int64((int64_t)x->errors));
+	json_object_object_add(o, "seconds", json_object_new_double(x->seconds));
+	return o;
+}
+
+static struct json_object *probe_json(const struct probe_result *r, bool fast_path)
+{
+	struct json_object *o = json_object_new_object(), *modes = json_object_new_array(),
+			   *contrast = json_object_new_array(), *skipped = json_object_new_array();
+	unsigned int i;
+
+	json_object_object_add(o, "dir", json_object_new_string(r->dir));
+	json_object_object_add(o, "fs", json_object_new_string(r->fs));
+	json_object_object_add(o, "device", json_object_new_string(r->device));
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)r->size));
+	json_object_object_add(o, "bs", json_object_new_int((int)r->bs));
+	json_object_object_add(o, "depth", json_object_new_int((int)r->depth));
+	json_object_object_add(o, "o_tmpfile", json_object_new_boolean(r->o_tmpfile));
+	for (i = 0; i < PM__COUNT; i++) {
+		const struct probe_mode_result *m = &r->modes[i];
+
+		if (m->ran) {
+			json_object_array_add(i < PM_CONTRAST_FIRST ? modes : contrast,
+					      mode_json(r, (enum probe_mode)i));
+		} else if (m->e.err != -ECANCELED) {
+			struct json_object *s = json_object_new_object();
+
+			json_object_object_add(s, "mode", json_object_new_string(probe_mode_name(i)));
+			json_object_object_add(s, "reason", json_object_new_string(m->e.why));
+			json_object_array_add(skipped, s);
+		}
+	}
+	json_object_object_add(o, "modes", modes);
+	json_object_object_add(o, "contrast", contrast);
+	json_object_object_add(o, "skipped", skipped);
+	json_object_object_add(o, "fast_path", json_object_new_boolean(fast_path));
+	return o;
+}
+
+static void table(struct report *r, const struct probe_result *p, bool contrast)
+{
+	unsigned int i, first = contrast ? PM_CONTRAST_FIRST : 0, last = contrast ? PM__COUNT : PM_CONTRAST_FIRST;
+	bool any = false;
+
+	for (i = first; i < last; i++)
+		any |= p->modes[i].ran;
+	if (!any)
+		return;
+	report_note(r, "%s", contrast ? "\nContrast: the classic mistakes, measured here" : "");
+	report_note(r, "  %-14s %9s %8s %8s %9s %9s %8s %9s %8s", "MODE", "IOPS", "p50 us",
+		    "p99 us", "p99.9 us", "PUNTS", "NEW WRK", "ENTER/IO", "VCSW/IO");
+	for (i = first; i < last; i++) {
+		const struct probe_mode_result *m = &p->modes[i];
+
+		if (!m->ran)
+			continue;
+		report_note(r, "  %-14s %9.0f %8.1f %8.1f %9.1f %9llu %8llu %9.4f %8.4f",
+			    probe_mode_name((enum probe_mode)i), m->iops, m->p50_us, m->p99_us,
+			    m->p999_us, (unsigned long long)m->punts,
+			    (unsigned long long)m->new_iou_wrk, m->syscalls_per_io, m->vcsw_per_io);
+	}
+}
+
+/* One log2 latency histogram per mode, bars scaled to the mode's busiest bucket. */
+static void histograms(struct report *r, const struct probe_result *p)
+{
+	static const char bar[] = "########################################";
+	unsigned int i, b;
+
+	report_note(r, "\nCompletion latency (share of requests per microsecond range)");
+	for (i = 0; i < PM__COUNT; i++) {
+		const struct probe_mode_result *m = &p->modes[i];
+		uint64_t max = 0;
+
+		if (!m->ran || !m->ios)
+			continue;
+		for (b = 0; b < PROBE_HIST_BUCKETS; b++)
+			max = m->hist[b] > max ? m->hist[b] : max;
+		report_note(r, "  %s", probe_mode_name((enum probe_mode)i));
+		for (b = 0; b < PROBE_HIST_BUCKETS; b++) {
+			uint64_t lo = b ? 1ull << (b - 1) : 0, hi = 1ull << b;
+			int w;
+			double total = 0;
+			unsigned int k;
+
+			if (!m->hist[b])
+				continue;
+			for (k = 0; k < PROBE_HIST_BUCKETS; k++)
+				total += (double)m->hist[k];
+			w = (int)((double)m->hist[b] * 40 / (double)max);
+			report_note(r, "    %7llu-%-7llu %-40.*s %5.1f%%", (unsigned long long)lo,
+				    (unsigned long long)hi, w ? w : 1, bar,
+				    100.0 * (double)m->hist[b] / total);
+		}
+	}
+}
+
+int cmd_probe(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, OPT_DIR },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "bs", required_argument, NULL, OPT_BS },
+		{ "rw", required_argument, NULL, OPT_RW },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "sqpoll-cpu", required_argument, NULL, OPT_SQPOLL_CPU },
+		{ "contrast", no_argument, NULL, OPT_CONTRAST },
+		GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct probe_opts o = {
+		.dir = ".", .size = 256ull << 20, .duration_ms = 2000, .depth = 32, .bs = 4096,
+		.rw = PROBE_RANDRW, .sqpoll_cpu = -1,
+	};
+	struct collect_opts copts = { 0 };
+	struct host_facts *hf = NULL;
+	struct probe_result *pr = NULL;
+	struct check_ctx ctx;
+	struct sysroot sr;
+	struct report r;
+	struct stat st;
+	bool fast_path = false;
+	size_t i;
+	int c, ret;
+
+	probe_modes_parse("all", &o.modes);
+	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+		ret = parse_opt(c, optarg, &o);
+		if (ret < 0)
+			ret = global_opt(g, c, optarg, argv, command_find("probe"));
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		return usage_error("probe takes no argument '%s'", argv[optind]);
+	if (g->root)
+		return usage_error("probe runs I/O on the live system; it cannot replay --root");
+	if (stat(o.dir, &st))
+		return usage_error("cannot use --dir '%s': %s", o.dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("--dir '%s' is not a directory", o.dir);
+	ret = cmd_open_sysroot(g, &sr);
+	if (ret)
+		return ret;
+	o.progress = isatty(STDERR_FILENO) && g->verbosity >= 0;
+
+	hf = xcalloc(1, sizeof(*hf));
+	host_facts_collect(&sr, &copts, hf);
+	pr = xcalloc(1, sizeof(*pr));
+	ret = probe_run(&o, pr);
+	if (ret == -EINVAL) {
+		ret = usage_error("%s", pr->e.why);
+		goto out;
+	}
+	if (ret) {
+		error_msg("%s", pr->e.why);
+		ret = EXIT_CANNOT;
+		goto out;
+	}
+	report_init(&r, "probe");
+	cmd_fill_report_host(&r, hf, &sr);
+	report_note(&r, "Probe in %s on %s (%s): %llu MiB file, %u-byte %s, depth %u, %.1f s per mode",
+		    pr->dir, pr->fs, pr->device, (unsigned long long)(pr->size >> 20), pr->bs,
+		    o.rw == PROBE_RANDRW ? "random reads and writes"
+		    : o.rw == PROBE_RANDREAD ? "random reads" : "random writes",
+		    pr->depth, o.duration_ms / 1000.0);
+	if (pr->modes[PM_DEFAULT].ran || pr->modes[PM_SQPOLL].ran || pr->modes[PM_SQPOLL_FIXED].ran)
+		report_note(&r, "Punts counted %s%s%s", pr->punts_why[0] ? "as new iou-wrk threads ("
+								       : "with the io_uring_queue_async_work tracepoint",
+			    pr->punts_why, pr->punts_why[0] ? ")" : "");
+	table(&r, pr, false);
+	table(&r, pr, true);
+	if (g->verbosity >= 0)
+		histograms(&r, pr);
+	ctx = (struct check_ctx){ .host = hf, .probe = pr, .report = &r };
+	checks_run_scope(SCOPE_PROBE, &ctx, &g->policy);
+	for (i = 0; i < r.nfindings; i++)
+		if (!strcmp(r.findings[i].check->id, "probe-fast-path"))
+			fast_path = r.findings[i].status == STATUS_PASS;
+	r.probe = probe_json(pr, fast_path);
+	ret = cmd_emit_report(g, &r);
+	report_free(&r);
+out:
+	free(pr);
+	host_facts_free(hf);
+	free(hf);
+	sysroot_close(&sr);
+	return ret;
+}
