@@ -21,13 +21,17 @@
 #include "proc_facts.h"
 
 #define PF_KTHREAD 0x00200000UL
-#define RING_READS 5			/* reads of a ring whose lock looked busy */
+/*
+ * Reads of a ring whose lock looked busy. An SQPOLL thread under steady load
+ * holds the lock most of the time; short, uneven pauses find it free.
+ */
+#define RING_READS 100
 #define EXTENT_MAX 1000000		/* FIEMAP stops counting here */
 #define URING_TARGET "anon_inode:[io_uring]"
 
-static void sleep_ms(long ms)
+static void sleep_us(long us)
 {
-	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = us * 1000L };
 
 	nanosleep(&ts, NULL);
 }
@@ -96,7 +100,7 @@ static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct pro
 	r->fd = fd;
 	for (i = 0; i < (sr->live ? RING_READS : 1); i++) {
 		if (i)
-			sleep_ms(2);
+			sleep_us(100 + (i * 7919) % 900);	/* 0.1 to 1 ms, never in step */
 		uring_fdinfo_free(&r->u);
 		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
 		if (err)
