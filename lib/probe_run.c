@@ -108,7 +108,12 @@ struct engine {
 	uint64_t enters;
 };
 
-static void prep(struct engine *e, unsigned int slot)
+/*
+ * Queues one request for slot; false when the SQ has no room. With SQPOLL a
+ * completion can arrive before the kernel publishes the SQ head that freed
+ * its entry, so a full SQ is possible and the slot waits for the next pass.
+ */
+static bool prep(struct engine *e, unsigned int slot)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring);
 	bool write = e->write_only || e->rw == PROBE_RANDWRITE ||
@@ -116,6 +121,8 @@ static void prep(struct engine *e, unsigned int slot)
 	uint64_t off = e->append ? 0 : (next_rand(&e->seed) % e->blocks) * e->bs;
 	int fd = e->fixed ? 0 : e->fd;
 
+	if (!sqe)
+		return false;
 	if (e->fixed) {
 		if (write)
 			io_uring_prep_write_fixed(sqe, fd, e->bufs[slot], e->bs, off, (int)slot);
@@ -131,6 +138,7 @@ static void prep(struct engine *e, unsigned int slot)
 		e->appended += e->bs;
 	io_uring_sqe_set_data64(sqe, slot);
 	e->start[slot] = now_ns();
+	return true;
 }
 
 static void count_sqpoll_submit(struct engine *e)
@@ -244,7 +252,7 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 	size_t nbefore, nafter, i, k;
 	struct rusage ru0, ru1;
 	uint64_t deadline, t0, punts0 = 0, enters0 = 0;
-	unsigned int inflight = 0, slot;
+	unsigned int inflight = 0, slot, npending = 0, *pending = NULL;
 	struct iovec *iov = NULL;
 	int ret;
 
@@ -284,7 +292,8 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 	}
 	e.start = calloc(o->depth, sizeof(*e.start));
 	e.lat = malloc(LAT_CAP * sizeof(*e.lat));
-	if (!e.start || !e.lat) {
+	pending = calloc(o->depth, sizeof(*pending));
+	if (!e.start || !e.lat || !pending) {
 		fact_fail(&m->e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -303,11 +312,18 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 		prep(&e, slot);
 	if (e.sqpoll)
 		count_sqpoll_submit(&e);
-	while (inflight) {
+	while (inflight || npending) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
 		uint64_t now;
 
+		/* Slots that found the SQ full last pass go first. */
+		while (npending && prep(&e, pending[npending - 1])) {
+			npending--;
+			inflight++;
+		}
+		if (!inflight)
+			continue;	/* the SQPOLL thread is about to publish the SQ head */
 		ret = wait_some(&e);
 		if (ret) {
 			fact_fail(&m->e, ret, "waiting for completions failed: %s", strerror(-ret));
@@ -326,8 +342,10 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 								 ? UINT32_MAX : now - e.start[slot]);
 			if (now < deadline && slot < o->depth &&
 			    !(e.append && e.appended >= e.append_limit)) {
-				prep(&e, slot);
-				inflight++;
+				if (prep(&e, slot))
+					inflight++;
+				else
+					pending[npending++] = slot;
 			}
 		}
 		io_uring_cq_advance(&e.ring, n);
@@ -357,6 +375,7 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 	if (m->errors && m->errors == m->ios)
 		fact_fail(&m->e, m->first_error, "every request failed: %s", strerror(-m->first_error));
 out:
+	free(pending);
 	free(e.start);
 	free(e.lat);
 	io_uring_queue_exit(&e.ring);
