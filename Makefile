@@ -14,7 +14,7 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \

@@ -67,8 +67,7 @@ const struct command *command_find(const char *name)
 
 static const char global_help[] =
 	"Global options (before or after the command):\n"
-	"  --format FMT       text (default) or json; markdown, junit and prometheus are\n"
-	"                     part of the contract but not in this version yet\n"
+	"  --format FMT       text (default), json, markdown, junit or prometheus\n"
 	"  -o, --output FILE  write the report to FILE instead of standard output\n"
 	"  --root DIR         read proc/ and sys/ under DIR (a captured host) instead of\n"
 	"                     the live system\n"
@@ -144,7 +143,8 @@ int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
 	switch (opt) {
 	case OPT_FORMAT:
 		if (output_format_parse(arg, &g->format))
-			return usage_error("unknown format '%s' (text, json)", arg);
+			return usage_error("unknown format '%s' (text, json, markdown, junit, "
+					   "prometheus)", arg);
 		if (!output_format_supported(g->format))
 			return usage_error("format '%s' is not available in this version "
 					   "(text, json)", arg);

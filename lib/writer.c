@@ -27,7 +27,7 @@ int output_format_parse(const char *name, enum output_format *fmt)
 
 bool output_format_supported(enum output_format fmt)
 {
-	return fmt == FORMAT_TEXT || fmt == FORMAT_JSON;
+	return fmt <= FORMAT_PROMETHEUS;
 }
 
 int write_report(FILE *out, const struct report *r, enum output_format fmt,
@@ -38,6 +38,12 @@ int write_report(FILE *out, const struct report *r, enum output_format fmt,
 		return write_report_text(out, r, o);
 	case FORMAT_JSON:
 		return write_report_json(out, r);
+	case FORMAT_MARKDOWN:
+		return write_report_markdown(out, r);
+	case FORMAT_JUNIT:
+		return write_report_junit(out, r);
+	case FORMAT_PROMETHEUS:
+		return write_report_prometheus(out, r);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -35,6 +35,9 @@ int write_report(FILE *out, const struct report *r, enum output_format fmt,
 		 const struct writer_opts *o);
 int write_report_text(FILE *out, const struct report *r, const struct writer_opts *o);
 int write_report_json(FILE *out, const struct report *r);
+int write_report_markdown(FILE *out, const struct report *r);
+int write_report_junit(FILE *out, const struct report *r);
+int write_report_prometheus(FILE *out, const struct report *r);
 /* Prints doc pretty, with a final newline, and puts it; 0 or -EIO. */
 int write_json_document(FILE *out, struct json_object *doc);
 

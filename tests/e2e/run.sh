@@ -24,6 +24,39 @@ while read -r name tree args; do
 	if [ -s "$TMP/$name.err" ]; then bad "fixture $name stderr empty" "$(cat "$TMP/$name.err")"; else ok "fixture $name stderr empty"; fi
 done <tests/e2e/fixtures.list
 
+# --- every format, on fixture trees: golden outputs and their schemas -----------
+fmt_norm() { # the run's time is the only thing that may differ
+	sed -E 's/timestamp="[^"]*"/timestamp="T"/; s/^(uringlint_last_run_timestamp_seconds) .*/\1 T/'
+}
+for c in "host-6.18|--dir / --dir /mnt/xfs" "isolated-nvme-irq|--sqpoll-cpu 1 --dir /" "uring-disabled-2|--dir /"; do
+	tree=${c%%|*}
+	args=${c#*|}
+	for fmt in markdown junit prometheus; do
+		# shellcheck disable=SC2086
+		"$BIN" --root "testdata/$tree" preflight $args --format "$fmt" >"$TMP/$tree.$fmt" 2>"$TMP/err"
+		fmt_norm <"$TMP/$tree.$fmt" >"$TMP/$tree.$fmt.norm"
+		compare "$fmt $tree" "$TMP/$tree.$fmt.norm" "$EXP/$tree.$fmt"
+	done
+	if command -v xmllint >/dev/null; then
+		xmllint --noout --schema tests/e2e/junit.xsd "$TMP/$tree.junit" 2>"$TMP/xsd" &&
+			ok "junit $tree validates against the JUnit schema" || bad "junit $tree schema" "$(cat "$TMP/xsd")"
+	else
+		skip "junit schema" "xmllint is missing (libxml2-utils)"
+	fi
+	sh tests/e2e/check-exposition.sh "$TMP/$tree.prometheus" >"$TMP/prom" &&
+		ok "prometheus $tree is valid exposition format" || bad "prometheus $tree" "$(cat "$TMP/prom")"
+done
+# The exposition checker itself fails on what it must.
+printf 'a{b="x"} 1\n' >"$TMP/bad.prom"
+! sh tests/e2e/check-exposition.sh "$TMP/bad.prom" >/dev/null && ok "exposition checker rejects a sample without TYPE" ||
+	bad "exposition checker rejects a sample without TYPE"
+printf '# TYPE a gauge\na 1\na 1\n' >"$TMP/dup.prom"
+! sh tests/e2e/check-exposition.sh "$TMP/dup.prom" >/dev/null && ok "exposition checker rejects duplicates" ||
+	bad "exposition checker rejects duplicates"
+"$BIN" --root testdata/host-6.18 preflight --dir / --dir / --format prometheus >"$TMP/twice.prom"
+sh tests/e2e/check-exposition.sh "$TMP/twice.prom" >/dev/null && ok "prometheus: a repeated --dir stays unique" ||
+	bad "prometheus: a repeated --dir stays unique" "$(sh tests/e2e/check-exposition.sh "$TMP/twice.prom")"
+
 # The fixture with io_uring_disabled=2 fails io-uring-available and names the sysctl.
 run "disabled-2 exit 1" 1 "$BIN" --root testdata/uring-disabled-2 preflight --format json &&
 	if jq -e '.findings[] | select(.id == "io-uring-available") |

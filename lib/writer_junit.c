@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * JUnit XML: one testcase per finding, so any CI shows the checklist. fail
+ * is a <failure>, error an <error>, skip <skipped>; pass and warn pass, a
+ * warn with its message in <system-out>.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "checks.h"
+#include "writer.h"
+
+static void put_xml(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&apos;", out);
+			break;
+		default:
+			/* XML 1.0 forbids most control characters even escaped. */
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputc('?', out);
+			else
+				fputc(c, out);
+		}
+	}
+}
+
+int write_report_junit(FILE *out, const struct report *r)
+{
+	unsigned int n[STATUS__COUNT];
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	report_count(r, n);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<testsuites name=\"uringlint\" tests=\"%zu\" failures=\"%u\" errors=\"%u\" "
+		     "skipped=\"%u\">\n",
+		r->nfindings, n[STATUS_FAIL], n[STATUS_ERROR], n[STATUS_SKIP]);
+	fprintf(out, "  <testsuite name=\"uringlint %s\" tests=\"%zu\" failures=\"%u\" errors=\"%u\" "
+		     "skipped=\"%u\" timestamp=\"%s\" hostname=\"",
+		r->command, r->nfindings, n[STATUS_FAIL], n[STATUS_ERROR], n[STATUS_SKIP], stamp);
+	put_xml(out, r->host.hostname);
+	fputs("\">\n", out);
+	for (i = 0; i < r->nfindings; i++) {
+		const struct finding *f = &r->findings[i];
+		const char *fix = finding_fix(f);
+
+		fprintf(out, "    <testcase classname=\"uringlint.%s\" name=\"%s ", f->check->category,
+			f->check->id);
+		put_xml(out, f->subject);
+		fputs("\">\n", out);
+		switch (f->status) {
+		case STATUS_FAIL:
+		case STATUS_ERROR:
+			fprintf(out, "      <%s type=\"%s\" message=\"",
+				f->status == STATUS_FAIL ? "failure" : "error",
+				severity_name(f->check->severity));
+			put_xml(out, f->message);
+			fputs("\">", out);
+			put_xml(out, fix ? fix : f->message);
+			fprintf(out, "</%s>\n", f->status == STATUS_FAIL ? "failure" : "error");
+			break;
+		case STATUS_SKIP:
+			fputs("      <skipped message=\"", out);
+			put_xml(out, f->message);
+			fputs("\"/>\n", out);
+			break;
+		default:
+			fputs("      <system-out>", out);
+			if (f->status == STATUS_WARN)
+				fputs("WARN: ", out);
+			put_xml(out, f->message);
+			if (fix) {
+				fputs(" Fix: ", out);
+				put_xml(out, fix);
+			}
+			fputs("</system-out>\n", out);
+		}
+		fputs("    </testcase>\n", out);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# check-exposition.sh FILE: validates the Prometheus text exposition format
+# (0.0.4) as node_exporter's textfile collector parses it: HELP and TYPE
+# lines before their samples, metric and label names, quoted and escaped
+# label values, numeric values, no duplicate series, a final newline.
+# Prints the first problem and exits 1, or exits 0.
+[ -s "$1" ] || { echo "empty file"; exit 1; }
+[ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] || { echo "no final newline"; exit 1; }
+awk '
+function bad(msg) { printf "line %d: %s: %s\n", NR, msg, $0; err = 1; exit 1 }
+/^# HELP / { if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/) bad("bad metric name in HELP"); help[$3] = 1; next }
+/^# TYPE / {
+	if ($3 !~ /^[a-zA-Z_:][a-zA-Z0-9_:]*$/) bad("bad metric name in TYPE")
+	if ($4 !~ /^(counter|gauge|histogram|summary|untyped)$/) bad("bad TYPE")
+	if ($3 in type) bad("second TYPE for a family")
+	if ($3 in seen) bad("TYPE after samples of its family")
+	type[$3] = $4; next
+}
+/^#/ { next }
+/^$/ { bad("empty line") }
+{
+	line = $0
+	if (!match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*/)) bad("bad metric name")
+	name = substr(line, 1, RLENGTH); rest = substr(line, RLENGTH + 1)
+	labels = ""
+	if (substr(rest, 1, 1) == "{") {
+		# label="value" pairs; values may hold \\, \" and \n escapes
+		if (!match(rest, /^\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\[\\"n])*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\[\\"n])*")*)?\}/))
+			bad("bad labels")
+		labels = substr(rest, 1, RLENGTH); rest = substr(rest, RLENGTH + 1)
+	}
+	if (rest !~ /^ [-+]?([0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|\.[0-9]+|NaN|[-+]?Inf)( -?[0-9]+)?$/)
+		bad("bad value")
+	if (!(name in type)) bad("sample without TYPE")
+	if ((name labels) in series) bad("duplicate series")
+	series[name labels] = 1; seen[name] = 1
+}
+END { exit err }
+' "$1"
