@@ -90,7 +90,7 @@ deps:
 
 run: deps
 	$(MAKE) uringlint
-	./uringlint preflight || [ $$? -eq 1 ]
+	./uringlint report --probe || [ $$? -eq 1 ]
 
 check: deps
 	$(MAKE) uringlint unit-bins $(E2E_HELPERS)

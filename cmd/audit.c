@@ -41,8 +41,8 @@ static int parse_pid(const char *arg, pid_t *pid)
 }
 
 /* Audits one process into the report; returns EXIT_CANNOT when it is gone or went. */
-static int audit_one(const struct sysroot *sr, pid_t pid, unsigned int watch,
-		     struct check_ctx *ctx, const struct check_policy *pol)
+int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struct check_ctx *ctx,
+		  const struct check_policy *pol)
 {
 	struct proc_facts pf;
 	char line[512];
@@ -70,12 +70,12 @@ static int audit_one(const struct sysroot *sr, pid_t pid, unsigned int watch,
 	return ret;
 }
 
-static int find_all(const struct sysroot *sr, struct audit_args *a, struct report *r)
+int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r)
 {
 	unsigned int unreadable;
 	int err;
 
-	err = uring_pids_find(sr, &a->pids, &a->npids, &unreadable);
+	err = uring_pids_find(sr, pids, npids, &unreadable);
 	if (err) {
 		error_msg("cannot list processes: %s", strerror(-err));
 		return EXIT_CANNOT;
@@ -83,7 +83,7 @@ static int find_all(const struct sysroot *sr, struct audit_args *a, struct repor
 	if (unreadable)
 		report_note(r, "%u process%s could not be read (their fds need root or the same "
 			    "user): not audited", unreadable, unreadable == 1 ? "" : "es");
-	if (!a->npids)
+	if (!*npids)
 		report_note(r, "no readable process has an io_uring fd");
 	return 0;
 }
@@ -163,7 +163,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		goto out_report;
 	}
 	if (a.all) {
-		ret = find_all(&sr, &a, &r);
+		ret = cmd_audit_find_all(&sr, &a.pids, &a.npids, &r);
 		if (ret)
 			goto out_report;
 	}
@@ -171,7 +171,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
 	for (i = 0; i < a.npids; i++)
-		gone |= audit_one(&sr, a.pids[i], a.watch, &ctx, &g->policy);
+		gone |= cmd_audit_pid(&sr, a.pids[i], a.watch, &ctx, &g->policy);
 	if (report_processes_end(&r)) {
 		error_msg("out of memory");
 		ret = EXIT_CANNOT;

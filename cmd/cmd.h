@@ -63,6 +63,15 @@ struct command {
 int cmd_preflight(int argc, char **argv, struct global_opts *g);
 int cmd_audit(int argc, char **argv, struct global_opts *g);
 int cmd_probe(int argc, char **argv, struct global_opts *g);
+int cmd_report(int argc, char **argv, struct global_opts *g);
+
+/* The parts report shares with audit and probe. */
+int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struct check_ctx *ctx,
+		  const struct check_policy *pol);
+int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r);
+struct probe_opts;
+int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,
+			  const struct check_policy *pol, bool histograms);
 int cmd_checks(int argc, char **argv, struct global_opts *g);
 int cmd_explain(int argc, char **argv, struct global_opts *g);
 

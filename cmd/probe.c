@@ -201,6 +201,53 @@ static void histograms(struct report *r, const struct probe_result *p)
 	}
 }
 
+int cmd_probe_into_report(const struct probe_opts *po, struct check_ctx *ctx,
+			  const struct check_policy *pol, bool histo)
+{
+	struct probe_opts o = *po;
+	struct report *rp = ctx->report;
+	struct probe_result *pr = xcalloc(1, sizeof(*pr));
+	bool fast_path = false;
+	size_t i;
+	int ret;
+
+	o.progress = isatty(STDERR_FILENO) && histo;
+	ret = probe_run(&o, pr);
+	if (ret == -EINVAL) {
+		ret = usage_error("%s", pr->e.why);
+		goto out;
+	}
+	if (ret) {
+		error_msg("%s", pr->e.why);
+		ret = EXIT_CANNOT;
+		goto out;
+	}
+	report_note(rp, "Probe in %s on %s (%s): %llu MiB file, %u-byte %s, depth %u, %.1f s per mode",
+		    pr->dir, pr->fs, pr->device, (unsigned long long)(pr->size >> 20), pr->bs,
+		    o.rw == PROBE_RANDRW ? "random reads and writes"
+		    : o.rw == PROBE_RANDREAD ? "random reads" : "random writes",
+		    pr->depth, o.duration_ms / 1000.0);
+	if (pr->modes[PM_DEFAULT].ran || pr->modes[PM_SQPOLL].ran || pr->modes[PM_SQPOLL_FIXED].ran)
+		report_note(rp, "Punts counted %s%s%s", pr->punts_why[0] ? "as new iou-wrk threads ("
+								       : "with the io_uring_queue_async_work tracepoint",
+			    pr->punts_why, pr->punts_why[0] ? ")" : "");
+	table(rp, pr, false);
+	table(rp, pr, true);
+	if (histo)
+		histograms(rp, pr);
+	ctx->probe = pr;
+	checks_run_scope(SCOPE_PROBE, ctx, pol);
+	ctx->probe = NULL;
+	for (i = 0; i < rp->nfindings; i++)
+		if (!strcmp(rp->findings[i].check->id, "probe-fast-path"))
+			fast_path = rp->findings[i].status == STATUS_PASS;
+	rp->probe = probe_json(pr, fast_path);
+	ret = 0;
+out:
+	free(pr);
+	return ret;
+}
+
 int cmd_probe(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option opts[] = {
@@ -222,13 +269,10 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	};
 	struct collect_opts copts = { 0 };
 	struct host_facts *hf = NULL;
-	struct probe_result *pr = NULL;
 	struct check_ctx ctx;
 	struct sysroot sr;
 	struct report r;
 	struct stat st;
-	bool fast_path = false;
-	size_t i;
 	int c, ret;
 
 	probe_modes_parse("all", &o.modes);
@@ -250,46 +294,16 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	ret = cmd_open_sysroot(g, &sr);
 	if (ret)
 		return ret;
-	o.progress = isatty(STDERR_FILENO) && g->verbosity >= 0;
 
 	hf = xcalloc(1, sizeof(*hf));
 	host_facts_collect(&sr, &copts, hf);
-	pr = xcalloc(1, sizeof(*pr));
-	ret = probe_run(&o, pr);
-	if (ret == -EINVAL) {
-		ret = usage_error("%s", pr->e.why);
-		goto out;
-	}
-	if (ret) {
-		error_msg("%s", pr->e.why);
-		ret = EXIT_CANNOT;
-		goto out;
-	}
 	report_init(&r, "probe");
 	cmd_fill_report_host(&r, hf, &sr);
-	report_note(&r, "Probe in %s on %s (%s): %llu MiB file, %u-byte %s, depth %u, %.1f s per mode",
-		    pr->dir, pr->fs, pr->device, (unsigned long long)(pr->size >> 20), pr->bs,
-		    o.rw == PROBE_RANDRW ? "random reads and writes"
-		    : o.rw == PROBE_RANDREAD ? "random reads" : "random writes",
-		    pr->depth, o.duration_ms / 1000.0);
-	if (pr->modes[PM_DEFAULT].ran || pr->modes[PM_SQPOLL].ran || pr->modes[PM_SQPOLL_FIXED].ran)
-		report_note(&r, "Punts counted %s%s%s", pr->punts_why[0] ? "as new iou-wrk threads ("
-								       : "with the io_uring_queue_async_work tracepoint",
-			    pr->punts_why, pr->punts_why[0] ? ")" : "");
-	table(&r, pr, false);
-	table(&r, pr, true);
-	if (g->verbosity >= 0)
-		histograms(&r, pr);
-	ctx = (struct check_ctx){ .host = hf, .probe = pr, .report = &r };
-	checks_run_scope(SCOPE_PROBE, &ctx, &g->policy);
-	for (i = 0; i < r.nfindings; i++)
-		if (!strcmp(r.findings[i].check->id, "probe-fast-path"))
-			fast_path = r.findings[i].status == STATUS_PASS;
-	r.probe = probe_json(pr, fast_path);
-	ret = cmd_emit_report(g, &r);
+	ctx = (struct check_ctx){ .host = hf, .report = &r };
+	ret = cmd_probe_into_report(&o, &ctx, &g->policy, g->verbosity >= 0);
+	if (!ret)
+		ret = cmd_emit_report(g, &r);
 	report_free(&r);
-out:
-	free(pr);
 	host_facts_free(hf);
 	free(hf);
 	sysroot_close(&sr);

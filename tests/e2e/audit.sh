@@ -133,6 +133,30 @@ if start buffered; then
 	stop "$pid"
 fi
 
+# --- report: preflight, the processes and the probe in one checklist -------------------
+if start buffered; then
+	sleep 0.3
+	run "report --pid" 1 "$BIN" report --dir "$TMP/data" --pid "$pid" --format json &&
+		jq -e --argjson p "$pid" '([.findings[] | select(.id == "fs-type")] | length == 1) and
+			([.findings[] | select(.id == "fd-o-direct" and .pid == $p)] | length >= 1) and
+			(.processes | length == 1 and .[0].pid == $p) and .command == "report"' "$TMP/out" >/dev/null &&
+		ok "report: host, directory and process findings, and the inventory" ||
+		bad "report: host, directory and process findings" "$(jq -c '[.findings[] | [.id, .status]]' "$TMP/out" | head -c 600)"
+	"$BIN" report --dir "$TMP/data" --format json --fail-on never >"$TMP/out" 2>"$TMP/err"
+	jq -e --argjson p "$pid" '[.processes[].pid] | index($p) != null' "$TMP/out" >/dev/null &&
+		ok "report without --pid audits every io_uring process" || bad "report without --pid finds the process"
+	stop "$pid"
+fi
+run "report --probe" 0 "$BIN" report --dir "$TMP/data" --probe --format json --fail-on never &&
+	jq -e '.probe.modes | length >= 3' "$TMP/out" >/dev/null &&
+	jq -e '[.findings[] | select(.id == "probe-fast-path")] | length == 1' "$TMP/out" >/dev/null &&
+	ok "report --probe adds the probe and its verdicts" || bad "report --probe" "$(jq -c '.probe' "$TMP/out" | head -c 400)"
+run "report --pid abc" 2 "$BIN" report --pid abc && one_error_line "report --pid abc message" "'abc'"
+run "report --probe --root" 2 "$BIN" --root testdata/host-6.18 report --probe && one_error_line "report --probe --root message" "live"
+run "report on a captured tree" 0 "$BIN" --root testdata/proc-6.18 report --format json --fail-on never &&
+	jq -e '.processes[0].pid == 31435' "$TMP/out" >/dev/null && ok "report --root audits the captured processes" ||
+	bad "report --root audits the captured processes"
+
 declare -A expect=(
 	[append]="fd-append fail append.dat"
 	[unaligned-buffers]="fixed-buf-alignment fail pid"

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uringlint report: the checklist of a deploy. Preflight of the host and
+ * every --dir, an audit of the named processes (default: every readable
+ * process with an io_uring fd), and with --probe the probe on the first
+ * --dir, in one report grouped by area.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "host_facts.h"
+#include "parse.h"
+#include "probe.h"
+#include "xalloc.h"
+
+enum {
+	OPT_DIR = OPT_CMD_BASE,
+	OPT_PID,
+	OPT_ALL,
+	OPT_PROBE,
+};
+
+struct report_args {
+	const char **dirs;
+	size_t ndirs;
+	pid_t *pids;
+	size_t npids;
+	bool probe;
+};
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct report_args *a)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, OPT_DIR },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "probe", no_argument, NULL, OPT_PROBE },
+		GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stat st;
+	uint64_t v;
+	size_t i;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DIR:
+			a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
+			a->dirs[a->ndirs++] = optarg;
+			break;
+		case OPT_PID:
+			if (parse_u64(optarg, 10, &v) || !v || v > 4194304)
+				return usage_error("not a process ID: '%s'", optarg);
+			a->pids = xreallocarray(a->pids, a->npids + 1, sizeof(*a->pids));
+			a->pids[a->npids++] = (pid_t)v;
+			break;
+		case OPT_ALL:
+			break;	/* the default when no --pid is given */
+		case OPT_PROBE:
+			a->probe = true;
+			break;
+		default:
+			ret = global_opt(g, c, optarg, argv, command_find("report"));
+			if (ret)
+				return ret;
+		}
+	}
+	if (optind < argc)
+		return usage_error("report takes no argument '%s'", argv[optind]);
+	if (a->probe && g->root)
+		return usage_error("--probe runs I/O on the live system; it cannot replay --root");
+	for (i = 0; !g->root && i < a->ndirs; i++) {
+		if (stat(a->dirs[i], &st) < 0)
+			return usage_error("cannot use --dir '%s': %s", a->dirs[i], strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return usage_error("--dir '%s' is not a directory", a->dirs[i]);
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv, struct global_opts *g)
+{
+	static const char *const here[] = { "." };
+	struct report_args a = { 0 };
+	struct host_facts *hf = NULL;
+	struct collect_opts copts;
+	struct audit_opts aopts = { 0 };
+	struct check_ctx ctx;
+	struct sysroot sr;
+	struct plan plan;
+	struct report r;
+	int ret, gone = 0;
+	size_t i;
+
+	ret = parse_args(argc, argv, g, &a);
+	if (ret)
+		goto out_args;
+	ret = cmd_open_sysroot(g, &sr);
+	if (ret)
+		goto out_args;
+
+	hf = xcalloc(1, sizeof(*hf));
+	copts = (struct collect_opts){
+		.dirs = !a.ndirs && sr.live ? here : a.dirs,
+		.ndirs = !a.ndirs && sr.live ? 1 : a.ndirs,
+		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
+		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
+			       check_policy_selects(&g->policy, "dio-alignment"),
+	};
+	host_facts_collect(&sr, &copts, hf);
+	report_init(&r, "report");
+	cmd_fill_report_host(&r, hf, &sr);
+	plan_defaults(&plan);
+	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
+
+	/* The host and its directories. */
+	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
+
+	/* The processes: those named, or every one with a ring that can be read. */
+	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
+		ret = EXIT_CANNOT;
+		goto out_report;
+	}
+	if (!a.npids && cmd_audit_find_all(&sr, &a.pids, &a.npids, &r)) {
+		ret = EXIT_CANNOT;
+		goto out_report;
+	}
+	for (i = 0; i < a.npids; i++)
+		gone |= cmd_audit_pid(&sr, a.pids[i], 0, &ctx, &g->policy);
+	if (report_processes_end(&r)) {
+		ret = EXIT_CANNOT;
+		goto out_report;
+	}
+
+	/* The proof, on the first data directory. */
+	if (a.probe) {
+		struct probe_opts po = {
+			.dir = copts.dirs[0], .size = 256ull << 20, .duration_ms = 2000,
+			.depth = 32, .bs = 4096, .rw = PROBE_RANDRW, .sqpoll_cpu = -1,
+		};
+
+		probe_modes_parse("all", &po.modes);
+		ret = cmd_probe_into_report(&po, &ctx, &g->policy, g->verbosity > 0);
+		if (ret)
+			goto out_report;
+	}
+	ret = cmd_emit_report(g, &r);
+	if (gone && ret != EXIT_USAGE)
+		ret = EXIT_CANNOT;
+out_report:
+	report_free(&r);
+	host_facts_free(hf);
+	free(hf);
+	sysroot_close(&sr);
+out_args:
+	free(a.dirs);
+	free(a.pids);
+	return ret;
+}
