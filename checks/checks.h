@@ -42,6 +42,16 @@ struct plan {
 
 void plan_defaults(struct plan *p);
 
+/* The judgment thresholds a --config file may move. */
+struct thresholds {
+	double busy_idle;		/* SQPOLL work ratio below this spins idle (0.10) */
+	double busy_saturated;		/* above this is saturated (0.95) */
+	unsigned int extent_limit;	/* a data file with more extents is fragmented (1000) */
+	double punt_tolerance;		/* probe: share of punted requests tolerated (0.001) */
+};
+
+void thresholds_defaults(struct thresholds *t);
+
 /* What audit is told about the process's data. */
 struct audit_opts {
 	const char *const *data_paths;	/* --data-path GLOBs */
@@ -54,8 +64,12 @@ struct check_ctx {
 	const struct proc_facts *proc;	/* process checks */
 	const struct audit_opts *audit;
 	const struct probe_result *probe;	/* probe checks */
+	const struct thresholds *th;		/* NULL: the defaults */
 	struct report *report;
 };
+
+/* The context's thresholds, or the defaults. */
+const struct thresholds *check_thresholds(const struct check_ctx *ctx);
 
 struct check;
 typedef void (*check_run_fn)(const struct check *c, struct check_ctx *ctx);

@@ -10,3 +10,22 @@ void plan_defaults(struct plan *p)
 	p->ring_entries = PLAN_DEFAULT_RING_ENTRIES;
 	p->fixed_buffer_bytes = PLAN_DEFAULT_FIXED_BUFFERS;
 }
+
+void thresholds_defaults(struct thresholds *t)
+{
+	t->busy_idle = 0.10;
+	t->busy_saturated = 0.95;
+	t->extent_limit = 1000;
+	t->punt_tolerance = 0.001;
+}
+
+const struct thresholds *check_thresholds(const struct check_ctx *ctx)
+{
+	static struct thresholds defaults;
+
+	if (ctx->th)
+		return ctx->th;
+	if (!defaults.extent_limit)
+		thresholds_defaults(&defaults);
+	return &defaults;
+}

@@ -91,7 +91,9 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 		ran++;
 		tracepoint |= m->punts_tracepoint;
 		/* More than 0.1% of requests punted, or any new worker when only threads tell. */
-		if (m->punts_tracepoint ? m->punts * 1000 > m->ios : m->punts > 0) {
+		if (m->punts_tracepoint
+			    ? (double)m->punts > check_thresholds(ctx)->punt_tolerance * (double)m->ios
+			    : m->punts > 0) {
 			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s%s %llu of %llu",
 				 nbad ? ", " : "", probe_mode_name((enum probe_mode)i),
 				 (unsigned long long)m->punts, (unsigned long long)m->ios);

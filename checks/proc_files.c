@@ -204,8 +204,7 @@ void check_fixed_buf_alignment(const struct check *c, struct check_ctx *ctx)
 	finding_ev_int(fi, "misaligned", (int64_t)nbad);
 }
 
-/* Fewer than this many bytes per extent on average, over this many extents, is fragmented. */
-#define FRAG_MIN_EXTENTS 1000
+/* Fewer than this many bytes per extent on average, over the extent limit, is fragmented. */
 #define FRAG_MAX_AVG (1ull << 20)
 
 void check_file_extents(const struct check *c, struct check_ctx *ctx)
@@ -226,7 +225,8 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		if (!why || f->type != PFILE_REGULAR || f->ext_err)
 			continue;
 		judged++;
-		frag = f->extents >= FRAG_MIN_EXTENTS && f->size / f->extents < FRAG_MAX_AVG;
+		frag = f->extents >= check_thresholds(ctx)->extent_limit &&
+		       f->size / f->extents < FRAG_MAX_AVG;
 		/* Unwritten extents punt O_DIRECT writes on XFS, not on ext4 (facts, section 3). */
 		unwritten = f->unwritten && strcmp(proc_file_fstype(pf, f), "ext4");
 		if (!frag && !unwritten)

@@ -126,8 +126,6 @@ static size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 	}
 	return n;
 }
-#define BUSY_IDLE 0.10		/* below: the thread mostly spins idle */
-#define BUSY_SATURATED 0.95	/* above: it never catches its breath */
 #define BUSY_MIN_TOTAL_US 100000
 
 void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
@@ -161,7 +159,7 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 			continue;
 		}
 		ratio = (double)u->sq_work_time_us / (double)u->sq_total_time_us;
-		if (ratio < BUSY_IDLE) {
+		if (ratio < check_thresholds(ctx)->busy_idle) {
 			fi = proc_add(c, ctx, STATUS_WARN, subject,
 				      "the SQPOLL thread did work in %.1f%% of its %.1f s of CPU: it "
 				      "mostly spins on an empty ring, burning a core for nothing",
@@ -169,7 +167,7 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
 					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
 					    "SQPOLL for this ring");
-		} else if (ratio > BUSY_SATURATED) {
+		} else if (ratio > check_thresholds(ctx)->busy_saturated) {
 			fi = proc_add(c, ctx, STATUS_WARN, subject,
 				      "the SQPOLL thread did work in %.1f%% of its CPU time: it is "
 				      "saturated, and submissions queue behind it",

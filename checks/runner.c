@@ -113,7 +113,7 @@ void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		if (pol->only && !list_has(pol->only, c->id))
 			continue;
 		if (pol->skip && list_has(pol->skip, c->id)) {
-			report_add(ctx->report, c, STATUS_SKIP, subject, "suppressed by policy (--skip)");
+			report_add(ctx->report, c, STATUS_SKIP, subject, "suppressed by policy (--skip or the policy file)");
 			continue;
 		}
 		if ((c->flags & CHECK_LIVE_ONLY) && !ctx->host->live) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "proc_facts.h"
@@ -108,6 +109,10 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	int c, ret = 0, gone = 0;
 	size_t i;
 
+	for (i = 0; i < g->cfg->ndata_paths; i++) {
+		a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1, sizeof(*a.data_paths));
+		a.data_paths[a.ndata_paths++] = g->cfg->data_paths[i];
+	}
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
 		if (c == OPT_ALL) {
 			a.all = true;
@@ -169,7 +174,8 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	}
 	plan_defaults(&plan);
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
-	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
+	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
+				  .report = &r };
 	for (i = 0; i < a.npids; i++)
 		gone |= cmd_audit_pid(&sr, a.pids[i], a.watch, &ctx, &g->policy);
 	if (report_processes_end(&r)) {

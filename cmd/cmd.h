@@ -16,6 +16,8 @@
 #define EXIT_USAGE 2
 #define EXIT_CANNOT 3
 
+struct config;
+
 struct global_opts {
 	enum output_format format;
 	const char *output;	/* -o FILE, NULL: stdout */
@@ -25,6 +27,8 @@ struct global_opts {
 	bool fail_never;
 	bool no_color;
 	int verbosity;
+	struct config *cfg;	/* the policy file, applied before the command line */
+	char *skip_buf;		/* --skip joined to the file's skip list */
 };
 
 enum {
@@ -34,6 +38,7 @@ enum {
 	OPT_SKIP,
 	OPT_FAIL_ON,
 	OPT_NO_COLOR,
+	OPT_CONFIG,
 	OPT_CMD_BASE = 0x200,	/* commands number their own options from here */
 };
 
@@ -46,6 +51,7 @@ enum {
 	{ "skip", required_argument, NULL, OPT_SKIP },                \
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },          \
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },              \
+	{ "config", required_argument, NULL, OPT_CONFIG },            \
 	{ "quiet", no_argument, NULL, 'q' },                          \
 	{ "verbose", no_argument, NULL, 'v' },                        \
 	{ "help", no_argument, NULL, 'h' },                           \

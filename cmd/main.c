@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "version.h"
 #include "xalloc.h"
@@ -78,6 +79,11 @@ static const char global_help[] =
 	"  --fail-on LEVEL    warn, fail (default) or never: exit 1 when a finding\n"
 	"                     reaches LEVEL (an error counts as a failure)\n"
 	"  --no-color         no colour (also NO_COLOR=1; colour is used only on a terminal)\n"
+	"  --config FILE      policy file (default /etc/uringlint.conf when it exists):\n"
+	"                     key = value lines: skip, only, fail-on, data-path,\n"
+	"                     sqpoll-cpu, depth, ring-entries, fixed-buffers,\n"
+	"                     busy-ratio-idle, busy-ratio-saturated, extent-limit,\n"
+	"                     punt-tolerance\n"
 	"  -q, --quiet        list only findings that need action\n"
 	"  -v, --verbose      add each finding's evidence and reference\n"
 	"  -h, --help         this help\n"
@@ -161,8 +167,17 @@ int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
 		g->policy.only = arg;
 		return 0;
 	case OPT_SKIP:
-		g->policy.skip = arg;
+		/* The policy file's suppressions stay: --skip adds to them. */
+		if (g->cfg && g->cfg->skip && g->policy.skip == g->cfg->skip) {
+			free(g->skip_buf);
+			g->skip_buf = xasprintf("%s,%s", g->cfg->skip, arg);
+			g->policy.skip = g->skip_buf;
+		} else {
+			g->policy.skip = arg;
+		}
 		return 0;
+	case OPT_CONFIG:
+		return 0;	/* read before the command line, in main() */
 	case OPT_FAIL_ON:
 		return parse_fail_on(g, arg);
 	case OPT_NO_COLOR:
@@ -310,12 +325,45 @@ int cmd_emit_report(const struct global_opts *g, const struct report *r)
 	return 0;
 }
 
+/* --config may stand anywhere; it is read first so the command line can override it. */
+static const char *config_path(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			return argv[i + 1];
+		if (!strncmp(argv[i], "--config=", 9))
+			return argv[i] + 9;
+	}
+	return NULL;
+}
+
+static int load_policy(int argc, char **argv, struct global_opts *g, struct config *cfg)
+{
+	int ret = config_load(config_path(argc, argv), cfg);
+
+	if (ret)
+		return ret;
+	g->cfg = cfg;
+	g->policy.only = cfg->only;
+	g->policy.skip = cfg->skip;
+	return cfg->has_fail_on ? parse_fail_on(g, cfg->fail_on) : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
 	struct global_opts g = { .format = FORMAT_TEXT, .fail_on = STATUS_FAIL };
+	static struct config cfg;
 	const struct command *cmd;
 	int c, ret;
+
+	ret = load_policy(argc, argv, &g, &cfg);
+	if (ret)
+		return ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
@@ -333,5 +381,8 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
-	return cmd->run(argc, argv, &g);
+	ret = cmd->run(argc, argv, &g);
+	free(g.skip_buf);
+	config_free(&cfg);
+	return ret;
 }

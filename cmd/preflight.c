@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "xalloc.h"
@@ -131,6 +132,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	int c, ret;
 
 	plan_defaults(&a.plan);
+	config_apply_plan(g->cfg, &a.plan);
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
 		ret = parse_option(c, optarg, &a);
 		if (ret < 0)
@@ -164,7 +166,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "preflight");
 	cmd_fill_report_host(&r, hf, &sr);
-	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .report = &r };
+	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 	ret = cmd_emit_report(g, &r);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "probe.h"
@@ -299,7 +300,7 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	host_facts_collect(&sr, &copts, hf);
 	report_init(&r, "probe");
 	cmd_fill_report_host(&r, hf, &sr);
-	ctx = (struct check_ctx){ .host = hf, .report = &r };
+	ctx = (struct check_ctx){ .host = hf, .th = &g->cfg->th, .report = &r };
 	ret = cmd_probe_into_report(&o, &ctx, &g->policy, g->verbosity >= 0);
 	if (!ret)
 		ret = cmd_emit_report(g, &r);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "probe.h"
@@ -115,7 +116,11 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	report_init(&r, "report");
 	cmd_fill_report_host(&r, hf, &sr);
 	plan_defaults(&plan);
-	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .report = &r };
+	config_apply_plan(g->cfg, &plan);
+	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
+				     .ndata_paths = g->cfg->ndata_paths };
+	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
+				  .report = &r };
 
 	/* The host and its directories. */
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);

@@ -141,6 +141,24 @@ fi
 run "no colour into a pipe" 0 "$BIN" --root testdata/host-6.18 preflight &&
 	! grep -q $'\033\\[' "$TMP/out" && ok "no colour into a pipe" || bad "no colour into a pipe"
 
+# --- the policy file -------------------------------------------------------------
+printf '# deploy policy\nskip = memlock-limit\nfail-on = warn\nsqpoll-cpu = 1\n\ndata-path = /srv/*\n' >"$TMP/good.conf"
+run "config: good file" 1 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/good.conf" --format json &&
+	jq -e '(.findings[] | select(.id == "memlock-limit") | .status == "skip" and (.message | contains("suppressed by policy")))
+		and (.findings[] | select(.id == "sqpoll-cpu-isolated") | .subject == "cpu 1")' "$TMP/out" >/dev/null &&
+	ok "config: skip, fail-on and the planned SQPOLL CPU apply" || bad "config: good file" "$(jq -c '.findings[:12][] | [.id,.status,.subject]' "$TMP/out")"
+run "config: --skip adds to the file's" 1 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/good.conf" --skip kernel-version --format json &&
+	[ "$(jq '[.findings[] | select(.status == "skip" and (.message | contains("suppressed")))] | length' "$TMP/out")" = 2 ] &&
+	ok "config: --skip adds to the file's list" || bad "config: --skip adds"
+run "config: --fail-on overrides the file" 0 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/good.conf" --fail-on never && ok "config: the command line wins"
+printf 'skip = memlock-limit\nbogus = 1\n' >"$TMP/bad.conf"
+run "config: unknown key" 2 "$BIN" --config "$TMP/bad.conf" checks && one_error_line "config: unknown key message" "bad.conf:2" "unknown key"
+printf 'depth = zero\n' >"$TMP/bad2.conf"
+run "config: bad value" 2 "$BIN" --config "$TMP/bad2.conf" checks && one_error_line "config: bad value message" "bad2.conf:1" "depth"
+printf 'this is not a setting\n' >"$TMP/bad3.conf"
+run "config: bad line" 2 "$BIN" --config "$TMP/bad3.conf" checks && one_error_line "config: bad line message" "bad3.conf:1"
+run "config: missing file" 2 "$BIN" --config "$TMP/nosuch.conf" checks && one_error_line "config: missing file message" "nosuch.conf"
+
 # --- the other commands ------------------------------------------------------
 run "--help" 0 "$BIN" --help && grep -q '^Usage: uringlint' "$TMP/out" && [ ! -s "$TMP/err" ] && ok "--help to stdout"
 run "preflight -h" 0 "$BIN" preflight -h && grep -q 'preflight \[--dir DIR\]' "$TMP/out" && ok "command help"

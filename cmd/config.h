@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_CONFIG_H
+#define URINGLINT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "checks.h"
+
+#define CONFIG_DEFAULT_PATH "/etc/uringlint.conf"
+
+/* Bits of struct config.plan_set: which planning values the file gave. */
+#define PLAN_SET_SQPOLL_CPU (1u << 0)
+#define PLAN_SET_DEPTH (1u << 1)
+#define PLAN_SET_RING_ENTRIES (1u << 2)
+#define PLAN_SET_FIXED_BUFFERS (1u << 3)
+
+/* The policy file: "key = value" lines, # comments. */
+struct config {
+	char path[4096];	/* "" when no file was read */
+	char *only, *skip;
+	bool has_fail_on;
+	char fail_on[8];
+	struct plan plan;
+	unsigned int plan_set;
+	struct thresholds th;
+	char **data_paths;
+	size_t ndata_paths;
+};
+
+/*
+ * Reads path (NULL: /etc/uringlint.conf when it exists). A bad line prints
+ * "uringlint: FILE:LINE: reason" and returns EXIT_USAGE; 0 otherwise.
+ */
+int config_load(const char *path, struct config *cfg);
+void config_free(struct config *cfg);
+/* The planning values the file gave, over the defaults already in plan. */
+void config_apply_plan(const struct config *cfg, struct plan *plan);
+
+#endif
