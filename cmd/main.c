@@ -27,7 +27,7 @@ static const struct command commands[] = {
 	  "                               [--mode default|sqpoll|sqpoll-fixed|all] "
 	  "[--sqpoll-cpu N] [--contrast]",
 	  "measure that the fast path holds on this filesystem" },
-	{ "report", cmd_report, "[--dir DIR]... [--pid PID]... [--all] [--probe]",
+	{ "report", cmd_report, "[--dir DIR]... [--pid PID]... [--all] [--probe] | merge FILE...",
 	  "the whole checklist: preflight, every io_uring process, and the probe" },
 	{ "checks", cmd_checks, "", "list every check: id, scope, severity, title" },
 	{ "explain", cmd_explain, "ID",

@@ -97,6 +97,9 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	int ret, gone = 0;
 	size_t i;
 
+	/* "report merge FILE...": the fleet view of many hosts' JSON reports. */
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return cmd_report_merge(argc - 1, argv + 1, g);
 	ret = parse_args(argc, argv, g, &a);
 	if (ret)
 		goto out_args;

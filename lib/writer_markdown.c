@@ -19,8 +19,10 @@ int write_report_markdown(FILE *out, const struct report *r)
 	size_t i, j;
 
 	fprintf(out, "# uringlint %s: %s\n\n", r->command, r->host.hostname);
-	fprintf(out, "Linux %s, %u CPU%s, %s.\n", r->host.kernel, r->host.cpus,
-		r->host.cpus == 1 ? "" : "s", r->host.live ? "live" : "judged from a captured tree");
+	if (r->host.kernel[0])
+		fprintf(out, "Linux %s, %u CPU%s, %s.\n", r->host.kernel, r->host.cpus,
+			r->host.cpus == 1 ? "" : "s",
+			r->host.live ? "live" : "judged from a captured tree");
 	if (r->nnotes) {
 		fputs("\n```\n", out);
 		for (i = 0; i < r->nnotes; i++)

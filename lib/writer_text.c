@@ -82,16 +82,21 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 {
 	size_t i, j, idw = 0;
 
-	fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, r->host.hostname, r->host.kernel);
-	if (r->host.cpus)
-		fprintf(out, "%u CPU%s", r->host.cpus, r->host.cpus == 1 ? "" : "s");
-	else
-		fputs("CPUs unknown", out);
-	if (r->host.live)
-		fputs(" (live)\n", out);
-	else
-		fprintf(out, " (captured tree %s)\n", r->host.root);
-
+	if (!r->host.kernel[0]) {
+		/* A fleet view (report merge) has no one kernel or CPU count. */
+		fprintf(out, "uringlint %s: %s\n", r->command, r->host.hostname);
+	} else {
+		fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, r->host.hostname,
+			r->host.kernel);
+		if (r->host.cpus)
+			fprintf(out, "%u CPU%s", r->host.cpus, r->host.cpus == 1 ? "" : "s");
+		else
+			fputs("CPUs unknown", out);
+		if (r->host.live)
+			fputs(" (live)\n", out);
+		else
+			fprintf(out, " (captured tree %s)\n", r->host.root);
+	}
 	if (r->nnotes)
 		fputc('\n', out);
 	for (i = 0; i < r->nnotes; i++)

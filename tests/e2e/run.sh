@@ -141,6 +141,24 @@ fi
 run "no colour into a pipe" 0 "$BIN" --root testdata/host-6.18 preflight &&
 	! grep -q $'\033\\[' "$TMP/out" && ok "no colour into a pipe" || bad "no colour into a pipe"
 
+# --- fleet: report merge of three hosts ----------------------------------------------
+for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k; do
+	"$BIN" --root "testdata/$t" preflight --dir / --format json >"$TMP/fleet-$t.json"
+done
+"$BIN" report merge "$TMP"/fleet-*.json --no-color >"$TMP/merge.txt"
+echo "exit $?" >>"$TMP/merge.txt"
+compare "report merge of three hosts" "$TMP/merge.txt" "$EXP/merge-3-hosts.txt"
+run "report merge json" 1 "$BIN" report merge "$TMP"/fleet-*.json --format json &&
+	jq -e '.findings[] | select(.id == "io-uring-disabled-sysctl") | .status == "fail" and
+		.evidence.fail == 1 and .evidence.pass == 1 and .evidence.skip == 1 and .evidence.failing_hosts == ["vm"]' \
+		"$TMP/out" >/dev/null && ok "merge: counts and failing hosts per check" || bad "merge: counts" "$(jq -c '.findings[2]' "$TMP/out")"
+echo '{"schema_version": 2}' >"$TMP/v2.json"
+run "merge: not a report" 2 "$BIN" report merge "$TMP/v2.json" && one_error_line "merge: not a report message" "v2.json"
+printf 'not json' >"$TMP/garbage.json"
+run "merge: garbage" 2 "$BIN" report merge "$TMP/garbage.json" && one_error_line "merge: garbage message" "garbage.json"
+run "merge: missing file" 3 "$BIN" report merge /nonexistent/r.json && one_error_line "merge: missing message" "/nonexistent/r.json"
+run "merge: nothing" 2 "$BIN" report merge && one_error_line "merge: nothing message" "merge"
+
 # --- the policy file -------------------------------------------------------------
 printf '# deploy policy\nskip = memlock-limit\nfail-on = warn\nsqpoll-cpu = 1\n\ndata-path = /srv/*\n' >"$TMP/good.conf"
 run "config: good file" 1 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/good.conf" --format json &&

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uringlint report merge FILE...: JSON reports from many hosts (collected by
+ * Ansible, Salt or ssh) become one fleet report: per check, how many hosts
+ * pass, warn or fail, and which hosts fail. Any format can render it.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "xalloc.h"
+
+#define MERGE_MAX_BYTES (256u << 20)
+
+struct tally {
+	unsigned int hosts[STATUS__COUNT];
+	struct json_object *failing, *warning;
+};
+
+static int status_of(const char *s)
+{
+	int i;
+
+	for (i = 0; i < STATUS__COUNT; i++)
+		if (!strcmp(status_name((enum check_status)i), s))
+			return i;
+	return -1;
+}
+
+/* One host's report: the worst status of each check id over its findings. */
+static int add_host(const char *file, struct tally *t, unsigned int *unknown)
+{
+	int worst[512];
+	struct json_object *doc, *host, *findings, *v;
+	const char *hostname;
+	struct stat st;
+	size_t i, n;
+
+	if (stat(file, &st)) {
+		error_msg("cannot read '%s': %s", file, strerror(errno));
+		return EXIT_CANNOT;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > MERGE_MAX_BYTES)
+		return usage_error("'%s' is not a uringlint JSON report (not a regular file of at "
+				   "most 256 MiB)", file);
+	doc = json_object_from_file(file);
+	if (!doc) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c ends its message with a newline: one line on stderr. */
+		return usage_error("'%s' is not JSON: %.*s", file,
+				   why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
+	}
+	if (!json_object_object_get_ex(doc, "schema_version", &v) || json_object_get_int(v) != 1 ||
+	    !json_object_object_get_ex(doc, "findings", &findings) ||
+	    !json_object_is_type(findings, json_type_array) ||
+	    !json_object_object_get_ex(doc, "host", &host) ||
+	    !json_object_object_get_ex(host, "hostname", &v)) {
+		json_object_put(doc);
+		return usage_error("'%s' is not a uringlint report of schema_version 1", file);
+	}
+	hostname = json_object_get_string(v);
+	for (i = 0; i < check_table_len && i < sizeof(worst) / sizeof(worst[0]); i++)
+		worst[i] = -1;
+	n = json_object_array_length(findings);
+	for (i = 0; i < n; i++) {
+		struct json_object *f = json_object_array_get_idx(findings, i), *id, *st_;
+		const struct check *c;
+		int s;
+
+		if (!json_object_object_get_ex(f, "id", &id) ||
+		    !json_object_object_get_ex(f, "status", &st_) ||
+		    (s = status_of(json_object_get_string(st_))) < 0) {
+			json_object_put(doc);
+			return usage_error("'%s': finding %zu has no valid id or status", file, i);
+		}
+		c = check_find(json_object_get_string(id));
+		if (!c) {
+			(*unknown)++;	/* from a newer uringlint: not judged here */
+			continue;
+		}
+		if (s > worst[c - check_table])
+			worst[c - check_table] = s;
+	}
+	for (i = 0; i < check_table_len; i++) {
+		if (worst[i] < 0)
+			continue;
+		t[i].hosts[worst[i]]++;
+		if (worst[i] == STATUS_FAIL || worst[i] == STATUS_ERROR)
+			json_object_array_add(t[i].failing, json_object_new_string(hostname));
+		else if (worst[i] == STATUS_WARN)
+			json_object_array_add(t[i].warning, json_object_new_string(hostname));
+	}
+	json_object_put(doc);
+	return 0;
+}
+
+static void hosts_list(struct json_object *arr, char *buf, size_t bufsz)
+{
+	size_t i, n = json_object_array_length(arr), used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used + 8 < bufsz; i++) {
+		int w = snprintf(buf + used, bufsz - used, "%s%s", i ? ", " : "",
+				 json_object_get_string(json_object_array_get_idx(arr, i)));
+
+		if (w < 0 || (size_t)w >= bufsz - used) {
+			snprintf(buf + bufsz - 5, 5, "...");
+			break;
+		}
+		used += (size_t)w;
+	}
+}
+
+int cmd_report_merge(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
+	struct tally *t = xcalloc(check_table_len, sizeof(*t));
+	unsigned int unknown = 0, nhosts = 0;
+	struct report r;
+	char fail[1024], warn[1024];
+	size_t i;
+	int c, ret = 0;
+
+	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+		ret = global_opt(g, c, optarg, argv, command_find("report"));
+		if (ret)
+			goto out;
+	}
+	if (optind >= argc) {
+		ret = usage_error("report merge needs JSON reports (uringlint --format json ...)");
+		goto out;
+	}
+	for (i = 0; i < check_table_len; i++) {
+		t[i].failing = json_object_new_array();
+		t[i].warning = json_object_new_array();
+	}
+	for (; optind < argc; optind++, nhosts++) {
+		ret = add_host(argv[optind], t, &unknown);
+		if (ret)
+			goto out_tally;
+	}
+	report_init(&r, "merge");
+	snprintf(r.host.hostname, sizeof(r.host.hostname), "fleet of %u host%s", nhosts,
+		 nhosts == 1 ? "" : "s");
+	r.host.live = false;
+	if (unknown)
+		report_note(&r, "%u findings of checks this uringlint does not know were left out",
+			    unknown);
+	for (i = 0; i < check_table_len; i++) {
+		const struct tally *x = &t[i];
+		unsigned int seen = 0, s;
+		enum check_status worst = STATUS_PASS;
+		struct finding *f;
+
+		for (s = 0; s < STATUS__COUNT; s++) {
+			seen += x->hosts[s];
+			if (x->hosts[s] && s > worst)
+				worst = (enum check_status)s;
+		}
+		if (!seen)
+			continue;
+		/* A check skipped everywhere is a skip; skipped on some hosts only, it is not. */
+		if (worst == STATUS_SKIP && x->hosts[STATUS_PASS])
+			worst = STATUS_PASS;
+		hosts_list(x->failing, fail, sizeof(fail));
+		hosts_list(x->warning, warn, sizeof(warn));
+		f = report_add(&r, &check_table[i], worst, "fleet",
+			       "%u host%s: %u pass, %u warn, %u fail, %u skip, %u error%s%s%s%s%s",
+			       seen, seen == 1 ? "" : "s", x->hosts[STATUS_PASS], x->hosts[STATUS_WARN],
+			       x->hosts[STATUS_FAIL], x->hosts[STATUS_SKIP], x->hosts[STATUS_ERROR],
+			       fail[0] ? "; failing: " : "", fail, warn[0] ? "; warning: " : "", warn,
+			       "");
+		for (s = 0; s < STATUS__COUNT; s++)
+			finding_ev_int(f, status_name((enum check_status)s), x->hosts[s]);
+		json_object_object_add(f->evidence, "failing_hosts", json_object_get(x->failing));
+		json_object_object_add(f->evidence, "warning_hosts", json_object_get(x->warning));
+	}
+	ret = cmd_emit_report(g, &r);
+	report_free(&r);
+out_tally:
+	for (i = 0; i < check_table_len; i++) {
+		json_object_put(t[i].failing);
+		json_object_put(t[i].warning);
+	}
+out:
+	free(t);
+	return ret;
+}
