@@ -5,6 +5,8 @@ VERSION := 0.1.0
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 CC ?= cc
@@ -14,7 +16,7 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
@@ -44,7 +46,12 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all deps run check check-unit check-e2e bench install uninstall clean FORCE
-all: uringlint
+all: uringlint $(B)/uringlint.1
+
+# The man page's CHECKS section comes from the table, through the binary.
+$(B)/uringlint.1: cmd/uringlint.1.in uringlint
+	./uringlint checks --roff >$(B)/checks.roff
+	sed -e 's/@VERSION@/$(VERSION)/' -e '/^@CHECKS@$$/{r $(B)/checks.roff' -e 'd;}' $< >$@
 
 # Rebuild everything when the flags change (SANITIZE=..., DEVELOPER=1).
 $(B)/FLAGS: FORCE
@@ -93,7 +100,7 @@ run: deps
 	./uringlint report --probe || [ $$? -eq 1 ]
 
 check: deps
-	$(MAKE) uringlint unit-bins $(E2E_HELPERS)
+	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS)
 	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
@@ -128,12 +135,15 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/audit.sh
 	@bash tests/bench/probe_vs_fio.sh
 
-install: uringlint
-	install -d $(DESTDIR)$(BINDIR)
+install: uringlint $(B)/uringlint.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0755 uringlint $(DESTDIR)$(BINDIR)/uringlint
+	install -m 0644 $(B)/uringlint.1 $(DESTDIR)$(MANDIR)/man1/uringlint.1
+	install -m 0644 cmd/uringlint.bash-completion $(DESTDIR)$(COMPLETIONDIR)/uringlint
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/uringlint
+	rm -f $(DESTDIR)$(BINDIR)/uringlint $(DESTDIR)$(MANDIR)/man1/uringlint.1 \
+		$(DESTDIR)$(COMPLETIONDIR)/uringlint
 
 clean:
 	rm -rf $(B) uringlint

@@ -63,18 +63,64 @@ out:
 	return err;
 }
 
+/* roff text: a backslash doubled, a leading dot or quote defused. */
+static void put_roff(FILE *out, const char *s, bool minus)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-' && minus)
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* The CHECKS section of the man page, from the table itself: it cannot drift. */
+static int write_checks_roff(FILE *out, const void *data)
+{
+	size_t i;
+
+	(void)data;
+	for (i = 0; i < check_table_len; i++) {
+		const struct check *c = &check_table[i];
+
+		fputs(".TP\n.B ", out);
+		put_roff(out, c->id, true);
+		fprintf(out, "\n(%s, %s) ", check_scope_name(c->scope), severity_name(c->severity));
+		put_roff(out, c->title, false);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+enum { OPT_ROFF = OPT_CMD_BASE };
+
 int cmd_checks(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {
+		{ "roff", no_argument, NULL, OPT_ROFF },	/* for the man page build */
+		GLOBAL_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	bool roff = false;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+		if (c == OPT_ROFF) {
+			roff = true;
+			continue;
+		}
 		ret = global_opt(g, c, optarg, argv, command_find("checks"));
 		if (ret)
 			return ret;
 	}
 	if (optind < argc)
 		return usage_error("checks takes no argument '%s'", argv[optind]);
+	if (roff)
+		return cmd_write_output(g, write_checks_roff, NULL);
 	return cmd_write_output(g, g->format == FORMAT_JSON ? write_checks_json : write_checks_table,
 				NULL);
 }

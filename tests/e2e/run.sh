@@ -159,6 +159,31 @@ run "merge: garbage" 2 "$BIN" report merge "$TMP/garbage.json" && one_error_line
 run "merge: missing file" 3 "$BIN" report merge /nonexistent/r.json && one_error_line "merge: missing message" "/nonexistent/r.json"
 run "merge: nothing" 2 "$BIN" report merge && one_error_line "merge: nothing message" "merge"
 
+# --- packaging: the man page, the completion, install into a DESTDIR ----------------
+MANPAGE=build/uringlint.1
+if [ -f "$MANPAGE" ] && command -v man >/dev/null; then
+	MANWIDTH=80 man --warnings -l "$MANPAGE" >"$TMP/man.txt" 2>"$TMP/man.err"
+	[ ! -s "$TMP/man.err" ] && [ -s "$TMP/man.txt" ] && ok "man page renders without warnings" ||
+		bad "man page renders without warnings" "$(head -5 "$TMP/man.err")"
+	missing=$("$BIN" checks --format json | jq -r '.[].id' | while read -r id; do
+		grep -q "^ *$id\$" "$TMP/man.txt" || echo "$id"; done)
+	[ -z "$missing" ] && ok "man page lists every check of the table" || bad "man page lists every check" "$missing"
+else
+	skip "man page" "build/uringlint.1 or man is missing"
+fi
+bash -n cmd/uringlint.bash-completion && ok "bash completion parses" || bad "bash completion parses"
+if make -s install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1; then
+	"$TMP/dest/usr/bin/uringlint" -V >"$TMP/v" && [ -f "$TMP/dest/usr/share/man/man1/uringlint.1" ] &&
+		[ -f "$TMP/dest/usr/share/bash-completion/completions/uringlint" ] &&
+		"$TMP/dest/usr/bin/uringlint" --root testdata/host-6.18 preflight >/dev/null
+	[ $? -le 1 ] && ok "make install into a DESTDIR: binary, man page, completion; the installed binary runs" ||
+		bad "make install into a DESTDIR" "$(cat "$TMP/install.log")"
+	make -s uninstall DESTDIR="$TMP/dest" PREFIX=/usr >/dev/null 2>&1
+	[ -z "$(find "$TMP/dest" -type f)" ] && ok "make uninstall removes what install put" || bad "make uninstall" "$(find "$TMP/dest" -type f)"
+else
+	bad "make install into a DESTDIR" "$(cat "$TMP/install.log")"
+fi
+
 # --- the policy file -------------------------------------------------------------
 printf '# deploy policy\nskip = memlock-limit\nfail-on = warn\nsqpoll-cpu = 1\n\ndata-path = /srv/*\n' >"$TMP/good.conf"
 run "config: good file" 1 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/good.conf" --format json &&
