@@ -71,6 +71,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g);
 int cmd_probe(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_report_merge(int argc, char **argv, struct global_opts *g);
+int cmd_capture(int argc, char **argv, struct global_opts *g);
 
 /* The parts report shares with audit and probe. */
 int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struct check_ctx *ctx,

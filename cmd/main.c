@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "measure that the fast path holds on this filesystem" },
 	{ "report", cmd_report, "[--dir DIR]... [--pid PID]... [--all] [--probe] | merge FILE...",
 	  "the whole checklist: preflight, every io_uring process, and the probe" },
+	{ "capture", cmd_capture, "[--pid PID]... -o DIR",
+	  "copy what uringlint reads into a tree that --root DIR replays" },
 	{ "checks", cmd_checks, "", "list every check: id, scope, severity, title" },
 	{ "explain", cmd_explain, "ID",
 	  "what a check looks at, why it matters, how to fix it" },

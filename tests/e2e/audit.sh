@@ -157,6 +157,27 @@ run "report on a captured tree" 0 "$BIN" --root testdata/proc-6.18 report --form
 	jq -e '.processes[0].pid == 31435' "$TMP/out" >/dev/null && ok "report --root audits the captured processes" ||
 	bad "report --root audits the captured processes"
 
+# --- capture: what uringlint reads, replayed with --root ------------------------------
+if start attached; then
+	run "capture" 0 "$BIN" capture --pid "$pid" -o "$TMP/cap" -q &&
+		[ -f "$TMP/cap/proc/$pid/fdinfo/3" ] && [ -L "$TMP/cap/proc/$pid/fd/3" ] && ok "capture: the process's fds and fdinfo" ||
+		bad "capture: the process's fds and fdinfo" "$(ls "$TMP/cap/proc/$pid" 2>&1 | head)"
+	run "audit of the capture" 0 "$BIN" --root "$TMP/cap" audit "$pid" --format json --fail-on never &&
+		jq -e '(.processes[0].rings | length) == 4 and ([.findings[] | select(.id == "sqpoll-shared" and .status == "pass")] | length == 1)' \
+			"$TMP/out" >/dev/null && ok "capture replays: the rings and their shared SQPOLL thread" ||
+		bad "capture replays the audit" "$(jq -c '[.findings[] | [.id,.status,.message]]' "$TMP/out" | head -c 600)"
+	stop "$pid"
+	"$BIN" preflight --dir / --format json --fail-on never >"$TMP/live.json"
+	"$BIN" --root "$TMP/cap" preflight --dir / --format json --fail-on never >"$TMP/replay.json"
+	diff <(jq -c '[.findings[] | select(.id | test("^(kernel-version|io-uring-disabled-sysctl|kernel-known-cves|memlock-limit|nproc-limit|nofile-limit|fs-type|mount-options|blk-queue-depth|blk-scheduler|blk-stacked|numa-locality)$")) | [.id, .status, .subject]]' "$TMP/live.json") \
+		<(jq -c '[.findings[] | select(.id | test("^(kernel-version|io-uring-disabled-sysctl|kernel-known-cves|memlock-limit|nproc-limit|nofile-limit|fs-type|mount-options|blk-queue-depth|blk-scheduler|blk-stacked|numa-locality)$")) | [.id, .status, .subject]]' "$TMP/replay.json") >"$TMP/capdiff" &&
+		ok "capture replays preflight with the live verdicts" || bad "capture replays preflight" "$(cat "$TMP/capdiff")"
+fi
+run "capture into a non-empty dir" 2 "$BIN" capture -o "$TMP/cap" && one_error_line "capture non-empty message" "not an empty directory"
+run "capture without -o" 2 "$BIN" capture && one_error_line "capture without -o message" "-o DIR"
+run "capture --root" 2 "$BIN" --root testdata/host-6.18 capture -o "$TMP/cap2" && one_error_line "capture --root message" "live"
+run "capture of a missing pid" 3 "$BIN" capture --pid "$gone" -o "$TMP/cap3" -q && one_error_line "capture missing pid message" "no such process"
+
 declare -A expect=(
 	[append]="fd-append fail append.dat"
 	[unaligned-buffers]="fixed-buf-alignment fail pid"
