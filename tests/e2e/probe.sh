@@ -53,6 +53,19 @@ run "probe text" 0 "$BIN" probe --dir "$TMP/work" --duration 0.2 --size 16M --mo
 	grep -q "^  MODE  *IOPS" "$TMP/out" && grep -q "Completion latency" "$TMP/out" && grep -q "^  default " "$TMP/out" &&
 	ok "text: mode table and histogram" || bad "text: mode table and histogram" "$(head -20 "$TMP/out")"
 
+# Every format carries the probe: Prometheus gets its numbers, JUnit its verdicts.
+run "probe prometheus" 0 "$BIN" probe --dir "$TMP/work" --duration 0.2 --size 16M --contrast --format prometheus --fail-on never &&
+	sh tests/e2e/check-exposition.sh "$TMP/out" >"$TMP/prom" &&
+	grep -q '^uringlint_probe_iops{mode="sqpoll-fixed"} ' "$TMP/out" &&
+	grep -q '^uringlint_probe_latency_microseconds{mode="default",quantile="0.99"} ' "$TMP/out" &&
+	grep -q '^uringlint_probe_punts{mode="buffered"} ' "$TMP/out" &&
+	ok "prometheus: valid, with the probe's IOPS, latency and punts" || bad "probe prometheus" "$(cat "$TMP/prom")"
+if command -v xmllint >/dev/null; then
+	run "probe junit" 0 "$BIN" probe --dir "$TMP/work" --duration 0.2 --size 16M --mode default --format junit --fail-on never &&
+		xmllint --noout --schema tests/e2e/junit.xsd "$TMP/out" 2>"$TMP/xsd" && grep -q 'name="probe-fast-path ' "$TMP/out" &&
+		ok "junit: the probe's verdicts validate" || bad "probe junit" "$(cat "$TMP/xsd")"
+fi
+
 # --- an XFS loop mount ---------------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.xfs >/dev/null; then
 	skip "probe on XFS" "needs root and mkfs.xfs"
