@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dir_facts.h"
+#include "tmpfile.h"
 
 #define LIVE_ONLY "needs the live system; --root replays a captured tree"
 
@@ -96,34 +97,6 @@ static void collect_blkid(struct dir_facts *df)
 	blkid_free_probe(pr);
 }
 
-/*
- * O_TMPFILE leaves nothing behind even if we are killed; where the
- * filesystem lacks it, an O_EXCL name is unlinked at once.
- */
-static int open_temp_direct(const char *dir, bool *tmpfile)
-{
-	char name[PATH_MAX];
-	int fd, i;
-
-	fd = open(dir, O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR)) {
-		*tmpfile = true;
-		return fd < 0 ? -errno : fd;
-	}
-	*tmpfile = false;
-	for (i = 0; i < 16; i++) {
-		snprintf(name, sizeof(name), "%s/.uringlint-%d-%d", dir, (int)getpid(), i);
-		fd = open(name, O_CREAT | O_EXCL | O_RDWR | O_DIRECT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			unlink(name);
-			return fd;
-		}
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
-}
-
 static void collect_odirect(struct dir_facts *df)
 {
 	struct statx stx;
@@ -131,7 +104,7 @@ static void collect_odirect(struct dir_facts *df)
 	void *buf = NULL;
 	int fd;
 
-	fd = open_temp_direct(df->resolved, &df->odirect.tmpfile);
+	fd = tmpfile_open(df->resolved, O_DIRECT, &df->odirect.tmpfile);
 	if (fd == -EACCES || fd == -EPERM || fd == -EROFS) {
 		fact_fail(&df->odirect.e, fd, "cannot create a file in '%s': %s", df->path,
 			  strerror(-fd));

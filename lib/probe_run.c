@@ -25,7 +25,7 @@
 
 #include "mountinfo.h"
 #include "probe.h"
-#include "probe_file.h"
+#include "tmpfile.h"
 #include "tp_counter.h"
 
 #ifndef IORING_SETUP_COOP_TASKRUN
@@ -466,7 +466,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 	if (!statfs(o->dir, &sfs) && ((unsigned long)sfs.f_type == TMPFS_MAGIC_ ||
 				      (unsigned long)sfs.f_type == RAMFS_MAGIC_))
 		r->memory_fs = true;
-	fd = probe_tmpfile(o->dir, O_DIRECT, &tmp);
+	fd = tmpfile_open(o->dir, O_DIRECT, &tmp);
 	r->o_tmpfile = tmp;
 	if (fd == -EACCES || fd == -EPERM || fd == -EROFS) {
 		fact_fail(&r->e, fd, "cannot create a file in '%s': %s", o->dir, strerror(-fd));
@@ -489,7 +489,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 			goto out;
 		}
 	}
-	err = probe_file_fill(fd, o->size, r->dio_mem_align, o->progress ? progress : NULL);
+	err = tmpfile_fill(fd, o->size, r->dio_mem_align, o->progress ? progress : NULL);
 	if (o->progress)
 		fputs("\r\033[K", stderr);
 	if (err) {
@@ -545,7 +545,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 			snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 			fd2 = open(self, O_RDWR | O_CLOEXEC);
 		} else {
-			fd2 = probe_tmpfile(o->dir, O_DIRECT | (i == PM_APPEND ? O_APPEND : 0), &tmp);
+			fd2 = tmpfile_open(o->dir, O_DIRECT | (i == PM_APPEND ? O_APPEND : 0), &tmp);
 			if (fd2 >= 0 && i == PM_UNWRITTEN && fallocate(fd2, 0, 0, (off_t)o->size)) {
 				close(fd2);
 				fd2 = -errno;

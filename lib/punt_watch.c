@@ -17,25 +17,11 @@
 #include <unistd.h>
 
 #include "punt_watch.h"
+#include "sysroot.h"
 #include "tp_counter.h"
 
 #define EVENT "io_uring/io_uring_queue_async_work"
 #define MAX_THREADS 4096
-
-static int read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
 
 static void count_op(struct punt_watch *w, const char *op)
 {
@@ -132,8 +118,15 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 	unsigned int nseen = 0, s, tick;
 	char dir[64], path[128], comm[32];
 	uint64_t before = 0;
+	struct sysroot live;
+	int err;
 
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	err = sysroot_open(&live, NULL);
+	if (err) {
+		fact_fail(&w->e, err, "cannot open /proc: %s", strerror(-err));
+		return;
+	}
+	snprintf(dir, sizeof(dir), "proc/%d/task", (int)pid);
 	for (s = 0; s <= w->seconds; s++) {
 		for (tick = 0; tick < (s ? 10u : 1u); tick++) {
 			struct dirent *de;
@@ -141,11 +134,11 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 
 			if (s || tick)
 				sleep_ms(100);
-			d = opendir(dir);
+			d = sysroot_opendir(&live, dir);
 			if (!d) {
 				if (!s)
-					fact_fail(&w->e, -errno, "cannot read '%s': %s", dir, strerror(errno));
-				return;
+					fact_fail(&w->e, -errno, "cannot read '/%s': %s", dir, strerror(errno));
+				goto out;
 			}
 			while ((de = readdir(d))) {
 				pid_t tid = atoi(de->d_name);
@@ -161,7 +154,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 				snprintf(path, sizeof(path), "%s/%d/comm", dir, (int)tid);
 				seen[nseen++] = tid;
 				/* Workers present at the start are not new punts. */
-				if (s && !read_small(path, comm, sizeof(comm)) &&
+				if (s && !sysroot_read_line(&live, path, comm, sizeof(comm)) &&
 				    !strncmp(comm, "iou-wrk-", 8))
 					w->total++;
 			}
@@ -173,6 +166,8 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 		}
 	}
 	w->threads_watched = nseen;
+out:
+	sysroot_close(&live);
 }
 
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)

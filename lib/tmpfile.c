@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe_file.h"
+#include "tmpfile.h"
 
-int probe_tmpfile(const char *dir, int flags, bool *tmpfile)
+int tmpfile_open(const char *dir, int flags, bool *tmpfile)
 {
 	char name[PATH_MAX];
 	int fd, i;
@@ -21,7 +21,7 @@ int probe_tmpfile(const char *dir, int flags, bool *tmpfile)
 	}
 	*tmpfile = false;
 	for (i = 0; i < 64; i++) {
-		snprintf(name, sizeof(name), "%s/.uringlint-probe-%d-%d", dir, (int)getpid(), i);
+		snprintf(name, sizeof(name), "%s/.uringlint-%d-%d", dir, (int)getpid(), i);
 		fd = open(name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
 		if (fd >= 0) {
 			unlink(name);
@@ -35,7 +35,7 @@ int probe_tmpfile(const char *dir, int flags, bool *tmpfile)
 
 #define CHUNK (1u << 20)
 
-int probe_file_fill(int fd, uint64_t size, uint32_t align, void (*progress)(uint64_t, uint64_t))
+int tmpfile_fill(int fd, uint64_t size, uint32_t align, void (*progress)(uint64_t, uint64_t))
 {
 	uint64_t off;
 	void *buf;
