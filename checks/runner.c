@@ -41,37 +41,54 @@ const char *check_scope_name(enum check_scope scope)
 	return "?";
 }
 
+/*
+ * The next id of a comma-separated list ("a,b" or "a, b" as people write in
+ * the policy file): *id and *len, blanks around it dropped; false at the end.
+ */
+static bool list_next(const char **p, const char **id, size_t *len)
+{
+	while (*p && **p) {
+		const char *end = strchr(*p, ',');
+		const char *s = *p, *e = end ? end : *p + strlen(*p);
+
+		*p = end ? end + 1 : NULL;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (e > s) {
+			*id = s;
+			*len = (size_t)(e - s);
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool list_has(const char *list, const char *id)
 {
-	size_t n = strlen(id);
-	const char *p = list;
+	size_t n = strlen(id), len;
+	const char *p = list, *item;
 
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == n && !strncmp(p, id, n))
+	while (list_next(&p, &item, &len))
+		if (len == n && !strncmp(item, id, n))
 			return true;
-		p = end ? end + 1 : NULL;
-	}
 	return false;
 }
 
 static int list_validate(const char *list, char **bad)
 {
-	const char *p = list;
+	const char *p = list, *item;
+	size_t len;
 
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char *id = xasprintf("%.*s", (int)len, p);
+	while (list_next(&p, &item, &len)) {
+		char *id = xasprintf("%.*s", (int)len, item);
 
 		if (!check_find(id)) {
 			*bad = id;
 			return -EINVAL;
 		}
 		free(id);
-		p = end ? end + 1 : NULL;
 	}
 	return 0;
 }

@@ -109,12 +109,47 @@ static const char *apply(struct config *c, const char *key, const char *val)
 	return "unknown key";
 }
 
-int config_load(const char *path, struct config *cfg)
+int config_read(FILE *f, const char *name, struct config *cfg)
 {
 	char line[4096], *key, *val, *eq;
 	const char *why;
 	unsigned int n = 0;
+
+	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			error_msg("%s:%u: line longer than %zu bytes", cfg->path, n, sizeof(line) - 2);
+			return EXIT_USAGE;
+		}
+		key = trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			error_msg("%s:%u: not a 'key = value' line", cfg->path, n);
+			return EXIT_USAGE;
+		}
+		*eq = '\0';
+		val = trim(eq + 1);
+		key = trim(key);
+		why = apply(cfg, key, val);
+		if (why) {
+			error_msg("%s:%u: %s: %s", cfg->path, n, key, why);
+			return EXIT_USAGE;
+		}
+	}
+	if (cfg->th.busy_idle >= cfg->th.busy_saturated) {
+		error_msg("%s: busy-ratio-idle must be below busy-ratio-saturated", cfg->path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int config_load(const char *path, struct config *cfg)
+{
 	FILE *f;
+	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	plan_defaults(&cfg->plan);
@@ -126,34 +161,9 @@ int config_load(const char *path, struct config *cfg)
 		error_msg("cannot read '%s': %s", path ? path : CONFIG_DEFAULT_PATH, strerror(errno));
 		return EXIT_USAGE;
 	}
-	snprintf(cfg->path, sizeof(cfg->path), "%s", path ? path : CONFIG_DEFAULT_PATH);
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		key = trim(line);
-		if (!*key || *key == '#')
-			continue;
-		eq = strchr(key, '=');
-		if (!eq) {
-			error_msg("%s:%u: not a 'key = value' line", cfg->path, n);
-			fclose(f);
-			return EXIT_USAGE;
-		}
-		*eq = '\0';
-		val = trim(eq + 1);
-		key = trim(key);
-		why = apply(cfg, key, val);
-		if (why) {
-			error_msg("%s:%u: %s: %s", cfg->path, n, key, why);
-			fclose(f);
-			return EXIT_USAGE;
-		}
-	}
+	ret = config_read(f, path ? path : CONFIG_DEFAULT_PATH, cfg);
 	fclose(f);
-	if (cfg->th.busy_idle >= cfg->th.busy_saturated) {
-		error_msg("%s: busy-ratio-idle must be below busy-ratio-saturated", cfg->path);
-		return EXIT_USAGE;
-	}
-	return 0;
+	return ret;
 }
 
 void config_free(struct config *cfg)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "checks.h"
 
@@ -33,6 +34,8 @@ struct config {
  * "uringlint: FILE:LINE: reason" and returns EXIT_USAGE; 0 otherwise.
  */
 int config_load(const char *path, struct config *cfg);
+/* The lines of an open file, named name in messages, over cfg as it is. */
+int config_read(FILE *f, const char *name, struct config *cfg);
 void config_free(struct config *cfg);
 /* The planning values the file gave, over the defaults already in plan. */
 void config_apply_plan(const struct config *cfg, struct plan *plan);

@@ -95,7 +95,7 @@ static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_ar
 {
 	struct cpuset online, off;
 	struct fact_err e = { 0 };
-	char list[64];
+	char list[64], offlist[64];
 	unsigned int w;
 
 	if (!a->plan.has_sqpoll_cpus || cpu_online_read(sr, &online, &e))
@@ -106,8 +106,11 @@ static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_ar
 	if (!cpuset_count(&off))
 		return 0;
 	cpuset_format(&online, list, sizeof(list));
-	return usage_error("--sqpoll-cpu %s names CPUs that are not online here (online: %s)",
-			   a->sqpoll_cpu, list);
+	cpuset_format(&off, offlist, sizeof(offlist));
+	/* The plan may come from the policy file: name the source. */
+	return usage_error("%s%s names CPUs that are not online here: %s (online: %s)",
+			   a->sqpoll_cpu ? "--sqpoll-cpu " : "sqpoll-cpu in the policy file",
+			   a->sqpoll_cpu ? a->sqpoll_cpu : "", offlist, list);
 }
 
 int cmd_preflight(int argc, char **argv, struct global_opts *g)

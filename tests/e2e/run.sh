@@ -201,6 +201,15 @@ run "config: bad value" 2 "$BIN" --config "$TMP/bad2.conf" checks && one_error_l
 printf 'this is not a setting\n' >"$TMP/bad3.conf"
 run "config: bad line" 2 "$BIN" --config "$TMP/bad3.conf" checks && one_error_line "config: bad line message" "bad3.conf:1"
 run "config: missing file" 2 "$BIN" --config "$TMP/nosuch.conf" checks && one_error_line "config: missing file message" "nosuch.conf"
+printf 'sqpoll-cpu = 7\n' >"$TMP/offline.conf"
+run "config: offline SQPOLL CPU" 2 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/offline.conf" &&
+	one_error_line "config: offline SQPOLL CPU names the file" "sqpoll-cpu in the policy file" "here: 7"
+printf 'skip = kernel-version , memlock-limit,\n' >"$TMP/spaced.conf"
+run "config: a list with blanks" 0 "$BIN" --root testdata/host-6.18 preflight --config "$TMP/spaced.conf" --fail-on never --format json &&
+	[ "$(jq '[.findings[] | select(.message | contains("suppressed"))] | length' "$TMP/out")" = 2 ] &&
+	ok "config: 'a , b,' skips a and b" || bad "config: a list with blanks" "$(cat "$TMP/err")"
+awk 'BEGIN { printf "skip = "; for (i = 0; i < 5000; i++) printf "x"; print "" }' >"$TMP/long.conf"
+run "config: a line too long" 2 "$BIN" --config "$TMP/long.conf" checks && one_error_line "config: long line message" "long.conf:1" "longer than"
 
 # --- the other commands ------------------------------------------------------
 run "--help" 0 "$BIN" --help && grep -q '^Usage: uringlint' "$TMP/out" && [ ! -s "$TMP/err" ] && ok "--help to stdout"
