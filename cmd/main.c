@@ -36,30 +36,6 @@ static const struct command commands[] = {
 	  "what a check looks at, why it matters, how to fix it" },
 };
 
-void error_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("uringlint: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("uringlint: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'uringlint --help'\n", stderr);
-	return EXIT_USAGE;
-}
-
 const struct command *command_find(const char *name)
 {
 	size_t i;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "merge.h"
 #include "xalloc.h"
 
 #define MERGE_MAX_BYTES (256u << 20)
@@ -20,24 +21,13 @@ struct tally {
 	struct json_object *failing, *warning;
 };
 
-static int status_of(const char *s)
-{
-	int i;
-
-	for (i = 0; i < STATUS__COUNT; i++)
-		if (!strcmp(status_name((enum check_status)i), s))
-			return i;
-	return -1;
-}
-
-/* One host's report: the worst status of each check id over its findings. */
 static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 {
-	int worst[512];
-	struct json_object *doc, *host, *findings, *v;
+	struct json_object *doc;
 	const char *hostname;
 	struct stat st;
-	size_t i, n;
+	size_t i;
+	int *worst, ret;
 
 	if (stat(file, &st)) {
 		error_msg("cannot read '%s': %s", file, strerror(errno));
@@ -54,38 +44,9 @@ static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 		return usage_error("'%s' is not JSON: %.*s", file,
 				   why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
 	}
-	if (!json_object_object_get_ex(doc, "schema_version", &v) || json_object_get_int(v) != 1 ||
-	    !json_object_object_get_ex(doc, "findings", &findings) ||
-	    !json_object_is_type(findings, json_type_array) ||
-	    !json_object_object_get_ex(doc, "host", &host) ||
-	    !json_object_object_get_ex(host, "hostname", &v)) {
-		json_object_put(doc);
-		return usage_error("'%s' is not a uringlint report of schema_version 1", file);
-	}
-	hostname = json_object_get_string(v);
-	for (i = 0; i < check_table_len && i < sizeof(worst) / sizeof(worst[0]); i++)
-		worst[i] = -1;
-	n = json_object_array_length(findings);
-	for (i = 0; i < n; i++) {
-		struct json_object *f = json_object_array_get_idx(findings, i), *id, *st_;
-		const struct check *c;
-		int s;
-
-		if (!json_object_object_get_ex(f, "id", &id) ||
-		    !json_object_object_get_ex(f, "status", &st_) ||
-		    (s = status_of(json_object_get_string(st_))) < 0) {
-			json_object_put(doc);
-			return usage_error("'%s': finding %zu has no valid id or status", file, i);
-		}
-		c = check_find(json_object_get_string(id));
-		if (!c) {
-			(*unknown)++;	/* from a newer uringlint: not judged here */
-			continue;
-		}
-		if (s > worst[c - check_table])
-			worst[c - check_table] = s;
-	}
-	for (i = 0; i < check_table_len; i++) {
+	worst = xcalloc(check_table_len, sizeof(*worst));
+	ret = merge_read_host(file, doc, worst, &hostname, unknown);
+	for (i = 0; !ret && i < check_table_len; i++) {
 		if (worst[i] < 0)
 			continue;
 		t[i].hosts[worst[i]]++;
@@ -94,8 +55,9 @@ static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 		else if (worst[i] == STATUS_WARN)
 			json_object_array_add(t[i].warning, json_object_new_string(hostname));
 	}
+	free(worst);
 	json_object_put(doc);
-	return 0;
+	return ret;
 }
 
 static void hosts_list(struct json_object *arr, char *buf, size_t bufsz)
