@@ -16,7 +16,8 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
+	clang libclang-rt-14-dev
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
@@ -45,7 +46,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps run check check-unit check-e2e bench install uninstall clean FORCE
+.PHONY: all deps run check check-unit check-e2e bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1
 
 # The man page's CHECKS section comes from the table, through the binary.
@@ -63,9 +64,10 @@ $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/lib/version.o: ALL_CFLAGS += -DURINGLINT_VERSION='"$(VERSION)"' \
+VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
 	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
+$(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
 
 $(LIB_A): $(LIB_OBJ)
 	rm -f $@
@@ -100,10 +102,42 @@ run: deps
 	./uringlint report --probe || [ $$? -eq 1 ]
 
 check: deps
-	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS)
+	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
 	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
+
+# Every parser has a harness in tests/fuzz/. Built with $(CC) and replay.c it
+# runs the saved regression inputs in `make check`; built with clang and
+# libFuzzer (`make fuzz FUZZ_SECONDS=N`) it fuzzes from testdata seeds.
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_CMD_SRC := cmd/config.c cmd/merge_read.c cmd/messages.c
+REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/tests/replay_%)
+
+$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_CMD_SRC:%.c=$(B)/%.o) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -Itests/fuzz -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lm
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=gnu11 $(WARNINGS) -O1 -g $(FUZZ_SAN) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
+	-Itests/fuzz $(PKG_CFLAGS)
+FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(FUZZ_CMD_SRC))
+FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
+.SECONDARY: $(FUZZ_OBJ)
+
+$(B)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(B)/fuzz/lib/version.o: FUZZ_CFLAGS += $(VERSION_DEFS)
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
+
+fuzz: deps
+	$(MAKE) $(FUZZ_BIN)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) B=$(B) bash tests/fuzz/run.sh
 
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)

@@ -340,9 +340,16 @@ void check_cq_overflow(const struct check *c, struct check_ctx *ctx)
 	if (bad)
 		return;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (judged)
+	/* A pass speaks for every ring: one unread ring makes it a skip. */
+	if (judged && judged == pf->nrings)
 		proc_add(c, ctx, STATUS_PASS, subject, "no overflowed completions in %u ring%s",
 			 judged, judged == 1 ? "" : "s");
+	else if (judged)
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "no overflowed completions in the %u ring%s read, but %zu ring%s could not "
+			 "be judged (unreadable, lock busy, or no CqOverflowList before 5.17)",
+			 judged, judged == 1 ? "" : "s", pf->nrings - judged,
+			 pf->nrings - judged == 1 ? "" : "s");
 	else
 		proc_add(c, ctx, STATUS_SKIP, subject,
 			 "no ring printed a CqOverflowList (5.17+, and not while its lock is busy)");

@@ -267,6 +267,16 @@ static void test_cq_overflow(void **state)
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_string_equal(f->subject, "pid 42 ring fd 3");
 	report_free(&r);
+	/* No overflow in the ring read, a second ring unreadable: not a pass. */
+	rings[0].u.cq_overflow = 0;
+	rings[1] = (struct proc_ring){ .fd = 4 };
+	fact_fail(&rings[1].e, -EBADMSG, "cannot parse 'proc/42/fdinfo/4'");
+	pf.nrings = 2;
+	f = run("cq-overflow", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "1 ring could not be judged");
+	report_free(&r);
+	pf.nrings = 1;
 	rings[0].u.has_overflow_list = false;
 	expect("cq-overflow", STATUS_SKIP);
 }

@@ -1,0 +1,164 @@
+#!/bin/bash
+# Hostile /proc trees under --root: each case copies a captured tree and
+# breaks one thing (truncated, huge, NUL bytes, overflowing numbers, links
+# out of the root, symlink loops, FIFOs, unreadable files, thousands of
+# rings). Every case must end in a documented exit status within its time,
+# without a sanitizer report, without reading outside the root, and without
+# a pass for what it could not read. FIFOs and 10 MB lines cannot live in
+# git, so the trees are built here.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+
+PID=31435
+chmod 0755 "$TMP"
+
+# fresh NAME [TREE]: a copy of a captured tree at $T, the process dir at $P.
+fresh() {
+	T=$TMP/$1
+	cp -a "testdata/${2:-proc-6.18}" "$T"
+	P=$T/proc/$PID
+}
+
+# attempt NAME CMD...: a documented exit status (0-3) within 20 s, no
+# sanitizer report, and valid JSON on stdout when a report was made.
+attempt() {
+	local name=$1 rc
+	shift
+	timeout 20 "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 124 ]; then
+		bad "$name" "hung: killed after 20 s"
+		return 1
+	fi
+	if [ "$rc" -gt 3 ] || grep -qE 'Sanitizer|runtime error:' "$TMP/err"; then
+		bad "$name" "exit $rc" "$(head -c 600 "$TMP/err")"
+		return 1
+	fi
+	if [ "$rc" -le 1 ] && ! jq -e '.schema_version == 1' "$TMP/out" >/dev/null 2>&1; then
+		bad "$name" "exit $rc without a valid JSON report"
+		return 1
+	fi
+	return 0
+}
+
+# not_pass NAME ID...: none of these checks passed in $TMP/out.
+not_pass() {
+	local name=$1 id st
+	shift
+	[ ! -s "$TMP/out" ] && { ok "$name"; return; }	# no report: nothing passed
+	for id in "$@"; do
+		st=$(jq -r --arg id "$id" '[.findings[] | select(.id == $id) | .status] | join(",")' "$TMP/out")
+		case ",$st," in
+		*,pass,*)
+			bad "$name" "$id passed on input it could not read:" \
+				"$(jq -c --arg id "$id" '.findings[] | select(.id == $id) | [.status, .message]' "$TMP/out")"
+			return ;;
+		esac
+	done
+	ok "$name"
+}
+
+audit() { attempt "$1" "$BIN" --root "$T" audit "$PID" --format json; }
+preflight() { attempt "$1" "$BIN" --root "$T" preflight --format json; }
+
+# --- the process tree ------------------------------------------------------------
+fresh truncated-ring
+head -c 120 "$P/fdinfo/3" >"$TMP/cut" && cat "$TMP/cut" >"$P/fdinfo/3"
+audit "truncated ring fdinfo" && not_pass "truncated ring fdinfo: proc-rings and cq-overflow do not pass" proc-rings cq-overflow
+
+fresh huge-line
+awk 'BEGIN { printf "SqHead:\t"; for (i = 0; i < 10485760 / 8; i++) printf "12345678"; print "" }' >>"$P/fdinfo/3"
+audit "a 10 MB line in a ring fdinfo" && not_pass "10 MB line: proc-rings does not pass" proc-rings
+
+fresh huge-status
+awk 'BEGIN { printf "VmLck:\t"; for (i = 0; i < 10485760 / 8; i++) printf "99999999"; print " kB" }' >>"$P/status"
+audit "a 10 MB line in status" && not_pass "10 MB status line: proc-memlock does not pass" proc-memlock
+
+fresh nul-status
+printf 'Name:\tsrv\0\0\0VmLck:\t0 kB\n' >"$P/status"
+audit "NUL bytes in status" && not_pass "NUL bytes: proc-memlock does not pass" proc-memlock
+
+fresh overflow
+sed -i 's/^SqHead:.*/SqHead:\t-1/; s/^CqOverflow.*/CqOverflow:\t99999999999999999999999/' "$P/fdinfo/3"
+sed -i 's/^VmLck:.*/VmLck:\t-5 kB/' "$P/status"
+sed -i 's/^Max locked memory .*/Max locked memory         -1                   18446744073709551616 bytes/' "$P/limits"
+audit "negative and overflowing numbers" &&
+	not_pass "overflowing numbers: proc-memlock and cq-overflow do not pass" proc-memlock cq-overflow
+
+# Links that lead out of the root: resolved inside it, never outside.
+fresh escape
+printf 'pos:\t0\nflags:\t02000002\nmnt_id:\t424242\nino:\t1\n' >"$TMP/secret"
+rm "$P/fdinfo/5" "$P/fdinfo/6"
+ln -s "$TMP/secret" "$P/fdinfo/5"
+ln -s ../../../../../../../../../../"$TMP/secret" "$P/fdinfo/6"
+rm -rf "$P/task/31437" && ln -s "$TMP" "$P/task/31437"
+audit "links out of the root" &&
+	if grep -q 424242 "$TMP/out"; then bad "links out of the root: nothing read outside" "$(grep -o '.\{80\}424242.\{40\}' "$TMP/out" | head -2)"
+	else ok "links out of the root: nothing read outside"; fi
+
+fresh loops
+rm "$P/fdinfo/3" && ln -s 3 "$P/fdinfo/3"
+rm -rf "$P/task/31437" && ln -s . "$P/task/31437"
+ln -s loop-b "$P/fdinfo/loop-a" && ln -s loop-a "$P/fdinfo/loop-b"
+audit "symlink loops" && not_pass "symlink loops: proc-rings does not pass" proc-rings
+
+fresh fifos
+rm "$P/fdinfo/3" "$P/status" && mkfifo "$P/fdinfo/3" "$P/status"
+audit "FIFOs where files should be" && not_pass "FIFOs: proc-rings, cq-overflow and proc-memlock do not pass" proc-rings cq-overflow proc-memlock
+
+fresh dirs-for-files
+rm "$P/fdinfo/3" "$P/limits" && mkdir "$P/fdinfo/3" "$P/limits"
+audit "directories where files should be" && not_pass "directories: proc-rings and proc-memlock do not pass" proc-rings proc-memlock
+
+fresh empty-files
+: >"$P/fdinfo/3" && : >"$P/status" && : >"$P/limits"
+audit "empty files" && not_pass "empty files: proc-rings and proc-memlock do not pass" proc-rings proc-memlock
+
+fresh garbage
+head -c 4096 /dev/urandom | tr -d '\0' >"$P/fdinfo/3"
+head -c 4096 /dev/urandom | tr -d '\0' >"$P/limits"
+audit "random bytes" && not_pass "random bytes: proc-rings and proc-memlock do not pass" proc-rings proc-memlock
+
+# Unreadable files: root reads through mode 000, so run as nobody.
+fresh unreadable
+chmod 000 "$P/fdinfo/3" "$P/status"
+if [ "$(id -u)" -eq 0 ]; then
+	install -m 0755 "$BIN" "$TMP/uringlint"
+	attempt "unreadable files" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$TMP/uringlint" --root "$T" audit "$PID" --format json &&
+		not_pass "unreadable files: proc-rings and proc-memlock do not pass" proc-rings proc-memlock
+else
+	audit "unreadable files" && not_pass "unreadable files: proc-rings and proc-memlock do not pass" proc-rings proc-memlock
+fi
+
+fresh many-rings
+for i in $(seq 1000 3999); do
+	ln -s 'anon_inode:[io_uring]' "$P/fd/$i"
+	cp "$P/fdinfo/4" "$P/fdinfo/$i"
+done
+audit "3,000 rings in one process" &&
+	if jq -e '[.processes[0].rings // [] | length] | .[0] >= 3000' "$TMP/out" >/dev/null ||
+		jq -e '.findings[] | select(.id == "proc-rings") | .message | test("300[0-9]")' "$TMP/out" >/dev/null; then
+		ok "3,000 rings: all of them read"
+	else bad "3,000 rings: all of them read" "$(jq -c '.findings[] | select(.id == "proc-rings")' "$TMP/out")"; fi
+
+# --- the host tree ---------------------------------------------------------------
+fresh host-garbage host-6.18
+printf '\n' >"$T/proc/sys/kernel/osrelease"
+printf '99999999999999999999\n' >"$T/proc/sys/kernel/io_uring_disabled"
+printf '0-4294967295\n' >"$T/sys/devices/system/cpu/online"
+awk 'BEGIN { printf "isolcpus="; for (i = 0; i < 10485760 / 4; i++) printf "1,2,"; print "" }' >"$T/proc/cmdline"
+preflight "host files with garbage and a 10 MB cmdline" &&
+	not_pass "host garbage: kernel-version, io-uring-disabled-sysctl, sqpoll-cpu-isolated do not pass" \
+		kernel-version io-uring-disabled-sysctl sqpoll-cpu-isolated
+
+fresh host-loops host-6.18
+rm -f "$T/proc/self/mountinfo" && ln -s mountinfo "$T/proc/self/mountinfo"
+rm -f "$T/proc/interrupts" && mkfifo "$T/proc/interrupts"
+preflight "host tree with a mountinfo loop and a FIFO for interrupts" &&
+	not_pass "host loops: sqpoll-cpu-irqs does not pass" sqpoll-cpu-irqs
+
+echo "hostile: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
