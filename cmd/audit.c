@@ -41,9 +41,13 @@ static int parse_pid(const char *arg, pid_t *pid)
 	return 0;
 }
 
-/* Audits one process into the report; returns EXIT_CANNOT when it is gone or went. */
-int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struct check_ctx *ctx,
-		  const struct check_policy *pol)
+/*
+ * Audits one process into the report. A process the user named returns
+ * EXIT_CANNOT when it is gone or went; one found by the scan (--all,
+ * report) may end at any moment on a busy host: it is left out with a note.
+ */
+int cmd_audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
+		  struct check_ctx *ctx, const struct check_policy *pol)
 {
 	struct proc_facts pf;
 	char line[512];
@@ -52,6 +56,11 @@ int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struc
 	proc_facts_collect(sr, pid, &pf);
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
 		proc_facts_watch(&pf, watch);
+	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
+		report_note(ctx->report, "pid %d exited during the audit and is left out", (int)pid);
+		proc_facts_free(&pf);
+		return 0;
+	}
 	if (pf.e.err == -ESRCH) {
 		error_msg("pid %d: no such process", (int)pid);
 		ret = EXIT_CANNOT;
@@ -177,7 +186,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
 				  .report = &r };
 	for (i = 0; i < a.npids; i++)
-		gone |= cmd_audit_pid(&sr, a.pids[i], a.watch, &ctx, &g->policy);
+		gone |= cmd_audit_pid(&sr, a.pids[i], !a.all, a.watch, &ctx, &g->policy);
 	if (report_processes_end(&r)) {
 		error_msg("out of memory");
 		ret = EXIT_CANNOT;

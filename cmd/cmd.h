@@ -74,8 +74,8 @@ int cmd_report_merge(int argc, char **argv, struct global_opts *g);
 int cmd_capture(int argc, char **argv, struct global_opts *g);
 
 /* The parts report shares with audit and probe. */
-int cmd_audit_pid(const struct sysroot *sr, pid_t pid, unsigned int watch, struct check_ctx *ctx,
-		  const struct check_policy *pol);
+int cmd_audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
+		  struct check_ctx *ctx, const struct check_policy *pol);
 int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r);
 struct probe_opts;
 int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,

@@ -95,6 +95,7 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	struct plan plan;
 	struct report r;
 	int ret, gone = 0;
+	bool named;
 	size_t i;
 
 	/* "report merge FILE...": the fleet view of many hosts' JSON reports. */
@@ -133,12 +134,13 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		ret = EXIT_CANNOT;
 		goto out_report;
 	}
-	if (!a.npids && cmd_audit_find_all(&sr, &a.pids, &a.npids, &r)) {
+	named = a.npids > 0;
+	if (!named && cmd_audit_find_all(&sr, &a.pids, &a.npids, &r)) {
 		ret = EXIT_CANNOT;
 		goto out_report;
 	}
 	for (i = 0; i < a.npids; i++)
-		gone |= cmd_audit_pid(&sr, a.pids[i], 0, &ctx, &g->policy);
+		gone |= cmd_audit_pid(&sr, a.pids[i], named, 0, &ctx, &g->policy);
 	if (report_processes_end(&r)) {
 		ret = EXIT_CANNOT;
 		goto out_report;

@@ -84,7 +84,7 @@ int tp_format_load(const char *event, struct tp_format *fmt, char *why, size_t w
 			return 0;
 	/* Unmounted (common on servers): mount it where only this process sees it. */
 	if (!private_mount) {
-		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		if (unshare(CLONE_NEWNS) || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
 		    mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL)) {
 			snprintf(why, whysz, "tracefs is not mounted and could not be mounted privately "
 				 "(%s); mount it with: mount -t tracefs nodev /sys/kernel/tracing",

@@ -15,10 +15,14 @@
  *   cq-overflow       a ring whose CQ overflowed
  *   fragmented        a registered file of 4000 extents plus unwritten ones
  *   many-files        10,000 open files and 8 rings
+ *   churn             rings (every other one SQPOLL), files and threads created and
+ *                     destroyed without pause: what an audit must survive reading
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +153,40 @@ static void register_one_file(struct io_uring *ring, int fd)
 
 	if (ret < 0)
 		die("io_uring_register_files", ret);
+}
+
+static void *short_thread(void *arg)
+{
+	(void)arg;
+	sched_yield();
+	return NULL;
+}
+
+/* Until stopped: a ring, 16 fds and a thread appear and vanish, over and over. */
+static void churn(const char *dir)
+{
+	int fd = data_file(dir, "churn.dat", 0, 0, 0), fds[16];
+	unsigned long n;
+
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (n = 0; !stop; n++) {
+		struct io_uring ring;
+		pthread_t t;
+		int i, ret;
+
+		ret = io_uring_queue_init(8, &ring, n % 2 ? IORING_SETUP_SQPOLL : 0);
+		if (ret < 0)
+			die("io_uring_queue_init", ret);
+		for (i = 0; i < 16; i++)
+			fds[i] = dup(fd);
+		if (!pthread_create(&t, NULL, short_thread, NULL))
+			pthread_join(t, NULL);
+		for (i = 0; i < 16; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		io_uring_queue_exit(&ring);
+	}
 }
 
 static void *aligned_buf(size_t len)
@@ -283,6 +321,8 @@ int main(int argc, char **argv)
 		printf("ready %d\n", getpid());
 		fflush(stdout);
 		wait_for_stop();
+	} else if (!strcmp(mode, "churn")) {
+		churn(dir);
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;
