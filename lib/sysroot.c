@@ -37,21 +37,14 @@ int sysroot_open(struct sysroot *sr, const char *root)
 			return err;
 		}
 		close(pfd);
-		/*
-		 * Without openat2 (before 5.6, or under valgrind 3.19) no file of
-		 * the tree can be read safely: refuse the tree now rather than
-		 * report every check as skipped.
-		 */
+		/* Before 5.6 (or under valgrind 3.19) the walk below stands in. */
 		struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 					.resolve = RESOLVE_IN_ROOT };
 		pfd = (int)syscall(SYS_openat2, fd, "proc", &how, sizeof(how));
-		if (pfd < 0) {
-			int err = errno == ENOSYS ? -EOPNOTSUPP : -errno;
-
-			close(fd);
-			return err;
-		}
-		close(pfd);
+		if (pfd < 0 && errno == ENOSYS)
+			sr->walk = true;
+		else if (pfd >= 0)
+			close(pfd);
 	}
 	if (fstat(fd, &st) < 0) {
 		int err = -errno;
@@ -72,6 +65,113 @@ void sysroot_close(struct sysroot *sr)
 	sr->dirfd = -1;
 }
 
+/* Closes the directories of a walk, all but the root at [0]. */
+static void walk_close(int *stack, unsigned int depth)
+{
+	while (depth)
+		close(stack[depth--]);
+}
+
+/*
+ * openat2(RESOLVE_IN_ROOT) in user space, for kernels before 5.6: each
+ * component is opened O_PATH | O_NOFOLLOW from the one before; a symlink is
+ * read and spliced into the rest of the path, an absolute one restarting at
+ * the root, and ".." never climbs above the root. After 40 links, ELOOP, as
+ * the kernel does. Captured trees are files at rest, so the walk does not
+ * defend against a concurrent rename; openat2 is used wherever it exists.
+ */
+static int open_in_root_walk(int rootfd, const char *rel, int flags)
+{
+	char rest[2 * PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1];
+	int stack[PATH_MAX / 2], fd, ret;
+	unsigned int depth = 0, links = 0;
+	const char *p;
+
+	stack[0] = rootfd;
+	if (strlen(rel) >= sizeof(rest))
+		return -ENAMETOOLONG;
+	strcpy(rest, rel);
+	for (;;) {
+		struct stat st;
+		size_t len;
+		ssize_t n;
+		bool last;
+
+		for (p = rest; *p == '/'; p++)
+			;
+		len = strcspn(p, "/");
+		if (!len) {
+			fd = openat(stack[depth], ".", flags);
+			ret = fd < 0 ? -errno : fd;
+			break;
+		}
+		if (len > NAME_MAX) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		p += len;
+		last = !p[strspn(p, "/")];
+		memmove(rest, p, strlen(p) + 1);
+		if (!strcmp(comp, ".") && !last)
+			continue;
+		if (!strcmp(comp, "..")) {
+			if (depth)
+				close(stack[depth--]);
+			continue;
+		}
+		if (last && (flags & O_NOFOLLOW)) {
+			fd = openat(stack[depth], comp, flags);
+			ret = fd < 0 ? -errno : fd;
+			break;
+		}
+		fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
+			ret = -errno;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			n = readlinkat(fd, "", link, sizeof(link) - 1);
+			close(fd);
+			if (++links > 40) {
+				ret = -ELOOP;
+				break;
+			}
+			if (n <= 0 || strlen(rest) + (size_t)n + 2 > sizeof(rest)) {
+				ret = n < 0 ? -errno : -ENAMETOOLONG;
+				break;
+			}
+			link[n] = '\0';
+			/* rest becomes LINK/rest; an absolute LINK starts over at the root. */
+			memmove(rest + n + 1, rest, strlen(rest) + 1);
+			memcpy(rest, link, (size_t)n);
+			rest[n] = '/';
+			if (link[0] == '/') {
+				walk_close(stack, depth);
+				depth = 0;
+			}
+			continue;
+		}
+		if (last) {
+			close(fd);
+			fd = openat(stack[depth], comp, flags | O_NOFOLLOW);
+			ret = fd < 0 ? -errno : fd;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode) || depth + 1 >= sizeof(stack) / sizeof(stack[0])) {
+			close(fd);
+			ret = S_ISDIR(st.st_mode) ? -ENAMETOOLONG : -ENOTDIR;
+			break;
+		}
+		stack[++depth] = fd;
+	}
+	walk_close(stack, depth);
+	return ret;
+}
+
 static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
 {
 	struct open_how how = {
@@ -86,9 +186,11 @@ static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
 		fd = openat(sr->dirfd, rel, flags);
 		return fd < 0 ? -errno : (int)fd;
 	}
+	if (sr->walk)
+		return open_in_root_walk(sr->dirfd, rel, flags);
 	fd = syscall(SYS_openat2, sr->dirfd, rel, &how, sizeof(how));
 	if (fd < 0)
-		return errno == ENOSYS ? -EOPNOTSUPP : -errno;
+		return -errno;
 	return (int)fd;
 }
 
@@ -280,8 +382,6 @@ const char *sysroot_strerror(int err)
 		return "line too long";
 	case -EXDEV:
 		return "path leads outside the root";
-	case -EOPNOTSUPP:
-		return "openat2 not supported by this kernel (--root needs Linux 5.6)";
 	default:
 		return strerror(-err);
 	}

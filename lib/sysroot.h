@@ -16,6 +16,7 @@
 struct sysroot {
 	int dirfd;
 	bool live;
+	bool walk;	/* no openat2 (before 5.6): resolve in user space instead */
 	char path[4096];
 };
 
