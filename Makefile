@@ -17,7 +17,7 @@ PKGS := liburing libproc2 blkid json-c smartcols
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev valgrind
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
@@ -46,7 +46,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps run check check-unit check-e2e bench fuzz install uninstall clean FORCE
+.PHONY: all deps run check check-unit check-e2e check-valgrind bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1
 
 # The man page's CHECKS section comes from the table, through the binary.
@@ -106,6 +106,12 @@ check: deps
 	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
+
+# The unit binaries and the CLI, fixture and hostile suites under valgrind
+# memcheck: build without SANITIZE (the two do not mix).
+check-valgrind: deps
+	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS)
+	@bash tests/valgrind.sh $(UNIT_BIN)
 
 # Every parser has a harness in tests/fuzz/. Built with $(CC) and replay.c it
 # runs the saved regression inputs in `make check`; built with clang and

@@ -1,15 +1,18 @@
 #!/bin/sh
 # make check-valgrind: writes build/valgrind/uringlint, a stand-in for the
-# binary that runs it under memcheck. Any memory error or definite leak
-# makes it exit 99, which no e2e case accepts (uringlint's statuses are
-# 0-3). Absolute paths, so that the suites may copy it (to run as nobody).
+# binary that runs it under memcheck. A memory error or a definite leak makes
+# it exit 99, which no e2e case accepts (uringlint's statuses are 0-3).
+# valgrind's own words go to build/valgrind/logs/, so the suites still see
+# uringlint's stderr alone. Absolute paths: the suites copy it to run as nobody.
 set -eu
 bin=$(readlink -f "${1:-uringlint}")
 out=${2:-build/valgrind/uringlint}
-mkdir -p "$(dirname "$out")"
+mkdir -p "$(dirname "$out")/logs"
+chmod 0777 "$(dirname "$out")/logs"	# nobody's runs log here too
+logs=$(readlink -f "$(dirname "$out")/logs")
 cat >"$out" <<SCRIPT
 #!/bin/sh
 exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \\
-	--show-leak-kinds=definite --trace-children=no --child-silent-after-fork=yes "$bin" "\$@"
+	--show-leak-kinds=definite --log-file="$logs/%p.log" "$bin" "\$@"
 SCRIPT
 chmod 0755 "$out"

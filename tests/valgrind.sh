@@ -1,0 +1,43 @@
+#!/bin/bash
+# make check-valgrind: the unit binaries, then the CLI and fixture suite
+# (tests/e2e/run.sh) and the hostile trees, with every uringlint run under
+# valgrind memcheck. Zero errors and zero definite leaks, else the run that
+# had them fails (exit 99) and its log is shown.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+B=${B:-build}
+VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+	--show-leak-kinds=definite)
+rm -rf "$B/valgrind"
+sh tests/valgrind-wrap.sh uringlint "$B/valgrind/uringlint"
+pass=0 fail=0
+verdict() { # NAME STATUS OUTPUT: count one run; show the output of a failed one
+	if [ "$2" -eq 0 ]; then
+		pass=$((pass + 1))
+		return
+	fi
+	fail=$((fail + 1))
+	echo "FAIL $1 under valgrind (exit $2):"
+	grep -A4 '^FAIL' "$3" | head -n 40
+	tail -n 20 "$3"
+}
+for t in "$@"; do
+	"${VG[@]}" --log-file="$B/valgrind/logs/unit-%p.log" "$t" >"$B/valgrind/unit.out" 2>&1
+	verdict "$t" $? "$B/valgrind/unit.out"
+done
+echo "valgrind unit: $pass passed, $fail failed"
+for suite in tests/e2e/run.sh tests/e2e/hostile.sh; do
+	BIN=$B/valgrind/uringlint bash "$suite" >"$B/valgrind/suite.out" 2>&1
+	verdict "$suite" $? "$B/valgrind/suite.out"
+	tail -n 1 "$B/valgrind/suite.out"
+done
+# The logs of runs with errors: valgrind writes nothing else with -q.
+for log in "$B"/valgrind/logs/*.log; do
+	[ -s "$log" ] || continue
+	grep -qE 'ERROR SUMMARY: [1-9]|definitely lost|Invalid|uninitialised|unaddressable' "$log" || continue
+	echo "valgrind report in $log:"
+	head -n 30 "$log"
+	fail=$((fail + 1))
+done
+echo "valgrind: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
