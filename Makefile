@@ -142,7 +142,7 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
 
 fuzz: deps
-	$(MAKE) $(FUZZ_BIN)
+	$(MAKE) -j$$(nproc) $(FUZZ_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) B=$(B) bash tests/fuzz/run.sh
 
 check-unit: $(UNIT_BIN)
