@@ -5,12 +5,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 
 . tests/e2e/lib.sh
+. tests/e2e/live.sh
 
-cleanup() {
-	mountpoint -q "$TMP/xfs" 2>/dev/null && umount "$TMP/xfs"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
 chmod 0755 "$TMP"
 install -m 0755 "$BIN" "$TMP/uringlint"
 QUICK=(--duration 0.4 --size 32M)
@@ -70,9 +66,7 @@ fi
 if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.xfs >/dev/null; then
 	skip "probe on XFS" "needs root and mkfs.xfs"
 else
-	truncate -s 320M "$TMP/xfs.img" && mkfs.xfs -q "$TMP/xfs.img" && mkdir -p "$TMP/xfs" &&
-		mount -o loop "$TMP/xfs.img" "$TMP/xfs" 2>/dev/null
-	if mountpoint -q "$TMP/xfs"; then
+	if xfs_mount; then
 		run "probe on XFS" 0 "$BIN" probe --dir "$TMP/xfs" "${QUICK[@]}" --format json --fail-on never &&
 			jq -e '.probe.fs == "xfs"' "$TMP/out" >/dev/null && plausible &&
 			ok "XFS: probe runs, numbers plausible" || bad "XFS: probe runs" "$(jq -c '.probe' "$TMP/out" | head -c 600)"

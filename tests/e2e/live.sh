@@ -1,0 +1,45 @@
+#!/bin/bash
+# Shared by the e2e suites that start live processes or mount a loop XFS.
+# Sourced after lib.sh; replaces its EXIT trap with one that also stops the
+# processes, thaws and unmounts.
+
+PATHO=$HELPERS/pathology
+kids=()
+frozen=
+cleanup_live() {
+	[ ${#kids[@]} -gt 0 ] && kill "${kids[@]}" 2>/dev/null
+	wait 2>/dev/null
+	[ -n "$frozen" ] && fsfreeze -u "$frozen" 2>/dev/null
+	mountpoint -q "$TMP/xfs" 2>/dev/null && umount "$TMP/xfs"
+	rm -rf "$TMP"
+}
+trap cleanup_live EXIT
+
+# start MODE [DIR]: a pathology process, its PID in $pid once it says ready.
+start() {
+	local out=$TMP/ready.$1.$RANDOM
+	"$PATHO" "$1" "${2:-$TMP/data}" >"$out" 2>"$out.err" &
+	kids+=($!)
+	pid=
+	for _ in $(seq 200); do
+		grep -q '^ready' "$out" 2>/dev/null && { pid=$(awk '{print $2}' "$out"); return 0; }
+		kill -0 "${kids[-1]}" 2>/dev/null || break
+		sleep 0.05
+	done
+	bad "pathology $1 starts" "$(cat "$out.err")"
+	return 1
+}
+stop() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+
+# xfs_mount: a fresh 320 MiB XFS on a loop device at $TMP/xfs (needs root and
+# mkfs.xfs); the reason it failed in $TMP/mount.err.
+xfs_mount() {
+	truncate -s 320M "$TMP/xfs.img" && mkfs.xfs -q "$TMP/xfs.img" 2>"$TMP/mount.err" &&
+		mkdir -p "$TMP/xfs" && mount -o loop "$TMP/xfs.img" "$TMP/xfs" 2>"$TMP/mount.err" &&
+		mountpoint -q "$TMP/xfs"
+}
+# xfs_umount: after a thaw the workers finish their writes; the mount frees then.
+xfs_umount() {
+	for _ in $(seq 50); do umount "$TMP/xfs" 2>/dev/null && return 0; sleep 0.1; done
+	return 1
+}
