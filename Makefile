@@ -107,7 +107,7 @@ check: deps
 
 unit-bins: $(UNIT_BIN)
 
-# The unit binaries and the CLI, fixture and hostile suites under valgrind
+# The unit binaries and the CLI, fixture, hostile, audit and probe suites under valgrind
 # memcheck: build without SANITIZE (the two do not mix).
 check-valgrind: deps
 	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS)

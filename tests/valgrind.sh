@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check-valgrind: the unit binaries, then the CLI and fixture suite
-# (tests/e2e/run.sh) and the hostile trees, with every uringlint run under
+# (tests/e2e/run.sh), the hostile trees, the live audit suite (10 churn
+# audits instead of 200) and the probe suite, with every uringlint run under
 # valgrind memcheck. Zero errors and zero definite leaks, else the run that
 # had them fails (exit 99) and its log is shown.
 set -u
@@ -26,8 +27,8 @@ for t in "$@"; do
 	verdict "$t" $? "$B/valgrind/unit.out"
 done
 echo "valgrind unit: $pass passed, $fail failed"
-for suite in tests/e2e/run.sh tests/e2e/hostile.sh; do
-	BIN=$B/valgrind/uringlint bash "$suite" >"$B/valgrind/suite.out" 2>&1
+for suite in tests/e2e/run.sh tests/e2e/hostile.sh tests/e2e/audit.sh tests/e2e/probe.sh; do
+	BIN=$B/valgrind/uringlint CHURN_AUDITS=10 E2E_UNDER_VALGRIND=1 bash "$suite" >"$B/valgrind/suite.out" 2>&1
 	verdict "$suite" $? "$B/valgrind/suite.out"
 	tail -n 1 "$B/valgrind/suite.out"
 done
