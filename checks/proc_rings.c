@@ -23,6 +23,18 @@ static bool sqp_unclaimed(const struct proc_facts *pf)
 	return false;
 }
 
+/*
+ * Why a ring prints SqThread -1 while an iou-sqp thread runs unnamed: kernels
+ * with 7644b1a1c9a7 ("io_uring/fdinfo: lock SQ thread while retrieving thread
+ * cpu/pid", 6.6, and the stable trees such as Debian 12's 6.1) name the thread
+ * only when they can take its lock, which a polling SQPOLL thread holds almost
+ * all the time. "io_uring/fdinfo: remove need for sqpoll lock for thread/pid
+ * retrieval" (6.7) prints the stored PID instead.
+ */
+#define SQP_UNNAMED_WHY "SqThread -1 while an iou-sqp thread runs unnamed: before 6.7 " \
+	"fdinfo names a SQPOLL thread only when it can take the thread's lock, which a " \
+	"busy one holds"
+
 /* Whether a ring's SQPOLL state is known: never read "no SQPOLL" off a busy ring. */
 static bool sqpoll_known(const struct proc_facts *pf, const struct proc_ring *r)
 {
@@ -45,7 +57,7 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	char subject[32], list[1024] = "";
-	unsigned int busy = 0;
+	unsigned int busy = 0, unnamed = 0;
 	struct finding *fi;
 	size_t i;
 
@@ -62,12 +74,13 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 		else if (!fact_ok(&r->e))
 			snprintf(one, sizeof(one), "fd %d (%.100s)", r->fd, r->e.why);
 		else if (!sqpoll_known(pf, r))
-			snprintf(one, sizeof(one), "fd %d (SQPOLL unknown: an iou-sqp thread no ring "
-				 "names)", r->fd);
+			snprintf(one, sizeof(one), "fd %d (SQPOLL unknown: SqThread -1, and an "
+				 "iou-sqp thread no ring names)", r->fd);
 		else
 			snprintf(one, sizeof(one), "fd %d (%s%u files, %u buffers)", r->fd,
 				 r->u.sq_thread > 0 ? "SQPOLL, " : "", r->u.user_files, r->u.user_bufs);
 		busy += r->busy || !sqpoll_known(pf, r);
+		unnamed += !r->busy && fact_ok(&r->e) && !sqpoll_known(pf, r);
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "; " : "", one);
 	}
 	if (pf->incomplete)
@@ -76,15 +89,19 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 			      "incomplete; rings: %s", (int)pf->pid, list);
 	else
 		fi = proc_add(c, ctx, busy ? STATUS_WARN : STATUS_PASS, subject,
-			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s",
+			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s%s",
 			      pf->nrings, pf->nrings == 1 ? "" : "s", pf->threads.iou_wrk,
 			      pf->threads.iou_wrk == 1 ? "" : "s", pf->threads.iou_sqp,
 			      pf->threads.iou_sqp == 1 ? "" : "s", list,
 			      busy ? "; rings whose state is unknown are left out of the SQPOLL checks"
-				   : "");
-	if (busy)
+				   : "",
+			      unnamed ? " (" SQP_UNNAMED_WHY ")" : "");
+	if (busy > unnamed)
 		finding_set_fix(fi, "run the audit again; a ring under constant register/unregister "
 				    "load keeps its lock busy");
+	else if (busy)
+		finding_set_fix(fi, "run the audit again while the SQPOLL ring is idle, or on a "
+				    "kernel with 6.7's fdinfo, which names a busy SQPOLL thread");
 	finding_ev_int(fi, "rings", (int64_t)pf->nrings);
 	finding_ev_int(fi, "unknown", busy);
 }
@@ -122,7 +139,12 @@ static size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 	n = sqpoll_rings(ctx->proc, sq, SQ_MAX);
 	if (!n) {
 		snprintf(subject, sizeof(subject), "pid %d", (int)ctx->proc->pid);
-		proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
+		if (sqp_unclaimed(ctx->proc))
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "the process has a SQPOLL thread no ring's fdinfo names (%s): not judged",
+				 SQP_UNNAMED_WHY);
+		else
+			proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
 	}
 	return n;
 }

@@ -248,10 +248,24 @@ static void test_sqpoll_unknown(void **state)
 	rings[0].u.sq_thread = -1;
 	f = run("sqpoll-shared", &r);
 	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "(known)");
+	assert_contains(f->message, "no ring's fdinfo names");
+	assert_contains(f->message, "before 6.7");
 	report_free(&r);
 	f = run("proc-rings", &r);
+	assert_int_equal(f->status, STATUS_WARN);
 	assert_contains(f->message, "SQPOLL unknown");
+	assert_contains(f->message, "busy one holds");
+	assert_contains(f->fix, "while the SQPOLL ring is idle");
+	report_free(&r);
+	/* Without an iou-sqp thread, -1 means no SQPOLL ring, and that is known. */
+	pf.threads.n = 1;
+	pf.threads.iou_sqp = 0;
+	f = run("sqpoll-busy-ratio", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "no SQPOLL ring (known)");
+	report_free(&r);
+	f = run("proc-rings", &r);
+	assert_int_equal(f->status, STATUS_PASS);
 	report_free(&r);
 }
 
