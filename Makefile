@@ -19,6 +19,8 @@ DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
 	clang libclang-rt-14-dev valgrind
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
+# make check-kernels: qemu, and busybox for the guest's userland.
+DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings -Wvla -Wno-format-nonliteral
@@ -46,7 +48,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps run check check-unit check-e2e check-valgrind bench fuzz install uninstall clean FORCE
+.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-valgrind bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1
 
 # The man page's CHECKS section comes from the table, through the binary.
@@ -83,8 +85,8 @@ $(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
 
 # Installs the Debian packages that are missing when run as root; otherwise
 # prints the exact command and stops.
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+define install_missing
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || \
 			missing="$$missing $$p"; \
 	done; \
@@ -96,6 +98,16 @@ deps:
 	echo "installing:$$missing"; \
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing
+endef
+
+deps:
+	$(call install_missing,$(DEB_PKGS))
+
+# The kernels of tests/kernels/kernels.list that are not installed are
+# fetched (downloaded and unpacked into build/kernels/, not installed).
+deps-kernels: deps
+	$(call install_missing,$(DEB_KERNELS))
+	@B=$(B) bash tests/kernels/fetch.sh
 
 run: deps
 	$(MAKE) uringlint
@@ -157,6 +169,11 @@ $(B)/tests/pathology: tests/pathology/pathology.c $(B)/FLAGS
 $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+# The live suite on Debian 12's 6.1 kernel under qemu, against the host kernel.
+check-kernels: deps-kernels
+	$(MAKE) uringlint $(E2E_HELPERS)
+	@bash tests/kernels/run.sh
 
 check-e2e: uringlint $(E2E_HELPERS)
 	@bash tests/e2e/run.sh

@@ -1,0 +1,87 @@
+#!/bin/sh
+# The kernel matrix's test script, one copy for every kernel: /init runs it
+# in the guest, and tests/kernels/run.sh runs it natively on the host kernel.
+# POSIX sh (busybox ash in the guest).
+#
+#   guest.sh EXT4-DIR [XFS-DIR]
+#
+# Each case's output goes to stdout framed and base64-encoded (a serial
+# console carries it intact, whatever the kernel prints in between):
+#   @@begin NAME EXIT-STATUS / base64 lines / @@end NAME
+# UL and PATHO name the uringlint and pathology binaries; CAPTURE=1 also
+# captures two io_uring processes with `uringlint capture` (the fixture tree
+# testdata/debian12-6.1-qemu came from there).
+UL=${UL:-uringlint}
+PATHO=${PATHO:-pathology}
+data=$1
+xfs=${2:-}
+t=$(mktemp -d)
+
+emit() { # NAME STATUS FILE
+	echo "@@begin $1 $2"
+	base64 <"$3"
+	echo "@@end $1"
+}
+case_json() { # NAME CMD...: runs CMD (JSON on stdout) and emits its output and errors
+	name=$1
+	shift
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	emit "$name" "$rc" "$t/out"
+	[ -s "$t/err" ] && emit "$name.stderr" "$rc" "$t/err"
+}
+start() { # MODE DIR: a pathology process; its PID in $pid once it says ready
+	mkdir -p "$2"
+	# A file per process: the last one's "ready" line must never be read as this one's.
+	ready=$t/ready.$1.$$
+	rm -f "$ready"
+	"$PATHO" "$1" "$2" >"$ready" 2>"$ready.err" &
+	kid=$!
+	pid=
+	i=0
+	while [ $i -lt 600 ]; do
+		if grep -q '^ready' "$ready"; then
+			pid=$(awk '{print $2}' "$ready")
+			return 0
+		fi
+		kill -0 "$kid" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	emit "start-$1" 1 "$ready.err"
+	return 1
+}
+stop() { kill "$kid" 2>/dev/null; wait "$kid" 2>/dev/null; }
+
+echo "@@kernel $(uname -r)"
+case_json preflight-ext4 "$UL" preflight --dir "$data" --format json --fail-on never
+[ -n "$xfs" ] && case_json preflight-xfs "$UL" preflight --dir "$xfs" --format json --fail-on never
+
+for mode in clean buffered append many-sqpoll attached cq-overflow; do
+	start "$mode" "$data/$mode" || continue
+	# Let buffered writes be punted before the audit looks for io-wq workers.
+	[ "$mode" = buffered ] && sleep 1
+	case_json "audit-$mode" "$UL" audit "$pid" --format json --fail-on never
+	stop
+	# A pathology process that died says why on its stderr.
+	[ -s "$ready.err" ] && emit "audit-$mode.pathology" 1 "$ready.err"
+done
+
+case_json probe-ext4 "$UL" probe --dir "$data" --contrast --duration 0.3 --size 16M --format json --fail-on never
+
+# The capture: attached's idle shared SQPOLL thread, and clean's busy one with a
+# registered file and buffer.
+if [ "${CAPTURE:-}" = 1 ] && start attached "$data/capture"; then
+	pids="--pid $pid" kids=$kid
+	if start clean "$data/capture"; then
+		pids="$pids --pid $pid" kids="$kids $kid"
+	fi
+	"$UL" capture $pids -o "$t/capture" -q
+	rc=$?
+	kill $kids 2>/dev/null
+	wait $kids 2>/dev/null
+	tar -C "$t/capture" -czf "$t/capture.tgz" .
+	emit capture "$rc" "$t/capture.tgz"
+fi
+rm -rf "$t"
+echo "@@done"
