@@ -166,10 +166,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		goto out_args;
 
-	hf = xcalloc(1, sizeof(*hf));
-	host_facts_collect(&sr, &copts, hf);
-	report_init(&r, "audit");
-	cmd_fill_report_host(&r, hf, &sr);
+	hf = cmd_host_report(&sr, &copts, "audit", &r);
 	/* The inventory is the JSON contract's; it is not rendered for text. */
 	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
 		error_msg("out of memory");
@@ -192,14 +189,9 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		ret = EXIT_CANNOT;
 		goto out_report;
 	}
-	ret = cmd_emit_report(g, &r);
-	if (gone && ret != EXIT_USAGE)
-		ret = EXIT_CANNOT;
+	ret = cmd_finish_report(g, &r, gone);
 out_report:
-	report_free(&r);
-	host_facts_free(hf);
-	free(hf);
-	sysroot_close(&sr);
+	cmd_host_report_free(&sr, hf, &r);
 out_args:
 	free(a.pids);
 	free(a.data_paths);

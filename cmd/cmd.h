@@ -116,4 +116,19 @@ struct host_facts;
 void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 			  const struct sysroot *sr);
 
+/*
+ * Around a checking command's checks (cmd/host_report.c). cmd_dir_opts: the
+ * data directories given, or "." on the live system, and the live tries the
+ * policy's checks need. cmd_host_report: reads the host's facts once and
+ * begins the report (freed by cmd_host_report_free with the sysroot).
+ * cmd_finish_report: writes the report; exit 3 when a named process went.
+ */
+struct collect_opts;
+void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const char *const *dirs,
+		  size_t ndirs, struct collect_opts *co);
+struct host_facts *cmd_host_report(const struct sysroot *sr, const struct collect_opts *co,
+				   const char *command, struct report *r);
+int cmd_finish_report(const struct global_opts *g, const struct report *r, bool gone);
+void cmd_host_report_free(struct sysroot *sr, struct host_facts *hf, struct report *r);
+
 #endif

@@ -125,7 +125,6 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 		GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const here[] = { "." };
 	struct preflight_args a = { 0 };
 	struct host_facts *hf = NULL;
 	struct collect_opts copts;
@@ -157,25 +156,13 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		goto out_root;
 
-	hf = xcalloc(1, sizeof(*hf));
-	/* The live default is the current directory; a captured host has no "here". */
-	copts = (struct collect_opts){
-		.dirs = !a.ndirs && sr.live ? here : a.dirs,
-		.ndirs = !a.ndirs && sr.live ? 1 : a.ndirs,
-		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
-		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
-			       check_policy_selects(&g->policy, "dio-alignment"),
-	};
-	host_facts_collect(&sr, &copts, hf);
-	report_init(&r, "preflight");
-	cmd_fill_report_host(&r, hf, &sr);
+	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	hf = cmd_host_report(&sr, &copts, "preflight", &r);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
-	ret = cmd_emit_report(g, &r);
-
-	report_free(&r);
-	host_facts_free(hf);
-	free(hf);
+	ret = cmd_finish_report(g, &r, false);
+	cmd_host_report_free(&sr, hf, &r);
+	goto out_args;
 out_root:
 	sysroot_close(&sr);
 out_args:

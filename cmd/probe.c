@@ -296,17 +296,11 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		return ret;
 
-	hf = xcalloc(1, sizeof(*hf));
-	host_facts_collect(&sr, &copts, hf);
-	report_init(&r, "probe");
-	cmd_fill_report_host(&r, hf, &sr);
+	hf = cmd_host_report(&sr, &copts, "probe", &r);
 	ctx = (struct check_ctx){ .host = hf, .th = &g->cfg->th, .report = &r };
 	ret = cmd_probe_into_report(&o, &ctx, &g->policy, g->verbosity >= 0);
 	if (!ret)
-		ret = cmd_emit_report(g, &r);
-	report_free(&r);
-	host_facts_free(hf);
-	free(hf);
-	sysroot_close(&sr);
+		ret = cmd_finish_report(g, &r, false);
+	cmd_host_report_free(&sr, hf, &r);
 	return ret;
 }

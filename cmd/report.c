@@ -85,7 +85,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 
 int cmd_report(int argc, char **argv, struct global_opts *g)
 {
-	static const char *const here[] = { "." };
 	struct report_args a = { 0 };
 	struct host_facts *hf = NULL;
 	struct collect_opts copts;
@@ -108,17 +107,8 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		goto out_args;
 
-	hf = xcalloc(1, sizeof(*hf));
-	copts = (struct collect_opts){
-		.dirs = !a.ndirs && sr.live ? here : a.dirs,
-		.ndirs = !a.ndirs && sr.live ? 1 : a.ndirs,
-		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
-		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
-			       check_policy_selects(&g->policy, "dio-alignment"),
-	};
-	host_facts_collect(&sr, &copts, hf);
-	report_init(&r, "report");
-	cmd_fill_report_host(&r, hf, &sr);
+	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	hf = cmd_host_report(&sr, &copts, "report", &r);
 	plan_defaults(&plan);
 	config_apply_plan(g->cfg, &plan);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
@@ -158,14 +148,9 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		if (ret)
 			goto out_report;
 	}
-	ret = cmd_emit_report(g, &r);
-	if (gone && ret != EXIT_USAGE)
-		ret = EXIT_CANNOT;
+	ret = cmd_finish_report(g, &r, gone);
 out_report:
-	report_free(&r);
-	host_facts_free(hf);
-	free(hf);
-	sysroot_close(&sr);
+	cmd_host_report_free(&sr, hf, &r);
 out_args:
 	free(a.dirs);
 	free(a.pids);

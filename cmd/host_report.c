@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What preflight, audit, probe and report share around their checks: the
+ * host's facts read once and the report begun with its host block, then the
+ * report written and everything freed.
+ */
+#include <stdlib.h>
+
+#include "cmd.h"
+#include "host_facts.h"
+#include "xalloc.h"
+
+void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const char *const *dirs,
+		  size_t ndirs, struct collect_opts *co)
+{
+	static const char *const here[] = { "." };
+
+	/* The live default is the current directory; a captured host has no "here". */
+	*co = (struct collect_opts){
+		.dirs = !ndirs && sr->live ? here : dirs,
+		.ndirs = !ndirs && sr->live ? 1 : ndirs,
+		/* The live tries cost a ring and a file each: only for checks that run. */
+		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
+		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
+			       check_policy_selects(&g->policy, "dio-alignment"),
+	};
+}
+
+struct host_facts *cmd_host_report(const struct sysroot *sr, const struct collect_opts *co,
+				   const char *command, struct report *r)
+{
+	struct host_facts *hf = xcalloc(1, sizeof(*hf));
+
+	host_facts_collect(sr, co, hf);
+	report_init(r, command);
+	cmd_fill_report_host(r, hf, sr);
+	return hf;
+}
+
+int cmd_finish_report(const struct global_opts *g, const struct report *r, bool gone)
+{
+	int ret = cmd_emit_report(g, r);
+
+	/* A process the user named went away: the report is written, and says so by exit 3. */
+	if (gone && ret != EXIT_USAGE)
+		ret = EXIT_CANNOT;
+	return ret;
+}
+
+void cmd_host_report_free(struct sysroot *sr, struct host_facts *hf, struct report *r)
+{
+	report_free(r);
+	if (hf)
+		host_facts_free(hf);
+	free(hf);
+	sysroot_close(sr);
+}
