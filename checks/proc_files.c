@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The data files of a process: O_DIRECT, appends, extents, buffer alignment. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -210,8 +211,8 @@ void check_fixed_buf_alignment(const struct check *c, struct check_ctx *ctx)
 void check_file_extents(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0, bad = 0;
-	char subject[4200];
+	unsigned int judged = 0, bad = 0, unread = 0;
+	char subject[4200], first_err[320] = "";
 	struct finding *fi;
 	size_t i;
 
@@ -222,7 +223,16 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		const char *why = proc_data_file(ctx, f);
 		bool frag, unwritten;
 
-		if (!why || f->type != PFILE_REGULAR || f->ext_err)
+		if (!why || f->type != PFILE_REGULAR)
+			continue;
+		/* A data file whose extents could not be read is named, not silently passed. */
+		if (f->ext_err && f->ext_err != -EOPNOTSUPP && f->ext_err != -ECANCELED) {
+			if (!unread++)
+				snprintf(first_err, sizeof(first_err), "%.256s: %s", f->path,
+					 strerror(-f->ext_err));
+			continue;
+		}
+		if (f->ext_err)
 			continue;
 		judged++;
 		frag = f->extents >= check_thresholds(ctx)->extent_limit &&
@@ -250,10 +260,19 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 	}
 	if (!bad) {
 		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-		if (judged)
+		if (judged && unread)
+			proc_add(c, ctx, STATUS_PASS, subject,
+				 "%u data files: none fragmented, none with unwritten extents where "
+				 "they punt; the extents of %u more could not be read: %s", judged,
+				 unread, first_err);
+		else if (judged)
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "%u data files: none fragmented, none with unwritten extents where "
 				 "they punt", judged);
+		else if (unread)
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "the extents of %u data file%s could not be read: %s", unread,
+				 unread == 1 ? "" : "s", first_err);
 		else
 			proc_add(c, ctx, STATUS_SKIP, subject,
 				 "no data file with readable extents (FIEMAP needs the live system and "

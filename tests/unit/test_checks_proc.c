@@ -360,7 +360,11 @@ static void test_extents(void **state)
 	struct report r;
 
 	setup(state);
-	expect("file-extents", STATUS_PASS);
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_string_equal(f->message, "1 data files: none fragmented, none with unwritten "
+					"extents where they punt");
+	report_free(&r);
 	files[0].unwritten = 12;
 	expect("file-extents", STATUS_PASS);	/* ext4 does not punt into them */
 	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
@@ -373,6 +377,19 @@ static void test_extents(void **state)
 	files[0].size = 100ull << 20;
 	f = run("file-extents", &r);
 	assert_contains(f->message, "fragmented");
+	report_free(&r);
+	/* Extents that could not be read are named with the error, never passed over. */
+	files[0].ext_err = -EIO;
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "could not be read");
+	assert_contains(f->message, strerror(EIO));
+	report_free(&r);
+	/* Not live (--root): the general reason. */
+	files[0].ext_err = -EOPNOTSUPP;
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "FIEMAP needs the live system");
 	report_free(&r);
 }
 
