@@ -8,19 +8,7 @@
 /* An iou-sqp thread that no ring's SqThread names means some ring hid its own. */
 static bool sqp_unclaimed(const struct proc_facts *pf)
 {
-	size_t i, r;
-
-	for (i = 0; i < pf->threads.n; i++) {
-		bool claimed = false;
-
-		if (pf->threads.v[i].kind != THREAD_IOU_SQP)
-			continue;
-		for (r = 0; r < pf->nrings; r++)
-			claimed |= pf->rings[r].u.sq_thread == pf->threads.v[i].tid;
-		if (!claimed)
-			return true;
-	}
-	return false;
+	return proc_facts_sqp_unnamed(pf) > 0;
 }
 
 /*

@@ -490,3 +490,19 @@ void proc_facts_watch(struct proc_facts *pf, unsigned int seconds)
 	if (pf->watch)
 		punt_watch_run(pf->pid, seconds, pf->watch);
 }
+
+size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)
+{
+	size_t i, r, unnamed = 0;
+
+	for (i = 0; i < pf->threads.n; i++) {
+		bool named = false;
+
+		if (pf->threads.v[i].kind != THREAD_IOU_SQP)
+			continue;
+		for (r = 0; r < pf->nrings; r++)
+			named |= pf->rings[r].u.sq_thread == pf->threads.v[i].tid;
+		unnamed += !named;
+	}
+	return unnamed;
+}

@@ -120,5 +120,10 @@ const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file
 
 /* The device a file lives on, or NULL. */
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);
+/*
+ * The iou-sqp threads no ring's SqThread names: some ring hid its own (its
+ * lock busy, or before 6.7 the SQPOLL thread's lock held while it polls).
+ */
+size_t proc_facts_sqp_unnamed(const struct proc_facts *pf);
 
 #endif

@@ -124,7 +124,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 
 void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 {
-	size_t i, sq = 0;
+	size_t i, sq = 0, unnamed;
 
 	if (!fact_ok(&pf->e)) {
 		snprintf(buf, bufsz, "pid %d: %s", (int)pf->pid, pf->e.why);
@@ -132,10 +132,12 @@ void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 	}
 	for (i = 0; i < pf->nrings; i++)
 		sq += pf->rings[i].u.sq_thread > 0;
+	unnamed = proc_facts_sqp_unnamed(pf);
 	snprintf(buf, bufsz,
-		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL), %u fds, %zu threads (%u iou-sqp, %u "
+		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL%s), %u fds, %zu threads (%u iou-sqp, %u "
 		 "iou-wrk, %u in D)",
 		 (int)pf->pid, pf->comm, pf->incomplete ? " [exited while read]" : "", pf->nrings,
-		 pf->nrings == 1 ? "" : "s", sq, pf->nfds, pf->threads.n, pf->threads.iou_sqp,
-		 pf->threads.iou_wrk, pf->threads.d_state);
+		 pf->nrings == 1 ? "" : "s", sq,
+		 unnamed ? ", and a SQPOLL thread no ring names" : "", pf->nfds, pf->threads.n,
+		 pf->threads.iou_sqp, pf->threads.iou_wrk, pf->threads.d_state);
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 
 #include "proc_facts.h"
+#include "proc_json.h"
 #include "proc_scan.h"
 #include "testutil.h"
 
@@ -79,6 +80,40 @@ static void test_sample_6_1(void **state)
 	proc_facts_free(&pf);
 }
 
+/* Captured inside Debian 12's 6.1.192 under qemu (make check-kernels). */
+static void test_qemu_6_1(void **state)
+{
+	struct proc_facts pf;
+	char line[256];
+	pid_t sqp = 0;
+	size_t i;
+
+	(void)state;
+	/* attached: four rings, all naming the one idle SQPOLL thread. */
+	collect(TESTDATA "/debian12-6.1-qemu", 223, &pf);
+	assert_int_equal(pf.nrings, 4);
+	assert_int_equal(pf.threads.iou_sqp, 1);
+	for (i = 0; i < pf.threads.n; i++)
+		if (pf.threads.v[i].kind == THREAD_IOU_SQP)
+			sqp = pf.threads.v[i].tid;
+	for (i = 0; i < pf.nrings; i++)
+		assert_int_equal(pf.rings[i].u.sq_thread, sqp);
+	proc_facts_summary(&pf, line, sizeof(line));
+	assert_non_null(strstr(line, "4 rings (4 SQPOLL)"));
+	proc_facts_free(&pf);
+	/* clean: the busy SQPOLL thread holds its lock, so 6.1 prints SqThread -1. */
+	collect(TESTDATA "/debian12-6.1-qemu", 231, &pf);
+	assert_int_equal(pf.nrings, 1);
+	assert_int_equal(pf.rings[0].u.sq_thread, -1);
+	assert_int_equal(pf.threads.iou_sqp, 1);
+	assert_int_equal(pf.rings[0].u.user_files, 1);
+	assert_int_equal(pf.rings[0].u.user_bufs, 1);
+	assert_true(file_fd(&pf, 3)->registered);	/* "clean.dat", a basename on 6.1 */
+	proc_facts_summary(&pf, line, sizeof(line));
+	assert_non_null(strstr(line, "1 ring (0 SQPOLL, and a SQPOLL thread no ring names)"));
+	proc_facts_free(&pf);
+}
+
 static void test_missing_pid(void **state)
 {
 	struct proc_facts pf;
@@ -129,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_6_18),
 		cmocka_unit_test(test_sample_6_1),
+		cmocka_unit_test(test_qemu_6_1),
 		cmocka_unit_test(test_missing_pid),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_scan),
