@@ -264,10 +264,7 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 		GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct probe_opts o = {
-		.dir = ".", .size = 256ull << 20, .duration_ms = 2000, .depth = 32, .bs = 4096,
-		.rw = PROBE_RANDRW, .sqpoll_cpu = -1,
-	};
+	struct probe_opts o;
 	struct collect_opts copts = { 0 };
 	struct host_facts *hf = NULL;
 	struct check_ctx ctx;
@@ -276,7 +273,7 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	struct stat st;
 	int c, ret;
 
-	probe_modes_parse("all", &o.modes);
+	probe_opts_default(&o, ".");
 	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
 		ret = parse_opt(c, optarg, &o);
 		if (ret < 0)

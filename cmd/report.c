@@ -138,12 +138,9 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 
 	/* The proof, on the first data directory. */
 	if (a.probe) {
-		struct probe_opts po = {
-			.dir = copts.dirs[0], .size = 256ull << 20, .duration_ms = 2000,
-			.depth = 32, .bs = 4096, .rw = PROBE_RANDRW, .sqpoll_cpu = -1,
-		};
+		struct probe_opts po;
 
-		probe_modes_parse("all", &po.modes);
+		probe_opts_default(&po, copts.dirs[0]);
 		ret = cmd_probe_into_report(&po, &ctx, &g->policy, g->verbosity > 0);
 		if (ret)
 			goto out_report;

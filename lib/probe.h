@@ -80,6 +80,8 @@ struct probe_result {
 };
 
 const char *probe_mode_name(enum probe_mode m);
+/* The documented defaults (256 MiB, 2 s, depth 32, 4 KiB random read/write, every mode) in DIR. */
+void probe_opts_default(struct probe_opts *o, const char *dir);
 /* 0 or -EINVAL for a name of --mode (default, sqpoll, sqpoll-fixed, all). */
 int probe_modes_parse(const char *name, unsigned int *modes);
 

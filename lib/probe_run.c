@@ -61,6 +61,13 @@ const char *probe_mode_name(enum probe_mode m)
 	return m < PM__COUNT ? mode_names[m] : "?";
 }
 
+void probe_opts_default(struct probe_opts *o, const char *dir)
+{
+	*o = (struct probe_opts){ .dir = dir, .size = 256ull << 20, .duration_ms = 2000,
+				  .depth = 32, .bs = 4096, .rw = PROBE_RANDRW, .sqpoll_cpu = -1 };
+	probe_modes_parse("all", &o->modes);
+}
+
 int probe_modes_parse(const char *name, unsigned int *modes)
 {
 	if (!strcmp(name, "all"))
