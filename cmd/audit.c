@@ -46,8 +46,8 @@ static int parse_pid(const char *arg, pid_t *pid)
  * EXIT_CANNOT when it is gone or went; one found by the scan (--all,
  * report) may end at any moment on a busy host: it is left out with a note.
  */
-int cmd_audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
-		  struct check_ctx *ctx, const struct check_policy *pol)
+static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
+		     struct check_ctx *ctx, const struct check_policy *pol)
 {
 	struct proc_facts pf;
 	char line[512];
@@ -80,7 +80,7 @@ int cmd_audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int 
 	return ret;
 }
 
-int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r)
+static int find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r)
 {
 	unsigned int unreadable;
 	int err;
@@ -95,6 +95,34 @@ int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, st
 			    "user): not audited", unreadable, unreadable == 1 ? "" : "es");
 	if (!*npids)
 		report_note(r, "no readable process has an io_uring fd");
+	return 0;
+}
+
+int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
+			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone)
+{
+	struct report *r = ctx->report;
+	bool named = *npids > 0;
+	size_t i;
+	int ret;
+
+	*gone = false;
+	/* The inventory is the JSON contract's; it is not rendered for text. */
+	if (g->format == FORMAT_JSON && report_processes_begin(r)) {
+		error_msg("out of memory");
+		return EXIT_CANNOT;
+	}
+	if (!named) {
+		ret = find_all(sr, pids, npids, r);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < *npids; i++)
+		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy) != 0;
+	if (report_processes_end(r)) {
+		error_msg("out of memory");
+		return EXIT_CANNOT;
+	}
 	return 0;
 }
 
@@ -115,7 +143,8 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	struct sysroot sr;
 	struct plan plan;
 	struct report r;
-	int c, ret = 0, gone = 0;
+	int c, ret = 0;
+	bool gone = false;
 	size_t i;
 
 	for (i = 0; i < g->cfg->ndata_paths; i++) {
@@ -167,30 +196,13 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		goto out_args;
 
 	hf = cmd_host_report(&sr, &copts, "audit", &r);
-	/* The inventory is the JSON contract's; it is not rendered for text. */
-	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
-		error_msg("out of memory");
-		ret = EXIT_CANNOT;
-		goto out_report;
-	}
-	if (a.all) {
-		ret = cmd_audit_find_all(&sr, &a.pids, &a.npids, &r);
-		if (ret)
-			goto out_report;
-	}
 	plan_defaults(&plan);
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
 				  .report = &r };
-	for (i = 0; i < a.npids; i++)
-		gone |= cmd_audit_pid(&sr, a.pids[i], !a.all, a.watch, &ctx, &g->policy);
-	if (report_processes_end(&r)) {
-		error_msg("out of memory");
-		ret = EXIT_CANNOT;
-		goto out_report;
-	}
-	ret = cmd_finish_report(g, &r, gone);
-out_report:
+	ret = cmd_audit_processes(g, &sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
+	if (!ret)
+		ret = cmd_finish_report(g, &r, gone);
 	cmd_host_report_free(&sr, hf, &r);
 out_args:
 	free(a.pids);

@@ -74,9 +74,13 @@ int cmd_report_merge(int argc, char **argv, struct global_opts *g);
 int cmd_capture(int argc, char **argv, struct global_opts *g);
 
 /* The parts report shares with audit and probe. */
-int cmd_audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
-		  struct check_ctx *ctx, const struct check_policy *pol);
-int cmd_audit_find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struct report *r);
+/*
+ * Audits the processes named in *pids, or with *npids 0 every readable one
+ * with a ring (found into *pids), into ctx->report with their inventory.
+ * *gone: a named process was gone or went (exit 3). 0, or EXIT_CANNOT.
+ */
+int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
+			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone);
 struct probe_opts;
 int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,
 			  const struct check_policy *pol, bool histograms);

@@ -93,9 +93,8 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	struct sysroot sr;
 	struct plan plan;
 	struct report r;
-	int ret, gone = 0;
-	bool named;
-	size_t i;
+	bool gone = false;
+	int ret;
 
 	/* "report merge FILE...": the fleet view of many hosts' JSON reports. */
 	if (argc > 1 && !strcmp(argv[1], "merge"))
@@ -120,21 +119,9 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 
 	/* The processes: those named, or every one with a ring that can be read. */
-	if (g->format == FORMAT_JSON && report_processes_begin(&r)) {
-		ret = EXIT_CANNOT;
+	ret = cmd_audit_processes(g, &sr, &a.pids, &a.npids, 0, &ctx, &gone);
+	if (ret)
 		goto out_report;
-	}
-	named = a.npids > 0;
-	if (!named && cmd_audit_find_all(&sr, &a.pids, &a.npids, &r)) {
-		ret = EXIT_CANNOT;
-		goto out_report;
-	}
-	for (i = 0; i < a.npids; i++)
-		gone |= cmd_audit_pid(&sr, a.pids[i], named, 0, &ctx, &g->policy);
-	if (report_processes_end(&r)) {
-		ret = EXIT_CANNOT;
-		goto out_report;
-	}
 
 	/* The proof, on the first data directory. */
 	if (a.probe) {
