@@ -58,7 +58,6 @@ static const struct finding *run(const char *id, struct report *r)
 	return &r->findings[0];
 }
 
-#define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
 #define ev_str(f, key) json_object_get_string(json_object_object_get((f)->evidence, key))
 
 static void test_fs_type(void **state)
@@ -81,23 +80,14 @@ static void test_fs_type(void **state)
 	report_free(&r);
 
 	snprintf(dir.mount.m.fstype, sizeof(dir.mount.m.fstype), "fuse.sshfs");
-	f = run("fs-type", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "FUSE");
-	report_free(&r);
+	expect_says("fs-type", STATUS_WARN, "FUSE");
 
 	snprintf(dir.mount.m.fstype, sizeof(dir.mount.m.fstype), "reiserfs");
-	f = run("fs-type", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "uringlint probe --dir /srv/db");
-	report_free(&r);
+	expect_says("fs-type", STATUS_WARN, "uringlint probe --dir /srv/db");
 
 	/* No --dir at all (a captured tree): skip with the reason. */
 	hf.ndirs = 0;
-	f = run("fs-type", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "no --dir");
-	report_free(&r);
+	expect_says("fs-type", STATUS_SKIP, "no --dir");
 }
 
 static void test_o_direct(void **state)
@@ -112,17 +102,11 @@ static void test_o_direct(void **state)
 	report_free(&r);
 
 	dir.odirect.open_err = -EINVAL;
-	f = run("fs-o-direct", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "Invalid argument");
-	report_free(&r);
+	expect_says("fs-o-direct", STATUS_FAIL, "Invalid argument");
 
 	dir.odirect.open_err = 0;
 	snprintf(dir.mount.m.fstype, sizeof(dir.mount.m.fstype), "tmpfs");
-	f = run("fs-o-direct", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "no-op");
-	report_free(&r);
+	expect_says("fs-o-direct", STATUS_FAIL, "no-op");
 
 	fact_fail(&dir.odirect.e, -EACCES, "cannot create a file in '/srv/db': Permission denied");
 	f = run("fs-o-direct", &r);
@@ -145,10 +129,7 @@ static void test_alignment(void **state)
 	/* Without statx: the block device's sizes. */
 	dir.odirect.dioalign = false;
 	dir.blk.logical_block_size = 4096;
-	f = run("dio-alignment", &r);
-	assert_int_equal(f->status, STATUS_PASS);
-	assert_contains(f->message, "multiples of 4096 bytes, buffers aligned to 4 bytes");
-	report_free(&r);
+	expect_says("dio-alignment", STATUS_PASS, "multiples of 4096 bytes, buffers aligned to 4 bytes");
 
 	dir.blk.logical_block_size = 16384;
 	f = run("dio-alignment", &r);
@@ -180,10 +161,7 @@ static void test_mount_options(void **state)
 	report_free(&r);
 
 	snprintf(dir.mount.m.options, sizeof(dir.mount.m.options), "rw,relatime");
-	f = run("mount-options", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "lazytime");
-	report_free(&r);
+	expect_says("mount-options", STATUS_WARN, "lazytime");
 
 	snprintf(dir.mount.m.fstype, sizeof(dir.mount.m.fstype), "ext4");
 	f = run("mount-options", &r);
@@ -191,10 +169,7 @@ static void test_mount_options(void **state)
 	report_free(&r);
 
 	snprintf(dir.mount.m.options, sizeof(dir.mount.m.options), "rw,sync,relatime");
-	f = run("mount-options", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "mounted sync");
-	report_free(&r);
+	expect_says("mount-options", STATUS_WARN, "mounted sync");
 }
 
 static void test_blk(void **state)
@@ -208,10 +183,7 @@ static void test_blk(void **state)
 	assert_int_equal(f->status, STATUS_PASS);
 	report_free(&r);
 	plan.depth = 2048;
-	f = run("blk-queue-depth", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "blk_mq_get_tag");
-	report_free(&r);
+	expect_says("blk-queue-depth", STATUS_WARN, "blk_mq_get_tag");
 
 	f = run("blk-scheduler", &r);
 	assert_int_equal(f->status, STATUS_PASS);
@@ -227,16 +199,10 @@ static void test_blk(void **state)
 	report_free(&r);
 	snprintf(dir.blk.slaves, sizeof(dir.blk.slaves), "nvme0n1,nvme1n1");
 	snprintf(dir.blk.disk, sizeof(dir.blk.disk), "dm-0");
-	f = run("blk-stacked", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "device-mapper");
-	report_free(&r);
+	expect_says("blk-stacked", STATUS_WARN, "device-mapper");
 
 	fact_fail(&dir.blk.e, -ENODEV, "tmpfs has no block device (source 'tmpfs')");
-	f = run("blk-stacked", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "no block device");
-	report_free(&r);
+	expect_says("blk-stacked", STATUS_SKIP, "no block device");
 }
 
 static void test_iopoll(void **state)

@@ -53,7 +53,6 @@ static int reset_plan(void **state)
 	return 0;
 }
 
-#define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
 
 static void test_kernel_version(void **state)
 {

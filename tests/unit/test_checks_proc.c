@@ -111,7 +111,6 @@ static const struct finding *run(const char *id, struct report *r)
 	return &r->findings[0];
 }
 
-#define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
 #define expect(id, st)                                      \
 	do {                                                \
 		struct report r_;                           \
@@ -123,45 +122,29 @@ static const struct finding *run(const char *id, struct report *r)
 
 static void test_gates(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	pf.kernel_thread = true;
-	f = run("fd-o-direct", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "kernel thread");
-	report_free(&r);
+	expect_says("fd-o-direct", STATUS_SKIP, "kernel thread");
 	pf.kernel_thread = false;
 	fact_fail(&pf.fds_e, -EACCES, "cannot read 'proc/42/fd': Permission denied");
-	f = run("fd-o-direct", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "Permission denied");
-	report_free(&r);
+	expect_says("fd-o-direct", STATUS_SKIP, "Permission denied");
 	memset(&pf.fds_e, 0, sizeof(pf.fds_e));
 	pf.nrings = 0;
-	f = run("cq-overflow", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "no io_uring fd");
-	report_free(&r);
+	expect_says("cq-overflow", STATUS_SKIP, "no io_uring fd");
 	fact_fail(&pf.e, -ESRCH, "pid 42: no such process");
 	expect("proc-rings", STATUS_SKIP);
 }
 
 static void test_rings(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	expect("proc-rings", STATUS_PASS);
 	/* A ring whose lock stayed busy: unknown, and left out of the SQPOLL checks. */
 	rings[1] = (struct proc_ring){ .fd = 4, .busy = true, .reads = 5 };
 	pf.nrings = 2;
-	f = run("proc-rings", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "lock busy");
-	report_free(&r);
+	expect_says("proc-rings", STATUS_WARN, "lock busy");
 	pf.incomplete = true;
 	expect("proc-rings", STATUS_ERROR);
 }
@@ -174,34 +157,23 @@ static void test_busy_ratio(void **state)
 	setup(state);
 	expect("sqpoll-busy-ratio", STATUS_PASS);
 	rings[0].u.sq_work_time_us = 20000;
-	f = run("sqpoll-busy-ratio", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "spins");
-	report_free(&r);
+	expect_says("sqpoll-busy-ratio", STATUS_WARN, "spins");
 	rings[0].u.sq_work_time_us = 990000;
 	f = run("sqpoll-busy-ratio", &r);
 	assert_contains(f->message, "saturated");
 	report_free(&r);
 	rings[0].u.has_sq_times = false;
-	f = run("sqpoll-busy-ratio", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "6.9");
-	report_free(&r);
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "6.9");
 }
 
 static void test_placement(void **state)
 {
 	static struct irq_info irq;
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	expect("sqpoll-cpu-placement", STATUS_PASS);
 	snprintf(threads[1].cpus_allowed, sizeof(threads[1].cpus_allowed), "0-1");
-	f = run("sqpoll-cpu-placement", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "unpinned");
-	report_free(&r);
+	expect_says("sqpoll-cpu-placement", STATUS_WARN, "unpinned");
 	memset(&irq, 0, sizeof(irq));
 	irq.line.irq = 50;
 	snprintf(irq.line.name, sizeof(irq.line.name), "nvme0q2");
@@ -209,10 +181,7 @@ static void test_placement(void **state)
 	cpulist_parse("1", &irq.affinity);
 	hf.cpu.irqs = &irq;
 	hf.cpu.nirqs = 1;
-	f = run("sqpoll-cpu-placement", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "50 nvme0q2");
-	report_free(&r);
+	expect_says("sqpoll-cpu-placement", STATUS_FAIL, "50 nvme0q2");
 }
 
 static void test_shared(void **state)
@@ -224,10 +193,7 @@ static void test_shared(void **state)
 	rings[1] = rings[0];
 	rings[1].fd = 4;
 	pf.nrings = 2;
-	f = run("sqpoll-shared", &r);
-	assert_int_equal(f->status, STATUS_PASS);
-	assert_contains(f->message, "share one SQPOLL thread");
-	report_free(&r);
+	expect_says("sqpoll-shared", STATUS_PASS, "share one SQPOLL thread");
 	rings[1].u.sq_thread = 44;
 	threads[2] = (struct proc_thread){ .tid = 44, .comm = "iou-sqp-42", .state = 'S',
 					   .kind = THREAD_IOU_SQP };
@@ -260,10 +226,7 @@ static void test_sqpoll_unknown(void **state)
 	/* Without an iou-sqp thread, -1 means no SQPOLL ring, and that is known. */
 	pf.threads.n = 1;
 	pf.threads.iou_sqp = 0;
-	f = run("sqpoll-busy-ratio", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "no SQPOLL ring (known)");
-	report_free(&r);
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "no SQPOLL ring (known)");
 	f = run("proc-rings", &r);
 	assert_int_equal(f->status, STATUS_PASS);
 	report_free(&r);
@@ -286,10 +249,7 @@ static void test_cq_overflow(void **state)
 	rings[1] = (struct proc_ring){ .fd = 4 };
 	fact_fail(&rings[1].e, -EBADMSG, "cannot parse 'proc/42/fdinfo/4'");
 	pf.nrings = 2;
-	f = run("cq-overflow", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "1 ring could not be judged");
-	report_free(&r);
+	expect_says("cq-overflow", STATUS_SKIP, "1 ring could not be judged");
 	pf.nrings = 1;
 	rings[0].u.has_overflow_list = false;
 	expect("cq-overflow", STATUS_SKIP);
@@ -323,32 +283,22 @@ static void test_o_direct(void **state)
 
 static void test_append(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	/* The log opened O_APPEND is no data file: fine. */
 	expect("fd-append", STATUS_PASS);
 	files[0].gen.flags |= O_APPEND;
-	f = run("fd-append", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "O_APPEND | O_DIRECT");
-	report_free(&r);
+	expect_says("fd-append", STATUS_FAIL, "O_APPEND | O_DIRECT");
 }
 
 static void test_buf_alignment(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	expect("fixed-buf-alignment", STATUS_PASS);
 	bufs[1].addr += 100;
 	bufs[1].len = 4000;
-	f = run("fixed-buf-alignment", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "ring fd 3 buffer 1");
-	report_free(&r);
+	expect_says("fixed-buf-alignment", STATUS_FAIL, "ring fd 3 buffer 1");
 	/* Without O_DIRECT files nothing says what the alignment must be. */
 	files[0].gen.flags = O_RDWR;
 	expect("fixed-buf-alignment", STATUS_SKIP);
@@ -368,10 +318,7 @@ static void test_extents(void **state)
 	files[0].unwritten = 12;
 	expect("file-extents", STATUS_PASS);	/* ext4 does not punt into them */
 	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
-	f = run("file-extents", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "12 unwritten");
-	report_free(&r);
+	expect_says("file-extents", STATUS_WARN, "12 unwritten");
 	files[0].unwritten = 0;
 	files[0].extents = 5000;
 	files[0].size = 100ull << 20;
@@ -387,26 +334,18 @@ static void test_extents(void **state)
 	report_free(&r);
 	/* Not live (--root): the general reason. */
 	files[0].ext_err = -EOPNOTSUPP;
-	f = run("file-extents", &r);
-	assert_int_equal(f->status, STATUS_SKIP);
-	assert_contains(f->message, "FIEMAP needs the live system");
-	report_free(&r);
+	expect_says("file-extents", STATUS_SKIP, "FIEMAP needs the live system");
 }
 
 static void test_workers_and_punts(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	expect("iowq-workers", STATUS_PASS);
 	pf.threads.iou_wrk = 2;
 	expect("iowq-workers", STATUS_WARN);
 	pf.threads.iou_wrk = 48;
-	f = run("iowq-workers", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "48 io-wq workers");
-	report_free(&r);
+	expect_says("iowq-workers", STATUS_FAIL, "48 io-wq workers");
 
 	expect("iowq-punts", STATUS_SKIP);
 	pf.watch = &watch;
@@ -417,10 +356,7 @@ static void test_workers_and_punts(void **state)
 	watch.nops = 1;
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "WRITE");
 	watch.ops[0].n = 3000;
-	f = run("iowq-punts", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "WRITE 3000");
-	report_free(&r);
+	expect_says("iowq-punts", STATUS_FAIL, "WRITE 3000");
 	/* Fallback with workers running: no proof either way. */
 	watch.tracepoint = false;
 	watch.total = 0;
@@ -448,24 +384,16 @@ static void test_dstate(void **state)
 		threads[i] = (struct proc_thread){ .tid = 50 + i, .comm = "iou-wrk-42", .state = 'D',
 						   .wchan = "blk_mq_get_tag" };
 	pf.threads.n = 8;
-	f = run("dstate-threads", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "out of device tags");
-	report_free(&r);
+	expect_says("dstate-threads", STATUS_FAIL, "out of device tags");
 }
 
 static void test_memlock(void **state)
 {
-	const struct finding *f;
-	struct report r;
 
 	setup(state);
 	expect("proc-memlock", STATUS_PASS);
 	pf.status.st.vm_pin_kb = 8000;
-	f = run("proc-memlock", &r);
-	assert_int_equal(f->status, STATUS_WARN);
-	assert_contains(f->message, "ENOMEM");
-	report_free(&r);
+	expect_says("proc-memlock", STATUS_WARN, "ENOMEM");
 	pf.status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
 	expect("proc-memlock", STATUS_PASS);
 }

@@ -14,6 +14,21 @@
 /* Tests run from the repository root (the Makefile does so). */
 #define TESTDATA "testdata"
 
+#define assert_contains(hay, needle) assert_non_null(strstr((hay), (needle)))
+
+/*
+ * The check tests: runs check ID through the file's own run(id, &report) and
+ * asserts the first finding's status and a phrase of its message.
+ */
+#define expect_says(id, st, needle)                                   \
+	do {                                                          \
+		struct report r_;                                     \
+		const struct finding *f_ = run((id), &r_);            \
+		assert_int_equal(f_->status, (st));                   \
+		assert_contains(f_->message, (needle));               \
+		report_free(&r_);                                     \
+	} while (0)
+
 /* Reads a whole fixture file; the test fails when it cannot. */
 static inline char *slurp(const char *path)
 {
