@@ -412,6 +412,23 @@ static void collect_devices(const struct sysroot *sr, struct proc_facts *pf)
 	}
 }
 
+/* The first reading of the window over the rings that name a SQPOLL thread. */
+static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
+{
+	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
+	size_t i, n = 0;
+
+	if (!fds) {
+		fact_fail(&pf->window.e, -ENOMEM, "out of memory");
+		return;
+	}
+	for (i = 0; i < pf->nrings; i++)
+		if (!pf->rings[i].busy && fact_ok(&pf->rings[i].e) && pf->rings[i].u.sq_thread > 0)
+			fds[n++] = pf->rings[i].fd;
+	proc_window_begin(sr, pf->pid, fds, n, &pf->window);
+	free(fds);
+}
+
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf)
 {
 	char path[64], line[1024];
@@ -427,11 +444,14 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
+	window_begin(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
 	collect_file_details(sr, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
+	/* The rest of the collection runs inside the window, so it costs no extra time. */
+	proc_window_end(sr, pid, &pf->window);
 
 	/* Gone or dead now? Then some of the above comes from a dying process. */
 	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
@@ -457,6 +477,7 @@ void proc_facts_free(struct proc_facts *pf)
 	free(pf->devices.v);
 	free(pf->mounts);
 	free(pf->watch);
+	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);
 	memset(pf, 0, sizeof(*pf));
 }

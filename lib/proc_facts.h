@@ -14,6 +14,7 @@
 #include "procfs_status.h"
 #include "punt_watch.h"
 #include "proc_tasks.h"
+#include "proc_window.h"
 #include "sysroot.h"
 
 enum proc_file_type {
@@ -100,6 +101,9 @@ struct proc_facts {
 	} devices;
 
 	struct proc_threads threads;
+
+	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
+	struct proc_window window;
 
 	/* audit --watch: punts counted over some seconds; NULL when not asked */
 	struct punt_watch *watch;

@@ -37,7 +37,34 @@ static struct json_object *file_json(const struct proc_facts *pf, const struct p
 	return o;
 }
 
-static struct json_object *ring_json(const struct proc_ring *r)
+/* The SQPOLL counters over the audit's window; NULL when there was none. */
+static struct json_object *window_json(const struct proc_window *w, int fd)
+{
+	const struct window_ring *wr = proc_window_ring(w, fd);
+	struct json_object *o;
+	uint64_t total, work;
+
+	if (!fact_ok(&w->e) || !wr || !window_ring_ok(wr) || !wr->r[0].has_times)
+		return NULL;
+	total = wr->r[1].total_us - wr->r[0].total_us;
+	work = wr->r[1].work_us - wr->r[0].work_us;
+	o = json_object_new_object();
+	json_object_object_add(o, "ms", json_object_new_int64(w->ms));
+	json_object_object_add(o, "total_us", json_object_new_int64((int64_t)total));
+	json_object_object_add(o, "work_us", json_object_new_int64((int64_t)work));
+	json_object_object_add(o, "busy_ratio", total ? json_object_new_double((double)work /
+									      (double)total)
+						      : NULL);
+	if (wr->r[0].has_heads) {
+		json_object_object_add(o, "sqes_taken", json_object_new_int64(
+			(uint32_t)(wr->r[1].sq_taken - wr->r[0].sq_taken)));
+		json_object_object_add(o, "cqes_posted", json_object_new_int64(
+			(uint32_t)(wr->r[1].cq_posted - wr->r[0].cq_posted)));
+	}
+	return o;
+}
+
+static struct json_object *ring_json(const struct proc_ring *r, const struct proc_window *w)
 {
 	struct json_object *o = json_object_new_object(), *sq = NULL;
 	const struct uring_fdinfo *u = &r->u;
@@ -57,6 +84,7 @@ static struct json_object *ring_json(const struct proc_ring *r)
 					       ? json_object_new_double((double)u->sq_work_time_us /
 									(double)u->sq_total_time_us)
 					       : NULL);
+		json_object_object_add(sq, "window", window_json(w, r->fd));
 	}
 	json_object_object_add(o, "sqpoll", sq);
 	json_object_object_add(o, "registered_files",
@@ -95,7 +123,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	if (!fact_ok(&pf->e))
 		json_object_object_add(o, "error", json_object_new_string(pf->e.why));
 	for (i = 0; i < pf->nrings; i++)
-		json_object_array_add(rings, ring_json(&pf->rings[i]));
+		json_object_array_add(rings, ring_json(&pf->rings[i], &pf->window));
 	json_object_object_add(o, "rings", rings);
 	json_object_object_add(threads, "total", json_object_new_int64((int64_t)pf->threads.n));
 	json_object_object_add(threads, "iou_wrk", json_object_new_int64(pf->threads.iou_wrk));

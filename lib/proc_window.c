@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Two readings of a live process a window apart: the SQPOLL rings'
+ * counters (SqTotalTime, SqWorkTime, the SQ and CQ positions) and every
+ * thread's last CPU and scheduler times. Checks judge the differences.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fdinfo.h"
+#include "parse.h"
+#include "proc_window.h"
+
+/* A ring whose lock is busy prints no io_uring lines: read it again, briefly. */
+#define RING_TRIES 100
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	unsigned long long run, wait, slices;
+
+	if (sscanf(text, "%llu %llu %llu", &run, &wait, &slices) != 3)
+		return -EBADMSG;
+	*run_ns = run;
+	*wait_ns = wait;
+	return 0;
+}
+
+/* 0, or -errno with the reason in e: gone, unreadable, garbage. */
+static int read_ring(const struct sysroot *sr, pid_t pid, int fd, struct ring_reading *rr,
+		     uint64_t *ino, struct fact_err *e)
+{
+	struct fdinfo_generic g;
+	struct uring_fdinfo u;
+	char path[64], *text;
+	size_t len;
+	int err = 0, i;
+
+	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pid, fd);
+	for (i = 0; i < RING_TRIES; i++) {
+		if (i)
+			sleep_ns(100000 + (uint64_t)(i * 7919 % 900) * 1000);
+		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
+		if (err) {
+			fact_fail(e, err, "fd %d %s during the window", fd,
+				  err == -ENOENT ? "was closed" : "could not be read");
+			return err;
+		}
+		memset(&u, 0, sizeof(u));
+		err = fdinfo_parse_generic(text, &g);
+		if (!err)
+			err = uring_fdinfo_parse(text, &u);
+		free(text);
+		if (!err)
+			break;
+		uring_fdinfo_free(&u);
+		if (err != -ENODATA)
+			break;
+	}
+	if (err) {
+		fact_fail(e, err, "fd %d: %s", fd, err == -ENODATA ?
+			  "its lock stayed busy through every read of the window" :
+			  "its fdinfo is not an io_uring ring's");
+		return err;
+	}
+	*rr = (struct ring_reading){
+		.has_times = u.has_sq_times,
+		.total_us = u.sq_total_time_us,
+		.work_us = u.sq_work_time_us,
+		.has_heads = u.has_ring_state,
+		.sq_taken = u.cached_sq_head,
+		.cq_posted = u.cached_cq_tail,
+		.sq_thread = u.has_sq_thread ? u.sq_thread : -1,
+	};
+	*ino = g.ino;
+	uring_fdinfo_free(&u);
+	return 0;
+}
+
+void window_ring_validate(struct window_ring *wr, uint64_t ino_end)
+{
+	const struct ring_reading *a = &wr->r[0], *b = &wr->r[1];
+
+	if (ino_end != wr->ino)
+		fact_fail(&wr->e, -ESTALE, "fd %d is another ring than at the window's start", wr->fd);
+	else if (a->sq_thread != b->sq_thread)
+		fact_fail(&wr->e, -ESTALE, "fd %d changed SQPOLL thread during the window (%d, then "
+			  "%d)", wr->fd, (int)a->sq_thread, (int)b->sq_thread);
+	else if (a->has_times != b->has_times || b->total_us < a->total_us ||
+		 b->work_us < a->work_us)
+		fact_fail(&wr->e, -ERANGE, "fd %d: SqTotalTime or SqWorkTime went backwards during "
+			  "the window (%llu/%llu us, then %llu/%llu us)", wr->fd,
+			  (unsigned long long)a->total_us, (unsigned long long)a->work_us,
+			  (unsigned long long)b->total_us, (unsigned long long)b->work_us);
+	else if (b->work_us - a->work_us > b->total_us - a->total_us)
+		fact_fail(&wr->e, -ERANGE, "fd %d: SqWorkTime grew more than SqTotalTime during "
+			  "the window", wr->fd);
+}
+
+static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread *t, int end)
+{
+	struct task_reading *tr = &t->r[end];
+	struct proc_thread pt;
+	char path[96], *text;
+	size_t len;
+
+	tr->cpu = -1;
+	snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
+	if (sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len))
+		return;
+	if (!proc_stat_parse(text, &pt, NULL)) {
+		tr->cpu = pt.cpu;
+		if (!end) {
+			snprintf(t->comm, sizeof(t->comm), "%s", pt.comm);
+			t->kind = pt.kind;
+		}
+	}
+	free(text);
+	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
+	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {
+		tr->has_sched = !schedstat_parse(text, &tr->run_ns, &tr->wait_ns);
+		free(text);
+	}
+	if (end) {
+		t->both = tr->cpu >= 0;
+		return;
+	}
+	snprintf(path, sizeof(path), "proc/%d/task/%d/status", (int)pid, (int)t->tid);
+	if (!sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len)) {
+		parse_keyed_value(text, "Cpus_allowed_list", t->cpus_allowed,
+				  sizeof(t->cpus_allowed));
+		free(text);
+	}
+}
+
+static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window *w)
+{
+	struct dirent *de;
+	char path[64];
+	size_t cap = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
+	d = sysroot_opendir(sr, path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (*end || tid <= 0)
+			continue;
+		if (w->nthreads == cap) {
+			struct window_thread *v;
+
+			cap = cap ? cap * 2 : 16;
+			v = realloc(w->threads, cap * sizeof(*v));
+			if (!v)
+				break;
+			w->threads = v;
+		}
+		memset(&w->threads[w->nthreads], 0, sizeof(w->threads[0]));
+		w->threads[w->nthreads].tid = (pid_t)tid;
+		read_task(sr, pid, &w->threads[w->nthreads], 0);
+		w->nthreads++;
+	}
+	closedir(d);
+}
+
+void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds, size_t n,
+		       struct proc_window *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	if (!sr->live) {
+		fact_fail(&w->e, -EOPNOTSUPP, "a captured tree holds one reading; a window needs "
+			  "two readings of a live process");
+		return;
+	}
+	if (!n) {
+		fact_fail(&w->e, -ENOENT, "no SQPOLL ring to watch");
+		return;
+	}
+	w->rings = calloc(n, sizeof(*w->rings));
+	if (!w->rings) {
+		fact_fail(&w->e, -ENOMEM, "out of memory");
+		return;
+	}
+	w->t0_ns = now_ns();
+	for (i = 0; i < n; i++) {
+		w->rings[i].fd = ring_fds[i];
+		read_ring(sr, pid, ring_fds[i], &w->rings[i].r[0], &w->rings[i].ino,
+			  &w->rings[i].e);
+	}
+	w->nrings = n;
+	list_threads(sr, pid, w);
+}
+
+void proc_window_end(const struct sysroot *sr, pid_t pid, struct proc_window *w)
+{
+	uint64_t want = PROC_WINDOW_MS * 1000000ull, took;
+	size_t i;
+
+	if (!fact_ok(&w->e))
+		return;
+	took = now_ns() - w->t0_ns;
+	if (took < want)
+		sleep_ns(want - took);
+	for (i = 0; i < w->nrings; i++) {
+		struct window_ring *wr = &w->rings[i];
+
+		uint64_t ino = 0;
+
+		if (fact_ok(&wr->e) && !read_ring(sr, pid, wr->fd, &wr->r[1], &ino, &wr->e))
+			window_ring_validate(wr, ino);
+	}
+	for (i = 0; i < w->nthreads; i++)
+		if (w->threads[i].r[0].cpu >= 0)
+			read_task(sr, pid, &w->threads[i], 1);
+	w->ms = (unsigned int)((now_ns() - w->t0_ns + 500000) / 1000000);
+}
+
+void proc_window_free(struct proc_window *w)
+{
+	free(w->rings);
+	free(w->threads);
+	memset(w, 0, sizeof(*w));
+}
+
+bool window_ring_ok(const struct window_ring *wr)
+{
+	return fact_ok(&wr->e);
+}
+
+bool window_thread_times(const struct window_thread *t, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	if (!t->both || !t->r[0].has_sched || !t->r[1].has_sched ||
+	    t->r[1].run_ns < t->r[0].run_ns || t->r[1].wait_ns < t->r[0].wait_ns)
+		return false;
+	*run_ns = t->r[1].run_ns - t->r[0].run_ns;
+	*wait_ns = t->r[1].wait_ns - t->r[0].wait_ns;
+	return true;
+}
+
+const struct window_thread *proc_window_thread(const struct proc_window *w, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < w->nthreads; i++)
+		if (w->threads[i].tid == tid)
+			return &w->threads[i];
+	return NULL;
+}
+
+const struct window_ring *proc_window_ring(const struct proc_window *w, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < w->nrings; i++)
+		if (w->rings[i].fd == fd)
+			return &w->rings[i];
+	return NULL;
+}

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* /proc/PID/task/TID/schedstat: run and wait times of the audit's window. */
+#include "fuzz.h"
+#include "proc_window.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	uint64_t run, wait;
+
+	schedstat_parse(text, &run, &wait);
+	free(text);
+	return 0;
+}
