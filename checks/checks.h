@@ -154,6 +154,7 @@ void check_fd_append(const struct check *c, struct check_ctx *ctx);
 void check_fixed_buf_alignment(const struct check *c, struct check_ctx *ctx);
 void check_file_extents(const struct check *c, struct check_ctx *ctx);
 void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx);
+void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx);
 void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx);
 void check_sqpoll_shared(const struct check *c, struct check_ctx *ctx);
 void check_cq_overflow(const struct check *c, struct check_ctx *ctx);
@@ -197,6 +198,14 @@ __attribute__((format(printf, 5, 6)))
 struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
 			 const char *subject, const char *fmt, ...);
 bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds);
+
+/*
+ * The process's SQPOLL threads for a check, each once with the first ring
+ * that names it (at most SQ_MAX); none adds a skip that says why.
+ */
+#define SQ_MAX 256
+size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
+			    const struct proc_ring **sq);
 
 /* Why a file counts as a data file (registered, --data-path, large and written), or NULL. */
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f);

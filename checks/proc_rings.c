@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The rings of a process: inventory, SQPOLL threads (busy, placed, shared), CQ overflow. */
+/* The rings of a process: inventory, SQPOLL threads (placed, shared), CQ overflow. */
 #include <stdio.h>
 #include <string.h>
 
@@ -113,11 +113,8 @@ static size_t sqpoll_rings(const struct proc_facts *pf, const struct proc_ring *
 	return n;
 }
 
-#define SQ_MAX 256
-
-/* The process's SQPOLL threads for a check, or a skip saying there is none known. */
-static size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
-				   const struct proc_ring **sq)
+size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
+			    const struct proc_ring **sq)
 {
 	char subject[32];
 	size_t n;
@@ -135,64 +132,6 @@ static size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 			proc_add(c, ctx, STATUS_SKIP, subject, "no SQPOLL ring (known)");
 	}
 	return n;
-}
-#define BUSY_MIN_TOTAL_US 100000
-
-void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
-{
-	const struct proc_facts *pf = ctx->proc;
-	const struct proc_ring *sq[SQ_MAX];
-	char subject[64];
-	struct finding *fi;
-	size_t n, i;
-
-	n = sqpoll_rings_or_skip(c, ctx, sq);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		const struct uring_fdinfo *u = &sq[i]->u;
-		double ratio;
-
-		snprintf(subject, sizeof(subject), "pid %d ring fd %d sqpoll tid %d", (int)pf->pid,
-			 sq[i]->fd, (int)u->sq_thread);
-		if (!u->has_sq_times) {
-			proc_add(c, ctx, STATUS_SKIP, subject,
-				 "fdinfo has no SqTotalTime/SqWorkTime before Linux 6.9: the busy ratio "
-				 "cannot be read");
-			continue;
-		}
-		if (u->sq_total_time_us < BUSY_MIN_TOTAL_US) {
-			fi = proc_add(c, ctx, STATUS_PASS, subject,
-				      "the SQPOLL thread used %llu us of CPU so far: too little to "
-				      "burn a core", (unsigned long long)u->sq_total_time_us);
-			finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
-			continue;
-		}
-		ratio = (double)u->sq_work_time_us / (double)u->sq_total_time_us;
-		if (ratio < check_thresholds(ctx)->busy_idle) {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.1f s of CPU: it "
-				      "mostly spins on an empty ring, burning a core for nothing",
-				      100 * ratio, u->sq_total_time_us / 1e6);
-			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
-					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
-					    "SQPOLL for this ring");
-		} else if (ratio > check_thresholds(ctx)->busy_saturated) {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "the SQPOLL thread did work in %.1f%% of its CPU time: it is "
-				      "saturated, and submissions queue behind it",
-				      100 * ratio);
-			finding_set_fix(fi, "spread rings over more SQPOLL threads (separate rings "
-					    "without ATTACH_WQ, each pinned to its own isolated CPU)");
-		} else {
-			fi = proc_add(c, ctx, STATUS_PASS, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.1f s of CPU",
-				      100 * ratio, u->sq_total_time_us / 1e6);
-		}
-		finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
-		finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
-		json_object_object_add(fi->evidence, "busy_ratio", json_object_new_double(ratio));
-	}
 }
 
 void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)

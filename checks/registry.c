@@ -474,12 +474,18 @@ const struct check check_table[] = {
 		.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_sqpoll_busy_ratio,
-		.looks_at = "SqWorkTime / SqTotalTime of each SQPOLL thread (fdinfo, 6.9+): CPU "
-			    "time in loops that found work against all its CPU time.",
-		.why = "An SQPOLL thread polls until sq_thread_idle passes without work. A thread "
-		       "that mostly finds nothing burns a CPU core for nothing; one that always "
-		       "finds work is saturated and submissions queue behind it. Kernels before "
-		       "6.9 do not print the times: the check skips there.",
+		.looks_at = "SqWorkTime and SqTotalTime of each SQPOLL thread (fdinfo, 6.9+) read "
+			    "twice, 300 ms apart, with its rings' CachedSqHead and CachedCqTail: the "
+			    "CPU time in loops that found work against all its CPU time in that "
+			    "window, and whether requests were taken, completed or in flight.",
+		.why = "An SQPOLL thread polls until sq_thread_idle passes without work. One that "
+		       "spins on a ring with nothing taken, completed or in flight burns a CPU core "
+		       "for nothing; one that polls while its requests are at the device is what "
+		       "SQPOLL trades a core for; one that always finds work is saturated and "
+		       "submissions queue behind it. The counters since the ring was created mix "
+		       "start-up with now, so only the window is judged, and a thread that used "
+		       "under 20 ms of CPU in it is not judged. Kernels before 6.9 do not print the "
+		       "times: the check skips there.",
 		.fix = "idle: shorter sq_thread_idle, or share one thread (ATTACH_WQ); saturated: "
 		       "more SQPOLL threads on their own CPUs",
 		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
@@ -500,6 +506,25 @@ const struct check check_table[] = {
 		.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on an isolated, IRQ-free CPU of the "
 		       "device's node",
 		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+	},
+	{
+		.id = "sqpoll-submitter-cpu",
+		.title = "SQPOLL threads do not share a CPU with the threads that submit to them",
+		.category = "proc-rings",
+		.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_sqpoll_submitter_cpu,
+		.looks_at = "Over a 300 ms window: the CPU each thread of the process last ran on "
+			    "(stat field 39) at both ends, its time on a CPU and waiting for one "
+			    "(schedstat), and its Cpus_allowed_list; the threads other than io_uring's "
+			    "that ran 1 ms or more are taken as the submitters.",
+		.why = "A SQPOLL thread exists to poll while the application runs. On the CPU of a "
+		       "thread that feeds it, the two take turns: the poller stalls whenever the "
+		       "submitter runs, and its busy ratio then measures the scheduler, not the "
+		       "load.",
+		.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on a CPU the submitting threads are "
+		       "kept off (sched_setaffinity, taskset, cpusets)",
+		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
 		.id = "sqpoll-shared",

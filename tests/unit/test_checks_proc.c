@@ -19,8 +19,19 @@ static struct proc_mount mounts[1];
 static struct proc_device devices[1];
 static struct uring_user_buf bufs[2];
 static struct punt_watch watch;
+static struct window_ring wrings[2];
+static struct window_thread wthreads[3];
 static struct plan plan;
 static char table_path[] = "/srv/db/table.dat", log_path[] = "/var/log/db.log";
+
+/* The second reading of ring fd 3: so much CPU and work, so many SQEs taken and CQEs posted. */
+static void window_move(uint64_t total_us, uint64_t work_us, uint32_t taken, uint32_t posted)
+{
+	wrings[0].r[1].total_us = wrings[0].r[0].total_us + total_us;
+	wrings[0].r[1].work_us = wrings[0].r[0].work_us + work_us;
+	wrings[0].r[1].sq_taken = wrings[0].r[0].sq_taken + taken;
+	wrings[0].r[1].cq_posted = wrings[0].r[0].cq_posted + posted;
+}
 
 /*
  * pid 42 on a 2-CPU host: one SQPOLL ring (tid 43 on CPU 1, pinned, 60% busy)
@@ -96,6 +107,33 @@ static int setup(void **state)
 	pf.threads.v = threads;
 	pf.threads.n = 2;
 	pf.threads.iou_sqp = 1;
+
+	/*
+	 * The window: 300 ms in which the SQPOLL thread ran 250 ms, 60% of it
+	 * working, while 1000 requests went through; main ran 40 ms on CPU 0.
+	 */
+	memset(wrings, 0, sizeof(wrings));
+	memset(wthreads, 0, sizeof(wthreads));
+	pf.window.ms = 300;
+	wrings[0].fd = 3;
+	wrings[0].r[0] = (struct ring_reading){ .has_times = true, .total_us = 1000000,
+						.work_us = 600000, .has_heads = true,
+						.sq_taken = 4000, .cq_posted = 3990, .sq_thread = 43 };
+	wrings[0].r[1] = wrings[0].r[0];
+	window_move(250000, 150000, 1000, 1010);
+	pf.window.rings = wrings;
+	pf.window.nrings = 1;
+	wthreads[0] = (struct window_thread){ .tid = 42, .comm = "db", .cpus_allowed = "0",
+					      .both = true };
+	wthreads[0].r[0] = (struct task_reading){ .cpu = 0, .has_sched = true, .run_ns = 1000000000 };
+	wthreads[0].r[1] = (struct task_reading){ .cpu = 0, .has_sched = true, .run_ns = 1040000000 };
+	wthreads[1] = (struct window_thread){ .tid = 43, .comm = "iou-sqp-42", .cpus_allowed = "1",
+					      .kind = THREAD_IOU_SQP, .both = true };
+	wthreads[1].r[0] = (struct task_reading){ .cpu = 1, .has_sched = true, .run_ns = 1000000000 };
+	wthreads[1].r[1] = (struct task_reading){ .cpu = 1, .has_sched = true, .run_ns = 1250000000,
+						  .wait_ns = 1000000 };
+	pf.window.threads = wthreads;
+	pf.window.nthreads = 2;
 	return 0;
 }
 
@@ -155,15 +193,119 @@ static void test_busy_ratio(void **state)
 	struct report r;
 
 	setup(state);
-	expect("sqpoll-busy-ratio", STATUS_PASS);
-	rings[0].u.sq_work_time_us = 20000;
-	expect_says("sqpoll-busy-ratio", STATUS_WARN, "spins");
-	rings[0].u.sq_work_time_us = 990000;
 	f = run("sqpoll-busy-ratio", &r);
-	assert_contains(f->message, "saturated");
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_contains(f->message, "60.0% of its 250 ms of CPU in a 300 ms window");
+	assert_contains(f->message, "apart from the process's active threads (CPU 0)");
 	report_free(&r);
+
+	/* Spinning on an empty ring: nothing taken, completed or in flight. */
+	wrings[0].r[0].cq_posted = wrings[0].r[0].sq_taken;
+	window_move(250000, 100, 0, 0);
+	expect_says("sqpoll-busy-ratio", STATUS_WARN, "spins on an empty ring");
+
+	/* The same spinning while requests are at the device: waiting, not idle. */
+	wrings[0].r[0].cq_posted = wrings[0].r[0].sq_taken - 16;
+	window_move(250000, 100, 0, 0);
+	expect_says("sqpoll-busy-ratio", STATUS_PASS, "16 in flight");
+	window_move(250000, 100, 500, 500);
+	expect_says("sqpoll-busy-ratio", STATUS_PASS, "took 500 and completed 500");
+
+	/* Saturated. */
+	window_move(250000, 249000, 1000, 1000);
+	expect_says("sqpoll-busy-ratio", STATUS_WARN, "saturated");
+
+	/* Too little CPU in the window to judge a ratio: skip, even at 0% work. */
+	wrings[0].r[0].cq_posted = wrings[0].r[0].sq_taken;
+	window_move(5000, 0, 0, 0);
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "under the 20 ms a ratio needs");
+
+	/* The cumulative counters alone are never judged: since creation, start-up included. */
+	window_move(250000, 100, 0, 0);
+	rings[0].u.sq_work_time_us = 990000;
+	expect_says("sqpoll-busy-ratio", STATUS_WARN, "empty ring");
+
+	/* Positions unknown (before 5.17): idle or waiting cannot be told apart. */
+	wrings[0].r[0].has_heads = wrings[0].r[1].has_heads = false;
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "in flight is unknown");
+	wrings[0].r[0].has_heads = wrings[0].r[1].has_heads = true;
+
+	/* No window: a captured tree, or the ring vanished or went backwards between the reads. */
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "a captured tree holds one reading");
+	pf.window.e.err = 0;
+	fact_fail(&wrings[0].e, -ENOENT, "fd 3 was closed during the window");
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "fd 3 was closed during the window");
+	wrings[0].e.err = 0;
+	pf.window.nrings = 0;
+	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "not in the window");
+	pf.window.nrings = 1;
+
 	rings[0].u.has_sq_times = false;
 	expect_says("sqpoll-busy-ratio", STATUS_SKIP, "6.9");
+}
+
+/* The collector's comparison of a ring's two readings. */
+static void test_window_validate(void **state)
+{
+	setup(state);
+	window_ring_validate(&wrings[0], 0);
+	assert_int_equal(wrings[0].e.err, 0);
+	wrings[0].r[1].total_us = wrings[0].r[0].total_us - 1;
+	window_ring_validate(&wrings[0], 0);
+	assert_int_equal(wrings[0].e.err, -ERANGE);
+	assert_contains(wrings[0].e.why, "went backwards");
+
+	setup(state);
+	wrings[0].r[1].work_us = wrings[0].r[1].total_us + 1;
+	window_ring_validate(&wrings[0], 0);
+	assert_contains(wrings[0].e.why, "grew more than SqTotalTime");
+
+	setup(state);
+	window_ring_validate(&wrings[0], 77);
+	assert_int_equal(wrings[0].e.err, -ESTALE);
+	assert_contains(wrings[0].e.why, "another ring");
+
+	setup(state);
+	wrings[0].r[1].sq_thread = 44;
+	window_ring_validate(&wrings[0], 0);
+	assert_contains(wrings[0].e.why, "changed SQPOLL thread");
+}
+
+static void test_submitter_cpu(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect_says("sqpoll-submitter-cpu", STATUS_PASS, "no active thread of the process may run");
+
+	/* Allowed CPUs overlap, but they were seen apart: the scheduler's choice. */
+	snprintf(wthreads[0].cpus_allowed, sizeof(wthreads[0].cpus_allowed), "0-1");
+	expect_says("sqpoll-submitter-cpu", STATUS_PASS, "not a guarantee");
+
+	/* Seen on the SQPOLL thread's CPU at a reading: they take turns. */
+	wthreads[0].r[1].cpu = 1;
+	f = run("sqpoll-submitter-cpu", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "thread 42 (db), which ran 40 ms");
+	assert_contains(f->message, "same CPU 1");
+	assert_contains(f->message, "waited 1 ms for a CPU");
+	assert_contains(finding_fix(f), "IORING_SETUP_SQ_AFF");
+	report_free(&r);
+	/* And the busy ratio says under which placement it was measured. */
+	expect_says("sqpoll-busy-ratio", STATUS_PASS, "shared with thread 42 (db)");
+
+	/* A thread that barely ran is not a submitter. */
+	wthreads[0].r[1].run_ns = wthreads[0].r[0].run_ns + 500000;
+	expect_says("sqpoll-submitter-cpu", STATUS_SKIP, "submitting threads are not known");
+
+	/* The SQPOLL thread read only once, or no window at all. */
+	setup(state);
+	wthreads[1].both = false;
+	expect_says("sqpoll-submitter-cpu", STATUS_SKIP, "both ends");
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	expect_says("sqpoll-submitter-cpu", STATUS_SKIP, "a captured tree holds one reading");
 }
 
 static void test_placement(void **state)
@@ -404,6 +546,8 @@ int main(void)
 		cmocka_unit_test(test_gates),
 		cmocka_unit_test(test_rings),
 		cmocka_unit_test(test_busy_ratio),
+		cmocka_unit_test(test_window_validate),
+		cmocka_unit_test(test_submitter_cpu),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_shared),
 		cmocka_unit_test(test_sqpoll_unknown),

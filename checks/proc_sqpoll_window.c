@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The SQPOLL checks judged over the audit's window (proc_window): how busy
+ * each SQPOLL thread was, and whether it shared a CPU with the threads that
+ * feed it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "cpulist.h"
+
+/*
+ * Below this much SQPOLL CPU in the window a ratio is noise: the thread
+ * mostly slept, so it burns no core either way.
+ */
+#define WINDOW_MIN_CPU_US 20000
+/* A thread that ran this long in the window competes for a CPU. */
+#define ACTIVE_MIN_NS 1000000ull
+
+/* Where a SQPOLL thread ran in the window, next to the process's other threads. */
+struct sqpoll_placement {
+	bool known;			/* the SQPOLL thread was read at both ends */
+	int cpu[2];			/* its CPU at each reading */
+	bool times;
+	uint64_t run_ns, wait_ns;	/* its time on a CPU, and waiting for one */
+	size_t nactive;			/* other threads that ran ACTIVE_MIN_NS or more */
+	const struct window_thread *with;	/* an active one seen on its CPU */
+	uint64_t with_run_ns;
+	bool may_share;			/* an active one may run where it may run */
+	char active_cpus[64];		/* CPUs the active threads were seen on */
+};
+
+static void sqpoll_placement(const struct proc_facts *pf, pid_t tid, struct sqpoll_placement *p)
+{
+	const struct proc_window *w = &pf->window;
+	const struct window_thread *s = proc_window_thread(w, tid);
+	struct cpuset sset, tset, seen;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	memset(&seen, 0, sizeof(seen));
+	if (!fact_ok(&w->e) || !s || !s->both)
+		return;
+	p->known = true;
+	p->cpu[0] = s->r[0].cpu;
+	p->cpu[1] = s->r[1].cpu;
+	p->times = window_thread_times(s, &p->run_ns, &p->wait_ns);
+	if (cpulist_parse(s->cpus_allowed, &sset) || !s->cpus_allowed[0])
+		memset(&sset, 0xff, sizeof(sset));
+	for (i = 0; i < w->nthreads; i++) {
+		const struct window_thread *t = &w->threads[i];
+		uint64_t run, wait;
+		unsigned int cpu;
+		int k;
+
+		if (t->kind != THREAD_PLAIN || !window_thread_times(t, &run, &wait) ||
+		    run < ACTIVE_MIN_NS)
+			continue;
+		p->nactive++;
+		for (k = 0; k < 2; k++)
+			if (t->r[k].cpu >= 0)
+				cpuset_set(&seen, (unsigned int)t->r[k].cpu);
+		if ((t->r[0].cpu == p->cpu[0] || t->r[1].cpu == p->cpu[1]) && run > p->with_run_ns) {
+			p->with = t;
+			p->with_run_ns = run;
+		}
+		if (cpulist_parse(t->cpus_allowed, &tset) || !t->cpus_allowed[0]) {
+			p->may_share = true;
+			continue;
+		}
+		for (cpu = 0; cpu < CPULIST_MAX && !p->may_share; cpu++)
+			p->may_share = cpuset_has(&sset, cpu) && cpuset_has(&tset, cpu);
+	}
+	cpuset_format(&seen, p->active_cpus, sizeof(p->active_cpus));
+}
+
+/* The CPU the SQPOLL thread and pl->with were seen on together. */
+static int shared_cpu(const struct sqpoll_placement *pl)
+{
+	return pl->with->r[1].cpu == pl->cpu[1] ? pl->cpu[1] : pl->cpu[0];
+}
+
+/* ", measured on CPU 1, apart from ..." for a busy-ratio message. */
+static void placement_words(const struct sqpoll_placement *p, char *out, size_t outsz)
+{
+	out[0] = '\0';
+	if (!p->known)
+		return;
+	if (p->with)
+		snprintf(out, outsz, ", measured on CPU %d, shared with thread %d (%.32s)",
+			 shared_cpu(p), (int)p->with->tid, p->with->comm);
+	else if (p->nactive)
+		snprintf(out, outsz, ", measured on CPU %d, apart from the process's active threads "
+			 "(CPU %s)", p->cpu[1], p->active_cpus);
+	else
+		snprintf(out, outsz, ", measured on CPU %d, with no other thread of the process "
+			 "active", p->cpu[1]);
+}
+
+/* A SQPOLL thread's window, summed over every ring it serves. */
+struct sqpoll_delta {
+	const char *why;		/* not judged, and why; NULL when judged */
+	uint64_t total_us, work_us;
+	bool heads;			/* every ring's positions were read */
+	uint64_t taken, posted, inflight;
+};
+
+static void sqpoll_delta(const struct proc_facts *pf, const struct proc_ring *first,
+			 struct sqpoll_delta *d)
+{
+	const struct window_ring *wr = proc_window_ring(&pf->window, first->fd);
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!fact_ok(&pf->window.e)) {
+		d->why = pf->window.e.why;
+		return;
+	}
+	if (!wr || !window_ring_ok(wr)) {
+		d->why = wr ? wr->e.why : "the ring was not in the window";
+		return;
+	}
+	d->total_us = wr->r[1].total_us - wr->r[0].total_us;
+	d->work_us = wr->r[1].work_us - wr->r[0].work_us;
+	d->heads = true;
+	/* Rings attached to one thread print the thread's times; their work adds up. */
+	for (i = 0; i < pf->window.nrings; i++) {
+		const struct window_ring *o = &pf->window.rings[i];
+		int32_t flight;
+
+		if (o->r[0].sq_thread != first->u.sq_thread)
+			continue;
+		if (!window_ring_ok(o) || !o->r[0].has_heads) {
+			d->heads = false;
+			continue;
+		}
+		d->taken += (uint32_t)(o->r[1].sq_taken - o->r[0].sq_taken);
+		d->posted += (uint32_t)(o->r[1].cq_posted - o->r[0].cq_posted);
+		/* Multishot requests post many CQEs for one SQE: then this reads as none. */
+		flight = (int32_t)(o->r[1].sq_taken - o->r[1].cq_posted);
+		d->inflight += flight > 0 ? (uint64_t)flight : 0;
+	}
+}
+
+void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_ring *sq[SQ_MAX];
+	char subject[64], where[160];
+	struct sqpoll_placement pl;
+	struct sqpoll_delta d;
+	struct finding *fi;
+	size_t n, i;
+
+	n = sqpoll_rings_or_skip(c, ctx, sq);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct uring_fdinfo *u = &sq[i]->u;
+		double ratio;
+		bool active;
+
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d sqpoll tid %d", (int)pf->pid,
+			 sq[i]->fd, (int)u->sq_thread);
+		if (!u->has_sq_times) {
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "fdinfo has no SqTotalTime/SqWorkTime before Linux 6.9: the busy ratio "
+				 "cannot be read");
+			continue;
+		}
+		sqpoll_delta(pf, sq[i], &d);
+		if (d.why) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject, "the busy ratio is judged over a "
+				      "window of two readings, and there is none: %s", d.why);
+			finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+			finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
+			continue;
+		}
+		sqpoll_placement(pf, u->sq_thread, &pl);
+		placement_words(&pl, where, sizeof(where));
+		active = d.heads && (d.taken || d.posted || d.inflight);
+		ratio = d.total_us ? (double)d.work_us / (double)d.total_us : 0;
+		if (d.total_us < WINDOW_MIN_CPU_US) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "the SQPOLL thread used %.1f ms of CPU in the %u ms window, under "
+				      "the %d ms a ratio needs: it mostly sleeps, so it burns no core",
+				      d.total_us / 1e3, pf->window.ms, WINDOW_MIN_CPU_US / 1000);
+		} else if (ratio > check_thresholds(ctx)->busy_saturated) {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s: it is saturated, and submissions queue behind it",
+				      100 * ratio, d.total_us / 1e3, pf->window.ms, where);
+			finding_set_fix(fi, "spread rings over more SQPOLL threads (separate rings "
+					    "without ATTACH_WQ, each pinned to its own isolated CPU)");
+		} else if (ratio < check_thresholds(ctx)->busy_idle && !d.heads) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s, and whether its rings had requests in flight is "
+				      "unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
+				      "unread)", 100 * ratio, d.total_us / 1e3, pf->window.ms, where);
+		} else if (ratio < check_thresholds(ctx)->busy_idle && !active) {
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s, with no request taken, completed or in flight: it "
+				      "spins on an empty ring, burning a core for nothing",
+				      100 * ratio, d.total_us / 1e3, pf->window.ms, where);
+			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
+					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
+					    "SQPOLL for this ring");
+		} else if (ratio < check_thresholds(ctx)->busy_idle) {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s; between, it polled while its rings took %llu and "
+				      "completed %llu requests (%llu in flight at the end): it waits on "
+				      "the device, not on an empty ring",
+				      100 * ratio, d.total_us / 1e3, pf->window.ms, where,
+				      (unsigned long long)d.taken, (unsigned long long)d.posted,
+				      (unsigned long long)d.inflight);
+		} else {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s", 100 * ratio, d.total_us / 1e3, pf->window.ms,
+				      where);
+		}
+		finding_ev_int(fi, "window_ms", pf->window.ms);
+		finding_ev_int(fi, "window_total_us", (int64_t)d.total_us);
+		finding_ev_int(fi, "window_work_us", (int64_t)d.work_us);
+		if (d.heads) {
+			finding_ev_int(fi, "sqes_taken", (int64_t)d.taken);
+			finding_ev_int(fi, "cqes_posted", (int64_t)d.posted);
+			finding_ev_int(fi, "inflight", (int64_t)d.inflight);
+		}
+		if (pl.known)
+			finding_ev_int(fi, "cpu", pl.cpu[1]);
+		if (pl.with)
+			finding_ev_int(fi, "shares_cpu_with_tid", pl.with->tid);
+		/* The counters since the ring was created, as before the window. */
+		finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+		finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
+		if (d.total_us)
+			json_object_object_add(fi->evidence, "busy_ratio",
+					       json_object_new_double(ratio));
+	}
+}
+
+void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_ring *sq[SQ_MAX];
+	struct sqpoll_placement pl;
+	char subject[64];
+	struct finding *fi;
+	size_t n, i;
+
+	n = sqpoll_rings_or_skip(c, ctx, sq);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		pid_t tid = sq[i]->u.sq_thread;
+
+		snprintf(subject, sizeof(subject), "pid %d sqpoll tid %d", (int)pf->pid, (int)tid);
+		if (!fact_ok(&pf->window.e)) {
+			proc_add(c, ctx, STATUS_SKIP, subject, "where threads run is read over a "
+				 "window of two readings, and there is none: %s", pf->window.e.why);
+			continue;
+		}
+		sqpoll_placement(pf, tid, &pl);
+		if (!pl.known) {
+			proc_add(c, ctx, STATUS_SKIP, subject, "the SQPOLL thread was not read at both "
+				 "ends of the window");
+			continue;
+		}
+		if (!pl.nactive) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "no other thread of the process ran %llu ms or more in the %u ms "
+				      "window: the submitting threads are not known",
+				      ACTIVE_MIN_NS / 1000000, pf->window.ms);
+		} else if (pl.with) {
+			char waited[96] = "";
+
+			if (pl.times)
+				snprintf(waited, sizeof(waited), "; the SQPOLL thread waited %.0f ms "
+					 "for a CPU", pl.wait_ns / 1e6);
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "the SQPOLL thread and thread %d (%.32s), which ran %.0f ms of the "
+				      "%u ms window, were seen on the same CPU %d: they take turns on "
+				      "one CPU, so the poller stalls while the submitter runs%s",
+				      (int)pl.with->tid, pl.with->comm, pl.with_run_ns / 1e6,
+				      pf->window.ms, shared_cpu(&pl), waited);
+			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
+					    "to a CPU that the submitting threads are kept off "
+					    "(sched_setaffinity, taskset or a cpuset), or drop SQPOLL "
+					    "where no CPU can be spared");
+		} else if (pl.may_share) {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "in the %u ms window the SQPOLL thread ran on CPU %d and the "
+				      "process's %zu active thread%s on CPU %s; their allowed CPUs "
+				      "overlap, so this is the scheduler's choice, not a guarantee",
+				      pf->window.ms, pl.cpu[1], pl.nactive, pl.nactive == 1 ? "" : "s",
+				      pl.active_cpus);
+		} else {
+			fi = proc_add(c, ctx, STATUS_PASS, subject,
+				      "no active thread of the process may run on the SQPOLL thread's "
+				      "CPUs (it ran on CPU %d, the %zu active thread%s on CPU %s)",
+				      pl.cpu[1], pl.nactive, pl.nactive == 1 ? "" : "s", pl.active_cpus);
+		}
+		finding_ev_int(fi, "window_ms", pf->window.ms);
+		finding_ev_int(fi, "cpu", pl.cpu[1]);
+		finding_ev_int(fi, "active_threads", (int64_t)pl.nactive);
+		finding_ev_bool(fi, "may_share", pl.may_share);
+		if (pl.with)
+			finding_ev_int(fi, "shares_cpu_with_tid", pl.with->tid);
+		if (pl.times) {
+			finding_ev_int(fi, "run_us", (int64_t)(pl.run_ns / 1000));
+			finding_ev_int(fi, "runqueue_wait_us", (int64_t)(pl.wait_ns / 1000));
+		}
+	}
+}
