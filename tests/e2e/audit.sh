@@ -62,21 +62,108 @@ run "zombie" 0 "$BIN" audit "$(cat "$TMP/zombie")" --format json &&
 	jq -e '.findings[0].message | contains("zombie")' "$TMP/out" >/dev/null && ok "zombie said" || bad "zombie said"
 
 # --- live pathology processes -----------------------------------------------------
+# busy_truth BEFORE AFTER: the sqpoll-busy-ratio finding in $TMP/out against the
+# test's own fdinfo readings taken around the audit ("SqTotalTime SqWorkTime
+# CachedSqHead CachedCqTail"): uringlint's window lies inside them, and its verdict
+# is the one its window's numbers call for.
+busy_truth() {
+	jq -e --arg b "$1" --arg a "$2" '
+		($b | split(" ") | map(tonumber)) as $b | ($a | split(" ") | map(tonumber)) as $a |
+		[.findings[] | select(.id == "sqpoll-busy-ratio")][0] as $f | $f.evidence as $e |
+		($e.window_work_us / ([$e.window_total_us, 1] | max)) as $r |
+		(if $e.window_total_us < 20000 then "skip"
+		 elif $r > 0.95 then "warn"
+		 elif $r < 0.10 and $e.sqes_taken == 0 and $e.cqes_posted == 0 and $e.inflight == 0 then "warn"
+		 else "pass" end) as $rule |
+		$e.window_ms >= 300 and
+		$e.window_total_us <= $a[0] - $b[0] and $e.window_work_us <= $a[1] - $b[1] and
+		$e.sqes_taken <= $a[2] - $b[2] and $e.cqes_posted <= $a[3] - $b[3] and
+		$f.status == $rule' "$TMP/out" >/dev/null
+}
+truth_delta() { # BEFORE AFTER: "CPU-us taken-SQEs" of the test's own readings
+	set -- $1 $2
+	echo "$(($5 - $1)) $(($7 - $3))"
+}
+ncpu=$(nproc)
+# SqTotalTime and SqWorkTime came with 6.9.
+sq_times=$(uname -r | awk -F. '{print ($1 * 100 + $2 >= 609)}')
+
 # sqpoll-cpu-placement judges the host's CPUs, not the process: left out of "clean".
-# Under valgrind the audit shares this 2-CPU host with memcheck, and the SQPOLL
-# thread, starved, spends most of its CPU spinning (sqpoll-busy-ratio rightly
-# warns then); idle-sqpoll below still proves that check.
-clean_skip=sqpoll-cpu-placement
-[ -n "${E2E_UNDER_VALGRIND:-}" ] && clean_skip=$clean_skip,sqpoll-busy-ratio
+# Clean by construction: the SQPOLL thread and the submitter are pinned apart
+# (pathology clean), so whatever else runs, neither waits for the other.
 if start clean; then
-	run "clean" 0 "$BIN" audit "$pid" --skip "$clean_skip" --format json &&
-		if jq -e '[.findings[] | select(.status == "warn" or .status == "fail" or .status == "error")] | length == 0' "$TMP/out" >/dev/null; then
-			ok "clean: no warn or fail"
-		else
-			bad "clean: no warn or fail" "$(jq -c '.findings[] | select(.status != "pass") | [.id, .status, .message]' "$TMP/out")"
-		fi
+	before= after=
+	[ "$sq_times" = 1 ] && rfd=$(ring_fd "$pid") && before=$(ring_counters "$pid" "$rfd")
+	run "clean" 0 "$BIN" audit "$pid" --skip sqpoll-cpu-placement --format json
+	[ "$sq_times" = 1 ] && after=$(ring_counters "$pid" "$rfd")
+	if jq -e '[.findings[] | select(.status == "warn" or .status == "fail" or .status == "error")] | length == 0' "$TMP/out" >/dev/null; then
+		ok "clean: no warn or fail"
+	else
+		bad "clean: no warn or fail" "$(jq -c '.findings[] | select(.status != "pass") | [.id, .status, .message]' "$TMP/out")"
+	fi
 	has fd-o-direct pass && has sqpoll-shared pass && has fixed-buf-alignment pass && ok "clean: SQPOLL, O_DIRECT, aligned buffers seen" ||
 		bad "clean: SQPOLL, O_DIRECT, aligned buffers seen"
+	if [ "$sq_times" != 1 ]; then
+		skip "clean: busy ratio against fdinfo" "no SqTotalTime before 6.9"
+	elif [ -z "$before" ] || [ -z "$after" ]; then
+		bad "clean: fdinfo read as ground truth" "before '$before' after '$after'"
+	else
+		set -- $(truth_delta "$before" "$after")
+		if [ "$2" -gt 0 ] && busy_truth "$before" "$after" &&
+			{ has sqpoll-busy-ratio pass || has sqpoll-busy-ratio skip; }; then
+			ok "clean: the busy ratio's window lies inside fdinfo's, and its verdict follows ($1 us, $2 SQEs)"
+		else
+			bad "clean: the busy ratio follows fdinfo ($1 us, $2 SQEs)" "$before / $after" \
+				"$(jq -c '.findings[] | select(.id == "sqpoll-busy-ratio") | [.status, .message, .evidence]' "$TMP/out")"
+		fi
+	fi
+	if [ "$ncpu" -ge 2 ]; then
+		sqp=$(jq -r '.processes[0].rings[0].sqpoll.tid' "$TMP/out")
+		[ -n "$(comm -12 <(cpulist_expand "$(allowed "$pid" "$sqp")") <(cpulist_expand "$(allowed "$pid" "$pid")"))" ] &&
+			bad "clean: the SQPOLL thread and the submitter are pinned apart" ||
+			{ has sqpoll-submitter-cpu pass "sqpoll tid $sqp" && ok "clean: sqpoll-submitter-cpu passes, the threads' allowed CPUs are disjoint"; } ||
+			bad "clean: sqpoll-submitter-cpu passes" "$(jq -c '.findings[] | select(.id == "sqpoll-submitter-cpu")' "$TMP/out")"
+	fi
+	stop "$pid"
+fi
+
+# The SQPOLL thread and its submitter pinned to one CPU: they take turns.
+if [ "$ncpu" -lt 2 ]; then
+	skip "shared-cpu" "one CPU: every thread shares it"
+elif start shared-cpu; then
+	"$BIN" audit "$pid" --format json >"$TMP/out" 2>"$TMP/err"
+	sqp=$(jq -r '.processes[0].rings[0].sqpoll.tid' "$TMP/out")
+	a_sqp=$(allowed "$pid" "$sqp") a_main=$(allowed "$pid" "$pid")
+	if [ "$a_sqp" = "$a_main" ] && [ "$(cpulist_expand "$a_sqp" | wc -l)" = 1 ]; then
+		has sqpoll-submitter-cpu warn "sqpoll tid $sqp" &&
+			jq -e --argjson p "$pid" '.findings[] | select(.id == "sqpoll-submitter-cpu") | .evidence.shares_cpu_with_tid == $p' "$TMP/out" >/dev/null &&
+			ok "shared-cpu: sqpoll-submitter-cpu warns, both threads allowed only CPU $a_sqp" ||
+			bad "shared-cpu: sqpoll-submitter-cpu warns" "$(jq -c '.findings[] | select(.id == "sqpoll-submitter-cpu")' "$TMP/out")"
+	else
+		bad "shared-cpu: both threads pinned to one CPU" "sqpoll $a_sqp, main $a_main"
+	fi
+	stop "$pid"
+fi
+
+# An SQPOLL thread spinning on an empty ring: fdinfo shows no SQE taken during the
+# audit, and the verdict follows the window's numbers (a warn when the thread ran).
+if start idle-sqpoll; then
+	before= after=
+	[ "$sq_times" = 1 ] && rfd=$(ring_fd "$pid") && before=$(ring_counters "$pid" "$rfd")
+	"$BIN" audit "$pid" --format json >"$TMP/out" 2>"$TMP/err"
+	[ "$sq_times" = 1 ] && after=$(ring_counters "$pid" "$rfd")
+	if [ "$sq_times" != 1 ]; then
+		has sqpoll-busy-ratio skip && ok "idle-sqpoll: sqpoll-busy-ratio skips before 6.9" || bad "idle-sqpoll: skip before 6.9"
+	elif [ -n "$before" ] && [ -n "$after" ]; then
+		set -- $(truth_delta "$before" "$after")
+		[ "$2" -eq 0 ] && busy_truth "$before" "$after" &&
+			{ has sqpoll-busy-ratio warn "sqpoll tid" || { [ "$1" -lt 20000 ] && has sqpoll-busy-ratio skip; }; } &&
+			ok "idle-sqpoll: sqpoll-busy-ratio $(jq -r '.findings[] | select(.id == "sqpoll-busy-ratio") | .status' "$TMP/out"), fdinfo shows $1 us of polling and no SQE" ||
+			bad "idle-sqpoll: sqpoll-busy-ratio follows fdinfo ($1 us, $2 SQEs)" \
+				"$(jq -c '.findings[] | select(.id == "sqpoll-busy-ratio") | [.status, .message, .evidence]' "$TMP/out")"
+	else
+		bad "idle-sqpoll: fdinfo read as ground truth" "before '$before' after '$after'"
+	fi
 	stop "$pid"
 fi
 
@@ -163,13 +250,11 @@ declare -A expect=(
 	[unaligned-buffers]="fixed-buf-alignment fail pid"
 	[many-sqpoll]="sqpoll-shared warn pid"
 	[attached]="sqpoll-shared pass pid"
-	[idle-sqpoll]="sqpoll-busy-ratio warn sqpoll tid"
 	[cq-overflow]="cq-overflow fail ring fd"
 	[fragmented]="file-extents warn fragmented.dat"
 )
-for mode in append unaligned-buffers many-sqpoll attached idle-sqpoll cq-overflow fragmented; do
+for mode in append unaligned-buffers many-sqpoll attached cq-overflow fragmented; do
 	start "$mode" || continue
-	[ "$mode" = idle-sqpoll ] && sleep 1.2	# let the idle thread spin past 0.1 s of CPU
 	"$BIN" audit "$pid" --format json >"$TMP/out" 2>"$TMP/err"
 	set -- ${expect[$mode]}
 	id=$1 st=$2

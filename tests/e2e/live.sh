@@ -43,3 +43,38 @@ xfs_umount() {
 	for _ in $(seq 50); do umount "$TMP/xfs" 2>/dev/null && return 0; sleep 0.1; done
 	return 1
 }
+
+# ring_fd PID: the first io_uring fd of a process.
+ring_fd() {
+	local l
+	for l in /proc/"$1"/fd/*; do
+		[ "$(readlink "$l" 2>/dev/null)" = "anon_inode:[io_uring]" ] && { echo "${l##*/}"; return 0; }
+	done
+	return 1
+}
+# ring_counters PID FD: "SqTotalTime SqWorkTime CachedSqHead CachedCqTail" read
+# straight from fdinfo, as ground truth next to uringlint's own reading; a ring
+# whose lock is busy prints none of them, so it is read again.
+ring_counters() {
+	local i out
+	for i in $(seq 200); do
+		out=$(awk '/^SqTotalTime:/ {t=$2} /^SqWorkTime:/ {w=$2} /^CachedSqHead:/ {h=$2}
+			/^CachedCqTail:/ {c=$2} END {if (t != "" && h != "") print t, w, h, c}' \
+			"/proc/$1/fdinfo/$2" 2>/dev/null)
+		[ -n "$out" ] && { echo "$out"; return 0; }
+		sleep 0.001
+	done
+	return 1
+}
+# allowed PID TID: the thread's Cpus_allowed_list.
+allowed() { awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$1/task/$2/status"; }
+# cpulist_expand LIST: one CPU a line ("0-2,5" gives 0 1 2 5).
+cpulist_expand() {
+	local part
+	for part in ${1//,/ }; do
+		case $part in
+		*-*) seq "${part%-*}" "${part#*-}" ;;
+		*) echo "$part" ;;
+		esac
+	done | sort
+}

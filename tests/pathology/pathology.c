@@ -5,13 +5,17 @@
  * then removes its files. Data files go in DIR (default: the current
  * directory). The e2e tests audit each mode and expect its finding.
  *
- *   clean             O_DIRECT overwrites of a written file, SQPOLL, fixed buffer and file
+ *   clean             O_DIRECT overwrites of a written file, SQPOLL, fixed buffer and file;
+ *                     the SQPOLL thread pinned to the last allowed CPU, the submitting
+ *                     thread to the others (with one CPU, nothing can keep them apart)
  *   buffered          buffered writes to a registered file (on ext4: all punted)
  *   append            O_DIRECT | O_APPEND writes to a registered file (all punted)
  *   unaligned-buffers registered buffers at an odd address and length, O_DIRECT file
  *   many-sqpoll       4 rings, each with its own SQPOLL thread
  *   attached          4 SQPOLL rings sharing one thread (IORING_SETUP_ATTACH_WQ)
  *   idle-sqpoll       an SQPOLL ring that spins idle (sq_thread_idle 60 s)
+ *   shared-cpu        the clean workload with the SQPOLL thread and the submitting
+ *                     thread pinned to one CPU, where they take turns
  *   cq-overflow       a ring whose CQ overflowed
  *   fragmented        a registered file of 4000 extents plus unwritten ones
  *   many-files        10,000 open files and 8 rings
@@ -91,17 +95,28 @@ static int data_file(const char *dir, const char *name, off_t size, int flags, i
 	return fd;
 }
 
-static void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
-		      int wq_fd)
+/* A ring; with sq_cpu >= 0 its SQPOLL thread is pinned there (IORING_SETUP_SQ_AFF). */
+static void ring_init_cpu(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
+			  int wq_fd, int sq_cpu)
 {
 	struct io_uring_params p = { .flags = flags, .sq_thread_idle = idle };
 	int ret;
 
+	if (sq_cpu >= 0) {
+		p.flags |= IORING_SETUP_SQ_AFF;
+		p.sq_thread_cpu = (unsigned)sq_cpu;
+	}
 	if (flags & IORING_SETUP_ATTACH_WQ)
 		p.wq_fd = (unsigned)wq_fd;
 	ret = io_uring_queue_init_params(entries, ring, &p);
 	if (ret < 0)
 		die("io_uring_queue_init_params", ret);
+}
+
+static void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
+		      int wq_fd)
+{
+	ring_init_cpu(ring, entries, flags, idle, wq_fd, -1);
 }
 
 static void reap(struct io_uring *ring, unsigned n)
@@ -189,6 +204,46 @@ static void churn(const char *dir)
 	}
 }
 
+/*
+ * Keeps the SQPOLL thread and the submitting thread apart: the last CPU
+ * this process may use for the SQPOLL thread, the others for this thread.
+ * Returns the SQPOLL CPU, or -1 when only one CPU is allowed.
+ */
+static int split_cpus(void)
+{
+	cpu_set_t set;
+	int cpu, last = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity", errno);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			last = cpu;
+	if (CPU_COUNT(&set) < 2)
+		return -1;
+	CPU_CLR(last, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", errno);
+	return last;
+}
+
+/* Pins this thread to the first CPU it may use; the SQPOLL thread goes there too. */
+static int one_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity", errno);
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+		;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", errno);
+	return cpu;
+}
+
 static void *aligned_buf(size_t len)
 {
 	void *buf;
@@ -211,9 +266,10 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
-	if (!strcmp(mode, "clean")) {
+	if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
 		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
-		ring_init(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1);
+		ring_init_cpu(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1,
+			      mode[0] == 'c' ? split_cpus() : one_cpu());
 		register_one_file(&rings[0], fd);
 		buf = aligned_buf(4096);
 		iov = (struct iovec){ buf, 4096 };
