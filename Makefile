@@ -21,6 +21,8 @@ DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-ut
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs
+# make check-repeat LOAD=...: the CPU and disk hogs.
+DEB_REPEAT := stress-ng
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wwrite-strings -Wvla -Wno-format-nonliteral
@@ -48,7 +50,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-valgrind bench fuzz install uninstall clean FORCE
+.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1
 
 # The man page's CHECKS section comes from the table, through the binary.
@@ -177,6 +179,13 @@ check-kernels: deps-kernels
 
 check-e2e: uringlint $(E2E_HELPERS)
 	@bash tests/e2e/run.sh
+
+# The e2e suites N rounds in a row (N=10), optionally under LOAD=cpu,disk:
+# every case whose verdict changes between rounds is listed.
+check-repeat: deps
+	$(call install_missing,$(DEB_REPEAT))
+	$(MAKE) uringlint $(E2E_HELPERS)
+	@N=$(N) LOAD=$(LOAD) SUITES="$(SUITES)" bash tests/repeat.sh
 
 $(B)/tests/read_floor: tests/bench/read_floor.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
