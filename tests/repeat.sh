@@ -45,7 +45,7 @@ for round in $(seq "$N"); do
 		# A case is its suite and its name, numbers left out (they are measurements),
 		# and for a skip without the reason after its last ": ".
 		sed -n 's/^\(ok  \|FAIL\|skip\) \(.*\)$/\1\t\2/p' "$dir/$round.$suite.log" |
-			sed -e 's/[0-9][0-9]*/N/g' -e '/^skip/s/: [^:]*$//' |
+			sed -e 's/[0-9][0-9]*/N/g' -e '/^skip/s/: [^:]*$//' -e 's/^ok  /ok/' |
 			awk -F'\t' -v s="$suite" -v r="$round" '{ print s "\t" $2 "\t" r "\t" $1 }'
 	done >"$dir/$round.cases"
 	f=$(awk -F'\t' '$4 == "FAIL"' "$dir/$round.cases" | wc -l)
@@ -55,15 +55,16 @@ done
 
 cat "$dir"/*.cases >"$dir/all"
 # Flakes: a case with more than one verdict over the rounds.
-awk -F'\t' '{ v[$1 "\t" $2] = v[$1 "\t" $2] " " $3 ":" $4; k[$1 "\t" $2][$4] = 1 }
-	END { for (c in k) if (length(k[c]) > 1) print c "\t" v[c] }' "$dir/all" | sort >"$dir/flakes"
+awk -F'\t' '{ c = $1 "\t" $2; v[c] = v[c] " " $3 ":" $4
+		if (!((c, $4) in seen)) { seen[c, $4] = 1; n[c]++ } }
+	END { for (c in n) if (n[c] > 1) print c "\t" v[c] }' "$dir/all" | sort >"$dir/flakes"
 if [ -s "$dir/flakes" ]; then
 	echo "cases whose verdict changed between rounds:"
 	awk -F'\t' '{ print "  " $1 ": " $2 " (" substr($3, 2) ")" }' "$dir/flakes"
 else
 	echo "no case changed its verdict over $N rounds"
 fi
-p=$(awk -F'\t' '$4 == "ok  "' "$dir/all" | wc -l)
+p=$(awk -F'\t' '$4 == "ok"' "$dir/all" | wc -l)
 f=$(awk -F'\t' '$4 == "FAIL"' "$dir/all" | wc -l)
 s=$(awk -F'\t' '$4 == "skip"' "$dir/all" | wc -l)
 echo "repeat: $p passed, $f failed, $s skipped"
