@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The visible form of untrusted strings: see escape.h for the rule. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#define MARKDOWN_META "\\`*_[]<>|&~"
+
+struct out {
+	char *p;
+	size_t len, cap;
+	unsigned int flags;
+};
+
+static void put(struct out *o, char c)
+{
+	bool meta = (o->flags & ESCAPE_MARKDOWN) && strchr(MARKDOWN_META, c);
+
+	if (o->len + 3 > o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->p = xreallocarray(o->p, o->cap, 1);
+	}
+	if (meta)
+		o->p[o->len++] = '\\';
+	o->p[o->len++] = c;
+	o->p[o->len] = '\0';
+}
+
+static void puts_out(struct out *o, const char *s)
+{
+	for (; *s; s++)
+		put(o, *s);
+}
+
+/* Code points that are valid but move the cursor, reorder the line or break XML. */
+static bool hidden_code_point(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0xfffe || cp == 0xffff;
+}
+
+/* One character or byte of s; returns the bytes of s it took. */
+static size_t put_unit(struct out *o, const char *s, size_t n)
+{
+	static const char ctl[] = "\aa\bb\tt\nn\vv\ff\rr\033e";
+	unsigned char c = (unsigned char)*s;
+	const char *e;
+	char buf[16];
+	uint32_t cp;
+	size_t len;
+
+	if (c == '\\' && !(o->flags & ESCAPE_KEEP_BACKSLASH)) {
+		puts_out(o, "\\\\");
+		return 1;
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		put(o, (char)c);
+		return 1;
+	}
+	if (c && (e = memchr(ctl, c, sizeof(ctl) - 1)) && !((e - ctl) & 1)) {
+		put(o, '\\');
+		put(o, e[1]);
+		return 1;
+	}
+	len = c < 0x80 ? 0 : utf8_seq_len(s, n, &cp);
+	if (!len) {
+		snprintf(buf, sizeof(buf), "\\x%02x", c);
+		puts_out(o, buf);
+		return 1;
+	}
+	if (hidden_code_point(cp)) {
+		snprintf(buf, sizeof(buf), "\\u%04x", (unsigned int)cp);
+		puts_out(o, buf);
+		return len;
+	}
+	for (size_t i = 0; i < len; i++)
+		put(o, s[i]);
+	return len;
+}
+
+char *escape_text(const char *s, size_t max, unsigned int flags)
+{
+	struct out o = { .flags = flags, .cap = 64 };
+	size_t n = strlen(s), fit = 0, i = 0;
+	const size_t room = max > sizeof(ESCAPE_ELLIPSIS) ? max - (sizeof(ESCAPE_ELLIPSIS) - 1) : 1;
+
+	o.p = xcalloc(o.cap, 1);
+	while (i < n) {
+		i += put_unit(&o, s + i, n - i);
+		if (o.len <= room)
+			fit = o.len;	/* the last boundary that leaves room for the ellipsis */
+		if (max && o.len > max)
+			break;
+	}
+	if (max && o.len > max) {
+		o.len = fit;
+		o.flags &= ~(unsigned int)ESCAPE_MARKDOWN;
+		puts_out(&o, ESCAPE_ELLIPSIS);
+	}
+	return o.p;
+}
