@@ -239,7 +239,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 			continue;
 		nproc++;
 		snprintf(path, sizeof(path), "proc/%.20s/comm", de->d_name);
-		if (sysroot_read_line(sr, path, comm, sizeof(comm)))
+		if (sysroot_read_name(sr, path, comm, sizeof(comm)))
 			continue;	/* exited meanwhile, or not ours to read */
 		if (!strcmp(comm, "irqbalance")) {
 			cf->irqbalance_running = true;

@@ -5,6 +5,7 @@
  * UserFiles, UserBufs, SQEs, CQEs, PollList and CqOverflowList indented
  * entry lines.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,6 +49,32 @@ enum section {
 	SEC_OTHER,	/* SQEs, CQEs, PollList, Personalities: entries we only skip */
 };
 
+/*
+ * 6.14+ print a slot's full path with seq_file_path(m, f, " \t\n\\"),
+ * which writes those four bytes as octal "\040" escapes (mangle_path());
+ * the path then compares with the raw readlink of the fd. Earlier kernels
+ * print the raw dentry name (no '/'): nothing to decode.
+ */
+static char *slot_path(const char *p, size_t len)
+{
+	char *out = strndup(p, len), *o = out;
+	const char *s = out;
+
+	if (!out || *out != '/')
+		return out;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 static int add_file(struct uring_fdinfo *u, uint32_t idx, const char *path, size_t len)
 {
 	struct uring_user_file *grown;
@@ -59,7 +86,7 @@ static int add_file(struct uring_fdinfo *u, uint32_t idx, const char *path, size
 		u->files = grown;
 	}
 	u->files[u->nfiles].index = idx;
-	u->files[u->nfiles].path = strndup(path, len);
+	u->files[u->nfiles].path = slot_path(path, len);
 	if (!u->files[u->nfiles].path)
 		return -ENOMEM;
 	u->nfiles++;
@@ -242,12 +269,44 @@ static int parse_key(struct uring_fdinfo *u, const char *key, size_t klen, const
 #undef IS
 }
 
+/* "Key:" then a tab or the end of the line: how every io_uring key line starts. */
+static bool key_line(const char *p, const char *end)
+{
+	const char *k = p;
+
+	while (k < end && (isalnum((unsigned char)*k) || *k == '_'))
+		k++;
+	return k > p && k < end && *k == ':' && (k + 1 == end || k[1] == '\t');
+}
+
+/*
+ * Before 6.14 a slot's dentry name is printed raw: a newline in a file name
+ * splits its line, and what follows is neither an entry nor a key. It is
+ * the rest of the name. (Such a name can still forge a slot line after its
+ * newline; the kernel's own format cannot tell. 6.14+ escape the newline.)
+ */
+static int continue_file(struct uring_fdinfo *u, const char *p, const char *end)
+{
+	struct uring_user_file *f = &u->files[u->nfiles - 1];
+	size_t had = strlen(f->path), more = (size_t)(end - p);
+	char *grown = realloc(f->path, had + 1 + more + 1);
+
+	if (!grown)
+		return -ENOMEM;
+	grown[had] = '\n';
+	memcpy(grown + had + 1, p, more);
+	grown[had + 1 + more] = '\0';
+	f->path = grown;
+	return 0;
+}
+
 int uring_fdinfo_parse(const char *text, struct uring_fdinfo *u)
 {
 	enum section sec = SEC_NONE;
 	bool any = false, seen;
 	const char *p = text;
 	char val[128];
+	uint32_t idx;
 	int err;
 
 	memset(u, 0, sizeof(*u));
@@ -258,11 +317,14 @@ int uring_fdinfo_parse(const char *text, struct uring_fdinfo *u)
 
 		if (!end)
 			end = p + strlen(p);
-		if (end == p) {
+		if (end == p && !(sec == SEC_FILES && u->nfiles)) {
 			p++;
 			continue;
 		}
-		if (*p == ' ' || *p == '\t') {
+		if (sec == SEC_FILES && u->nfiles &&
+		    (*p == ' ' || *p == '\t' ? !slot_line(p, end, &idx) : !key_line(p, end))) {
+			err = continue_file(u, p, end);
+		} else if (*p == ' ' || *p == '\t') {
 			if (sec == SEC_NONE)
 				return -EBADMSG;
 			err = parse_entry(u, sec, p, end);

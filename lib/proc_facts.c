@@ -38,24 +38,24 @@ static void sleep_us(long us)
 
 static int collect_stat(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char path[64], line[1024];
+	char path[64];
 	struct proc_thread t;
 	unsigned long flags = 0;
 	int err;
 
 	snprintf(path, sizeof(path), "proc/%d/stat", (int)pf->pid);
-	err = sysroot_read_line(sr, path, line, sizeof(line));
+	err = proc_stat_read(sr, path, &t, &flags);
 	if (err == -ENOENT) {
 		fact_fail(&pf->e, -ESRCH, "pid %d: no such process", (int)pf->pid);
 		return -ESRCH;
 	}
+	if (err == -EBADMSG) {
+		fact_fail(&pf->e, err, "cannot parse '%s': unexpected content", path);
+		return err;
+	}
 	if (err) {
 		fact_fail_read(&pf->e, path, err);
 		return err;
-	}
-	if (proc_stat_parse(line, &t, &flags)) {
-		fact_fail(&pf->e, -EBADMSG, "cannot parse '%s': unexpected content", path);
-		return -EBADMSG;
 	}
 	snprintf(pf->comm, sizeof(pf->comm), "%s", t.comm);
 	pf->kernel_thread = flags & PF_KTHREAD;
@@ -431,7 +431,7 @@ static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
 
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf)
 {
-	char path[64], line[1024];
+	char path[64];
 
 	memset(pf, 0, sizeof(*pf));
 	pf->pid = pid;
@@ -458,8 +458,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	if (sr->live) {
 		struct proc_thread t;
 
-		if (sysroot_read_line(sr, path, line, sizeof(line)) ||
-		    proc_stat_parse(line, &t, NULL) || t.state == 'Z' || t.state == 'X')
+		if (proc_stat_read(sr, path, &t, NULL) || t.state == 'Z' || t.state == 'X')
 			pf->incomplete = true;
 	}
 }

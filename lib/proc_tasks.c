@@ -19,9 +19,9 @@ enum thread_kind thread_kind_of(const char *comm)
 	return THREAD_PLAIN;
 }
 
-int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flags)
+int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flags)
 {
-	const char *open = strchr(line, '('), *close = strrchr(line, ')'), *p;
+	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
 	unsigned long long v;
 	char *end;
 	int field;
@@ -30,8 +30,8 @@ int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flag
 	t->cpu = -1;
 	if (!open || !close || close < open || close[1] != ' ')
 		return -EBADMSG;
-	v = strtoull(line, &end, 10);
-	if (end == line || v == 0 || v > 0x7fffffff)
+	v = strtoull(text, &end, 10);
+	if (end == text || end > open || v == 0 || v > 0x7fffffff)
 		return -EBADMSG;
 	t->tid = (pid_t)v;
 	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(close - open - 1), open + 1);
@@ -56,6 +56,21 @@ int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flag
 	}
 	t->kind = thread_kind_of(t->comm);
 	return 0;
+}
+
+int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread *t,
+		   unsigned long *flags)
+{
+	size_t len;
+	char *text;
+	int err;
+
+	err = sysroot_read_file(sr, rel, 4096, &text, &len);
+	if (err)
+		return err;
+	err = proc_stat_parse(text, t, flags);
+	free(text);
+	return err;
 }
 
 static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
@@ -112,9 +127,10 @@ static int collect_live(pid_t pid, struct proc_threads *pt)
 
 static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
-	char path[96], line[1024];
+	char path[96];
 	struct proc_thread t;
 	struct dirent *de;
+	int err;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
@@ -125,12 +141,13 @@ static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_thr
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "proc/%d/task/%.16s/stat", (int)pid, de->d_name);
-		if (sysroot_read_line(sr, path, line, sizeof(line)))
-			continue;	/* the thread exited between readdir and read */
-		if (proc_stat_parse(line, &t, NULL)) {
+		err = proc_stat_read(sr, path, &t, NULL);
+		if (err == -EBADMSG) {
 			closedir(d);
-			return -EBADMSG;
+			return err;
 		}
+		if (err)
+			continue;	/* the thread exited between readdir and read */
 		snprintf(path, sizeof(path), "proc/%d/task/%.16s/wchan", (int)pid, de->d_name);
 		sysroot_read_line(sr, path, t.wchan, sizeof(t.wchan));
 		if (add_thread(pt, &t)) {

@@ -37,11 +37,17 @@ struct proc_threads {
 enum thread_kind thread_kind_of(const char *comm);
 
 /*
- * Parses one /proc/PID/task/TID/stat line into tid, comm, state and
- * processor (field 39). The comm may hold spaces and parentheses: it ends
- * at the last ')'. 0 or -EBADMSG.
+ * Parses a /proc/PID/stat or task/TID/stat file into tid, comm, state and
+ * processor (field 39). The kernel frames the comm by parentheses only
+ * (fs/proc/array.c do_task_stat(): "(" comm ")"), unescaped: it may hold
+ * spaces, parentheses and newlines, so it runs from the first '(' to the
+ * last ')' of the whole file, never of a line. 0 or -EBADMSG.
  */
-int proc_stat_parse(const char *line, struct proc_thread *t, unsigned long *flags);
+int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flags);
+
+/* Reads and parses the stat file rel: 0, -errno of the read, or -EBADMSG. */
+int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread *t,
+		   unsigned long *flags);
 
 /*
  * Every thread of pid: libproc2 on the live system, task/ stat files under

@@ -75,6 +75,33 @@ static int parse_groups(const char *text, struct proc_status *st)
 	return 0;
 }
 
+/*
+ * "Name:" is the comm escaped by fs/proc/array.c proc_task_name():
+ * string_escape_str(ESCAPE_SPACE | ESCAPE_SPECIAL, only "\n\\"), so a
+ * newline is "\n" and a backslash "\\"; every other byte is as it is,
+ * blanks included, so the value is not trimmed.
+ */
+static int decode_name(const char *text, char *out, size_t outsz)
+{
+	const char *val = !strncmp(text, "Name:\t", 6) ? text : strstr(text, "\nName:\t");
+	size_t n = 0;
+
+	if (!val)
+		return -ENOENT;
+	val += *val == '\n' ? 7 : 6;
+	for (; *val && *val != '\n'; val++) {
+		char c = *val;
+
+		if (c == '\\' && (val[1] == 'n' || val[1] == '\\'))
+			c = *++val == 'n' ? '\n' : '\\';
+		if (n + 1 >= outsz)
+			return -EOVERFLOW;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
 int proc_status_parse(const char *text, struct proc_status *st)
 {
 	char val[256];
@@ -84,7 +111,7 @@ int proc_status_parse(const char *text, struct proc_status *st)
 	st->seccomp = -1;
 	st->seccomp_filters = -1;
 
-	if (parse_keyed_value(text, "Name", st->name, sizeof(st->name)))
+	if (decode_name(text, st->name, sizeof(st->name)))
 		return -EBADMSG;
 	if (keyed_i64(text, "Tgid", &v) || v <= 0 || v > 0x7fffffff)
 		return -EBADMSG;

@@ -154,7 +154,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 				snprintf(path, sizeof(path), "%s/%d/comm", dir, (int)tid);
 				seen[nseen++] = tid;
 				/* Workers present at the start are not new punts. */
-				if (s && !sysroot_read_line(&live, path, comm, sizeof(comm)) &&
+				if (s && !sysroot_read_name(&live, path, comm, sizeof(comm)) &&
 				    !strncmp(comm, "iou-wrk-", 8))
 					w->total++;
 			}

@@ -322,6 +322,26 @@ int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
 	return 0;
 }
 
+int sysroot_read_name(const struct sysroot *sr, const char *rel, char *out, size_t outsz)
+{
+	char *buf;
+	size_t len;
+	int err;
+
+	err = sysroot_read_file(sr, rel, 4096, &buf, &len);
+	if (err)
+		return err;
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (len >= outsz) {
+		free(buf);
+		return -EOVERFLOW;
+	}
+	memcpy(out, buf, len + 1);
+	free(buf);
+	return 0;
+}
+
 int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_t outsz)
 {
 	ssize_t n;

@@ -45,6 +45,13 @@ int sysroot_read_bytes(const struct sysroot *sr, const char *rel, size_t max, ch
 int sysroot_read_line(const struct sysroot *sr, const char *rel, char *out,
 		      size_t outsz);
 
+/*
+ * Reads a file that holds one name and a newline (proc/PID/comm): the name
+ * may hold any byte but NUL, newlines and blanks included, so only the
+ * final newline is dropped. 0 or -errno (-EOVERFLOW past outsz).
+ */
+int sysroot_read_name(const struct sysroot *sr, const char *rel, char *out, size_t outsz);
+
 /* The target of a symlink (proc/PID/fd/N), NUL-terminated; 0 or -errno (-ENAMETOOLONG). */
 int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_t outsz);
 

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* /proc/PID/task/TID/stat: comm may hold spaces and parentheses. */
+/*
+ * /proc/PID/stat and task/TID/stat: the comm may hold spaces, parentheses
+ * and newlines. A parsed comm is what lies between the first '(' and the
+ * last ')' (cut to the buffer), nothing else.
+ */
 #include "fuzz.h"
 #include "proc_tasks.h"
 
@@ -10,7 +14,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned long flags;
 
 	memset(&t, 0, sizeof(t));
-	proc_stat_parse(text, &t, &flags);
+	if (!proc_stat_parse(text, &t, &flags)) {
+		const char *open = strchr(text, '('), *close = strrchr(text, ')');
+		size_t n = (size_t)(close - open - 1);
+
+		if (n >= sizeof(t.comm))
+			n = sizeof(t.comm) - 1;
+		if (strlen(t.comm) != n || memcmp(t.comm, open + 1, n))
+			abort();
+	}
 	free(text);
 	return 0;
 }

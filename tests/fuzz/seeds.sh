@@ -14,6 +14,7 @@ seeds() { # NAME: the seed files of one harness
 	kernel_version) find testdata -type f \( -name osrelease -o -path '*/proc/version' \
 		-o -name version_signature \) ;;
 	merge) find tests/e2e/expected -name '*.json' -type f ;;
+	escape) find testdata -name comm -type f ;;
 	esac
 	[ -d "tests/fuzz/seeds/$1" ] && find "tests/fuzz/seeds/$1" -type f
 	[ -d "tests/fuzz/regressions/$1" ] && find "tests/fuzz/regressions/$1" -type f
