@@ -2,21 +2,35 @@
 /*
  * The one-line diagnostics every command prints on stderr. Apart from
  * main.c so that the fuzz harnesses of the config and merge readers link
- * without the command table.
+ * without the command table. A message may quote a path or a name from
+ * the host, or an argument: it is escaped whole (escape.h), so it stays
+ * one line and cannot drive the terminal.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
+#include "escape.h"
+#include "xalloc.h"
+
+__attribute__((format(printf, 1, 0)))
+static void put_message(const char *fmt, va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap), *shown = escape_text(msg, 0, 0);
+
+	fprintf(stderr, "uringlint: %s", shown);
+	free(shown);
+	free(msg);
+}
 
 void error_msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fputs("uringlint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -25,9 +39,8 @@ int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("uringlint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'uringlint --help'\n", stderr);
 	return EXIT_USAGE;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The visible form of untrusted strings: see escape.h for the rule. */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,8 +46,18 @@ static bool hidden_code_point(uint32_t cp)
 	       cp == 0xfffe || cp == 0xffff;
 }
 
+/*
+ * An underscore between letters or digits never opens or closes emphasis
+ * (CommonMark's flanking rules): io_uring_setup stays as it is.
+ */
+static bool inert_underscore(const char *start, const char *s, size_t n)
+{
+	return *s == '_' && s > start && n > 1 && isalnum((unsigned char)s[-1]) &&
+	       isalnum((unsigned char)s[1]);
+}
+
 /* One character or byte of s; returns the bytes of s it took. */
-static size_t put_unit(struct out *o, const char *s, size_t n)
+static size_t put_unit(struct out *o, const char *start, const char *s, size_t n)
 {
 	static const char ctl[] = "\aa\bb\tt\nn\vv\ff\rr\033e";
 	unsigned char c = (unsigned char)*s;
@@ -60,7 +71,12 @@ static size_t put_unit(struct out *o, const char *s, size_t n)
 		return 1;
 	}
 	if (c >= 0x20 && c < 0x7f) {
+		unsigned int flags = o->flags;
+
+		if (inert_underscore(start, s, n))
+			o->flags &= ~(unsigned int)ESCAPE_MARKDOWN;
 		put(o, (char)c);
+		o->flags = flags;
 		return 1;
 	}
 	if (c && (e = memchr(ctl, c, sizeof(ctl) - 1)) && !((e - ctl) & 1)) {
@@ -92,7 +108,7 @@ char *escape_text(const char *s, size_t max, unsigned int flags)
 
 	o.p = xcalloc(o.cap, 1);
 	while (i < n) {
-		i += put_unit(&o, s + i, n - i);
+		i += put_unit(&o, s, s + i, n - i);
 		if (o.len <= room)
 			fit = o.len;	/* the last boundary that leaves room for the ellipsis */
 		if (max && o.len > max)

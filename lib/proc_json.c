@@ -3,8 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "json_bytes.h"
 #include "proc_json.h"
 
 static struct json_object *file_json(const struct proc_facts *pf, const struct proc_file *f)
@@ -15,7 +18,7 @@ static struct json_object *file_json(const struct proc_facts *pf, const struct p
 
 	snprintf(flags, sizeof(flags), "0%o", f->gen.flags);
 	json_object_object_add(o, "fd", json_object_new_int(f->fd));
-	json_object_object_add(o, "path", json_object_new_string(f->path));
+	json_add_bytes(o, "path", f->path);
 	json_object_object_add(o, "flags", json_object_new_string(flags));
 	json_object_object_add(o, "o_direct", json_object_new_boolean(f->gen.flags & O_DIRECT));
 	json_object_object_add(o, "o_append", json_object_new_boolean(f->gen.flags & O_APPEND));
@@ -27,8 +30,8 @@ static struct json_object *file_json(const struct proc_facts *pf, const struct p
 						      : (f->gen.flags & O_ACCMODE) == O_WRONLY ? "w"
 											 : "rw"));
 	json_object_object_add(o, "registered", json_object_new_boolean(f->registered));
-	json_object_object_add(o, "fs", m ? json_object_new_string(m->fstype) : NULL);
-	json_object_object_add(o, "device", m ? json_object_new_string(m->source) : NULL);
+	json_object_object_add(o, "fs", m ? json_bytes_string(m->fstype) : NULL);
+	json_object_object_add(o, "device", m ? json_bytes_string(m->source) : NULL);
 	json_object_object_add(o, "size", f->size_known ? json_object_new_int64((int64_t)f->size)
 							: NULL);
 	json_object_object_add(o, "extents", !f->ext_err ? json_object_new_int64(f->extents) : NULL);
@@ -117,11 +120,11 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	int err = 0;
 
 	json_object_object_add(o, "pid", json_object_new_int(pf->pid));
-	json_object_object_add(o, "comm", pf->comm[0] ? json_object_new_string(pf->comm) : NULL);
+	json_add_bytes(o, "comm", pf->comm[0] ? pf->comm : NULL);
 	json_object_object_add(o, "complete", json_object_new_boolean(fact_ok(&pf->e) &&
 								      !pf->incomplete));
 	if (!fact_ok(&pf->e))
-		json_object_object_add(o, "error", json_object_new_string(pf->e.why));
+		json_object_object_add(o, "error", json_bytes_string(pf->e.why));
 	for (i = 0; i < pf->nrings; i++)
 		json_object_array_add(rings, ring_json(&pf->rings[i], &pf->window));
 	json_object_object_add(o, "rings", rings);
@@ -150,9 +153,11 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	return err;
 }
 
+/* A note, so the comm is shown escaped here: notes are text with their own line breaks. */
 void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 {
 	size_t i, sq = 0, unnamed;
+	char *comm;
 
 	if (!fact_ok(&pf->e)) {
 		snprintf(buf, bufsz, "pid %d: %s", (int)pf->pid, pf->e.why);
@@ -164,8 +169,9 @@ void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 	snprintf(buf, bufsz,
 		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL%s), %u fds, %zu threads (%u iou-sqp, %u "
 		 "iou-wrk, %u in D)",
-		 (int)pf->pid, pf->comm, pf->incomplete ? " [exited while read]" : "", pf->nrings,
-		 pf->nrings == 1 ? "" : "s", sq,
-		 unnamed ? ", and a SQPOLL thread no ring names" : "", pf->nfds, pf->threads.n,
+		 (int)pf->pid, (comm = escape_text(pf->comm, 0, 0)),
+		 pf->incomplete ? " [exited while read]" : "", pf->nrings, pf->nrings == 1 ? "" : "s",
+		 sq, unnamed ? ", and a SQPOLL thread no ring names" : "", pf->nfds, pf->threads.n,
 		 pf->threads.iou_sqp, pf->threads.iou_wrk, pf->threads.d_state);
+	free(comm);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_bytes.h"
 #include "report.h"
 #include "checks.h"
 #include "xalloc.h"
@@ -133,7 +134,7 @@ const char *finding_fix(const struct finding *f)
 
 void finding_ev_str(struct finding *f, const char *key, const char *val)
 {
-	json_object_object_add(f->evidence, key, val ? json_object_new_string(val) : NULL);
+	json_add_bytes(f->evidence, key, val);
 }
 
 void finding_ev_int(struct finding *f, const char *key, int64_t val)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "writer.h"
+#include "xalloc.h"
 
 static const char *const format_names[] = {
 	[FORMAT_TEXT] = "text",
@@ -47,4 +50,19 @@ int write_report(FILE *out, const struct report *r, enum output_format fmt,
 	default:
 		return -EOPNOTSUPP;
 	}
+}
+
+void write_note(FILE *out, const char *note)
+{
+	char *copy = xstrdup(note), *line, *next, *shown;
+
+	for (line = copy; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		shown = escape_text(line, 0, ESCAPE_KEEP_BACKSLASH);
+		fprintf(out, "%s\n", shown);
+		free(shown);
+	}
+	free(copy);
 }

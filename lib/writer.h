@@ -38,6 +38,13 @@ int write_report_json(FILE *out, const struct report *r);
 int write_report_markdown(FILE *out, const struct report *r);
 int write_report_junit(FILE *out, const struct report *r);
 int write_report_prometheus(FILE *out, const struct report *r);
+/*
+ * Prints a note and a newline. Notes are text with line breaks of their
+ * own; a builder that quotes a name escapes it (proc_facts_summary). Here
+ * each line is kept from controls (escape.h), and backslashes, already
+ * escapes, stay as they are.
+ */
+void write_note(FILE *out, const char *note);
 /* Prints doc pretty, with a final newline, and puts it; 0 or -EIO. */
 int write_json_document(FILE *out, struct json_object *doc);
 

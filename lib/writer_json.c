@@ -1,27 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The JSON contract (schema_version 1): add keys freely, never rename these. */
+/*
+ * The JSON contract (schema_version 1): add keys freely, never rename these.
+ * Strings that come from the host (names, paths, messages that quote them)
+ * go through json_bytes.h, so the document is UTF-8 whatever their bytes.
+ */
 #include <errno.h>
 #include <string.h>
 
 #include "checks.h"
+#include "json_bytes.h"
 #include "version.h"
 #include "writer.h"
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s ? json_object_new_string(s) : NULL;
+	return s ? json_bytes_string(s) : NULL;
 }
 
 static struct json_object *host_to_json(const struct report *r)
 {
 	struct json_object *h = json_object_new_object();
 
-	json_object_object_add(h, "hostname", json_object_new_string(r->host.hostname));
-	json_object_object_add(h, "kernel", json_object_new_string(r->host.kernel));
+	json_object_object_add(h, "hostname", json_bytes_string(r->host.hostname));
+	json_object_object_add(h, "kernel", json_bytes_string(r->host.kernel));
 	json_object_object_add(h, "liburing", json_object_new_string(liburing_build_version));
 	json_object_object_add(h, "cpus", json_object_new_int((int)r->host.cpus));
 	json_object_object_add(h, "live", json_object_new_boolean(r->host.live));
-	json_object_object_add(h, "root", r->host.live ? NULL : json_object_new_string(r->host.root));
+	json_add_bytes(h, "root", r->host.live ? NULL : r->host.root);
 	return h;
 }
 
@@ -35,9 +40,9 @@ static struct json_object *finding_to_json(const struct finding *f)
 	json_object_object_add(o, "category", json_object_new_string(c->category));
 	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->severity)));
 	json_object_object_add(o, "status", json_object_new_string(status_name(f->status)));
-	json_object_object_add(o, "subject", json_object_new_string(f->subject));
+	json_add_bytes(o, "subject", f->subject);
 	json_object_object_add(o, "pid", f->pid > 0 ? json_object_new_int(f->pid) : NULL);
-	json_object_object_add(o, "message", json_object_new_string(f->message));
+	json_object_object_add(o, "message", json_bytes_string(f->message));
 	json_object_object_add(o, "evidence", json_object_get(f->evidence));
 	json_object_object_add(o, "fix", str_or_null(finding_fix(f)));
 	json_object_object_add(o, "reference", str_or_null(c->reference));

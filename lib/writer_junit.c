@@ -2,18 +2,25 @@
 /*
  * JUnit XML: one testcase per finding, so any CI shows the checklist. fail
  * is a <failure>, error an <error>, skip <skipped>; pass and warn pass, a
- * warn with its message in <system-out>.
+ * warn with its message in <system-out>. Strings that may quote a name
+ * from the host are escaped as in text output first (escape.h): XML 1.0
+ * cannot hold most controls even as references, and the file must stay
+ * UTF-8.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "checks.h"
+#include "escape.h"
 #include "writer.h"
 
-static void put_xml(FILE *out, const char *s)
+static void put_xml(FILE *out, const char *text)
 {
-	for (; *s; s++) {
+	char *shown = escape_text(text, 0, 0);
+
+	for (const char *s = shown; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		switch (c) {
@@ -33,13 +40,10 @@ static void put_xml(FILE *out, const char *s)
 			fputs("&apos;", out);
 			break;
 		default:
-			/* XML 1.0 forbids most control characters even escaped. */
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-				fputc('?', out);
-			else
-				fputc(c, out);
+			fputc(c, out);
 		}
 	}
+	free(shown);
 }
 
 int write_report_junit(FILE *out, const struct report *r)

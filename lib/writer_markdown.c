@@ -1,16 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A Markdown checklist a person can paste into a deploy ticket. */
+/*
+ * A Markdown checklist a person can paste into a deploy ticket. Strings
+ * that may quote a name from the host are escaped as in text output
+ * (escape.h) and then for Markdown, so a name renders as the text report
+ * shows it and cannot forge a list item, a link or markup.
+ */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
+#include "escape.h"
 #include "writer.h"
 
-/* Markdown that would break the list item (pipes, newlines) is kept out of it. */
 static void put_inline(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == '\n' ? ' ' : *s, out);
+	char *e = escape_text(s, 0, ESCAPE_MARKDOWN);
+
+	fputs(e, out);
+	free(e);
+}
+
+/*
+ * The subject as a code span: inside one a backslash is literal, so only
+ * backticks matter. CommonMark: fence it with one more backtick than its
+ * longest run, padded with spaces when it starts or ends with one.
+ */
+static void put_code(FILE *out, const char *s)
+{
+	char *e = escape_text(s, 0, 0);
+	size_t run = 0, longest = 0, i;
+	bool pad;
+
+	for (i = 0; e[i]; i++) {
+		run = e[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	pad = e[0] == '`' || (i && e[i - 1] == '`');
+	for (i = 0; i <= longest; i++)
+		fputc('`', out);
+	fprintf(out, "%s%s%s", pad ? " " : "", e, pad ? " " : "");
+	for (i = 0; i <= longest; i++)
+		fputc('`', out);
+	free(e);
 }
 
 int write_report_markdown(FILE *out, const struct report *r)
@@ -18,7 +51,9 @@ int write_report_markdown(FILE *out, const struct report *r)
 	unsigned int n[STATUS__COUNT];
 	size_t i, j;
 
-	fprintf(out, "# uringlint %s: %s\n\n", r->command, r->host.hostname);
+	fprintf(out, "# uringlint %s: ", r->command);
+	put_inline(out, r->host.hostname);
+	fputs("\n\n", out);
 	if (r->host.kernel[0])
 		fprintf(out, "Linux %s, %u CPU%s, %s.\n", r->host.kernel, r->host.cpus,
 			r->host.cpus == 1 ? "" : "s",
@@ -26,7 +61,7 @@ int write_report_markdown(FILE *out, const struct report *r)
 	if (r->nnotes) {
 		fputs("\n```\n", out);
 		for (i = 0; i < r->nnotes; i++)
-			fprintf(out, "%s\n", r->notes[i]);
+			write_note(out, r->notes[i]);
 		fputs("```\n", out);
 	}
 	for (i = 0; i < check_categories_len; i++) {
@@ -47,9 +82,8 @@ int write_report_markdown(FILE *out, const struct report *r)
 				fprintf(out, " (%s, %s)", status_name(f->status),
 					severity_name(f->check->severity));
 			if (strcmp(f->subject, "host")) {
-				fputs(" `", out);
-				put_inline(out, f->subject);
-				fputc('`', out);
+				fputc(' ', out);
+				put_code(out, f->subject);
 			}
 			fputs(": ", out);
 			put_inline(out, f->message);

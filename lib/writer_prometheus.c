@@ -4,13 +4,27 @@
  * 0.0.4): one series per finding, the probe's numbers, and the run's time.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "checks.h"
+#include "escape.h"
 #include "writer.h"
 
-/* Label values escape backslash, double quote and newline. */
+/*
+ * A label value from a subject that may quote a name from the host: shown
+ * as in text output (escape.h), so UTF-8 with no control character, and
+ * bounded, since every distinct value is a series a collector keeps.
+ */
+#define LABEL_MAX 512
+
+static char *label_of(const char *s)
+{
+	return escape_text(s, LABEL_MAX, 0);
+}
+
+/* The exposition format's own escapes: backslash, double quote, newline. */
 static void put_label(FILE *out, const char *s)
 {
 	for (; *s; s++) {
@@ -79,14 +93,22 @@ int write_report_prometheus(FILE *out, const struct report *r)
 	      "-1 skip, 3 error.\n# TYPE uringlint_check_status gauge\n", out);
 	for (i = 0; i < r->nfindings; i++) {
 		const struct finding *f = &r->findings[i];
+		char *label = label_of(f->subject), *other;
 		unsigned int dup = 0;
 		size_t k;
 
-		/* A series must be unique: a repeated subject (--dir twice) gets a number. */
-		for (k = i; k-- > 0 && r->findings[k].check == f->check;)
-			dup += !strcmp(r->findings[k].subject, f->subject);
+		/*
+		 * A series must be unique: a repeated subject (--dir twice), or two
+		 * that differ only past the bound, gets a number.
+		 */
+		for (k = i; k-- > 0 && r->findings[k].check == f->check;) {
+			other = label_of(r->findings[k].subject);
+			dup += !strcmp(other, label);
+			free(other);
+		}
 		fprintf(out, "uringlint_check_status{id=\"%s\",subject=\"", f->check->id);
-		put_label(out, f->subject);
+		put_label(out, label);
+		free(label);
 		if (dup)
 			fprintf(out, " #%u", dup + 1);
 		fprintf(out, "\",severity=\"%s\",command=\"%s\"} %d\n",

@@ -2,15 +2,20 @@
 /*
  * The human report: findings grouped by category in table order, one line
  * each (wrapped with a hanging indent on a terminal), the fix under every
- * finding that needs one, and a closing summary line.
+ * finding that needs one, and a closing summary line. Every string that
+ * may quote a name from the host is escaped here (escape.h), whole, so no
+ * name can move the cursor or start a line of its own.
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
+#include "escape.h"
 #include "textwrap.h"
 #include "writer.h"
+#include "xalloc.h"
 
 #define C_RESET "\033[0m"
 
@@ -39,26 +44,34 @@ static void put_finding(FILE *out, const struct finding *f, size_t idw, const st
 {
 	size_t indent = 2 + 5 + 2 + idw + 2;
 	const char *fix = finding_fix(f);
-	char line[2048];
+	char *line, *shown_text;
 
 	fprintf(out, "  %s%-5s%s  %-*s  ", o->color ? status_color[f->status] : "",
 		status_tag[f->status], o->color ? C_RESET : "", (int)idw, f->check->id);
 	if (strcmp(f->subject, "host"))
-		snprintf(line, sizeof(line), "%s: %s", f->subject, f->message);
+		line = xasprintf("%s: %s", f->subject, f->message);
 	else
-		snprintf(line, sizeof(line), "%s", f->message);
-	text_wrap(out, line, indent, indent, o->width);
+		line = xstrdup(f->message);
+	shown_text = escape_text(line, 0, 0);
+	text_wrap(out, shown_text, indent, indent, o->width);
+	free(shown_text);
+	free(line);
 
 	if (fix) {
 		fprintf(out, "%*sfix: ", (int)indent, "");
-		text_wrap(out, fix, indent + 5, indent + 5, o->width);
+		shown_text = escape_text(fix, 0, 0);
+		text_wrap(out, shown_text, indent + 5, indent + 5, o->width);
+		free(shown_text);
 	}
 	if (o->verbosity > 0) {
 		const char *ev = json_object_to_json_string_ext(f->evidence, JSON_C_TO_STRING_SPACED |
 										JSON_C_TO_STRING_NOSLASHESCAPE);
 
+		/* JSON escaped its controls but not DEL or C1: its backslashes stay. */
 		fprintf(out, "%*sevidence: ", (int)indent, "");
-		text_wrap(out, ev, indent + 10, indent + 10, o->width);
+		shown_text = escape_text(ev, 0, ESCAPE_KEEP_BACKSLASH);
+		text_wrap(out, shown_text, indent + 10, indent + 10, o->width);
+		free(shown_text);
 		if (f->check->reference)
 			fprintf(out, "%*sreference: %s\n", (int)indent, "", f->check->reference);
 	}
@@ -80,14 +93,14 @@ static void put_summary(FILE *out, const struct report *r)
 
 int write_report_text(FILE *out, const struct report *r, const struct writer_opts *o)
 {
+	char *host = escape_text(r->host.hostname, 0, 0), *root = escape_text(r->host.root, 0, 0);
 	size_t i, j, idw = 0;
 
 	if (!r->host.kernel[0]) {
 		/* A fleet view (report merge) has no one kernel or CPU count. */
-		fprintf(out, "uringlint %s: %s\n", r->command, r->host.hostname);
+		fprintf(out, "uringlint %s: %s\n", r->command, host);
 	} else {
-		fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, r->host.hostname,
-			r->host.kernel);
+		fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, host, r->host.kernel);
 		if (r->host.cpus)
 			fprintf(out, "%u CPU%s", r->host.cpus, r->host.cpus == 1 ? "" : "s");
 		else
@@ -95,12 +108,14 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 		if (r->host.live)
 			fputs(" (live)\n", out);
 		else
-			fprintf(out, " (captured tree %s)\n", r->host.root);
+			fprintf(out, " (captured tree %s)\n", root);
 	}
+	free(host);
+	free(root);
 	if (r->nnotes)
 		fputc('\n', out);
 	for (i = 0; i < r->nnotes; i++)
-		fprintf(out, "%s\n", r->notes[i]);
+		write_note(out, r->notes[i]);
 	for (i = 0; i < r->nfindings; i++) {
 		size_t w = strlen(r->findings[i].check->id);
 

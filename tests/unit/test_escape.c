@@ -97,10 +97,13 @@ static void test_markdown(void **state)
 {
 	(void)state;
 	expect_escaped("a`b|c*d_e[f](g)<h>&i~", 0, ESCAPE_MARKDOWN,
-		       "a\\`b\\|c\\*d\\_e\\[f\\](g)\\<h\\>\\&i\\~");
+		       "a\\`b\\|c\\*d_e\\[f\\](g)\\<h\\>\\&i\\~");
 	/* The visible escapes are escaped again, so the page shows the text form. */
 	expect_escaped("\033[0m\n", 0, ESCAPE_MARKDOWN, "\\\\e\\[0m\\\\n");
 	expect_escaped("\xc3\xa9", 0, ESCAPE_MARKDOWN, "\xc3\xa9");
+	/* Inside a word an underscore is inert; at a word's edge it could emphasize. */
+	expect_escaped("io_uring_setup _x_ a_ _b a__b", 0, ESCAPE_MARKDOWN,
+		       "io_uring_setup \\_x\\_ a\\_ \\_b a\\_\\_b");
 }
 
 static void test_bound(void **state)

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "utf8.h"
 #include "writer.h"
 
 static void sample_report(struct report *r)
@@ -146,17 +147,125 @@ static void test_escaping(void **state)
 	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, "pid 7 fd 5 /d/a\"b\\c\n<&>'x",
 		   "bad & <worse>");
 	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
-	assert_non_null(strstr(buf, "subject=\"pid 7 fd 5 /d/a\\\"b\\\\c\\n<&>'x\""));
+	/* Escaped as text shows it, then as the exposition format wants. */
+	assert_non_null(strstr(buf, "subject=\"pid 7 fd 5 /d/a\\\"b\\\\\\\\c\\\\n<&>'x\""));
 	assert_non_null(strstr(buf, "} 2\n"));
 	free(buf);
 	buf = render(&r, FORMAT_JUNIT, &(struct writer_opts){ 0 });
 	assert_non_null(strstr(buf, "hostname=\"db&lt;1&gt;\""));
-	assert_non_null(strstr(buf, "/d/a&quot;b\\c\n&lt;&amp;&gt;&apos;x"));
+	assert_non_null(strstr(buf, "/d/a&quot;b\\\\c\\n&lt;&amp;&gt;&apos;x"));
 	assert_non_null(strstr(buf, "<failure type=\"high\" message=\"bad &amp; &lt;worse&gt;\">"));
 	free(buf);
 	buf = render(&r, FORMAT_MARKDOWN, &(struct writer_opts){ 0 });
 	assert_non_null(strstr(buf, "- [ ] **fd-o-direct** (fail, high)"));
-	assert_null(strstr(buf, "a\"b\\c\n"));	/* the newline is flattened */
+	assert_null(strstr(buf, "a\"b\\c\n"));	/* the newline is shown, not kept */
+	assert_non_null(strstr(buf, " `pid 7 fd 5 /d/a\"b\\\\c\\n<&>'x`: bad \\& \\<worse\\>\n"));
+	free(buf);
+	report_free(&r);
+}
+
+/* What the hostile pathology names: escapes, a forged line, markup, bytes not UTF-8. */
+#define FORGED "evil\033]0;PWNED\a\033[2J\n  PASS   fd-o-direct           all good.dat"
+#define HOSTILE_PATH "/data/" FORGED "`|*_[x](y)<b>&\xff\xfe"
+
+static void assert_no_controls(const char *buf)
+{
+	for (const char *p = buf; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 || *p == '\n');
+	assert_null(strchr(buf, 0x7f));
+	assert_null(strstr(buf, "\n  PASS   fd-o-direct           all good"));
+}
+
+static void test_hostile_names(void **state)
+{
+	struct writer_opts o = { .verbosity = 1 };
+	struct json_object *doc, *f, *v;
+	struct finding *fi;
+	struct report r;
+	char *buf, *line;
+
+	(void)state;
+	report_init(&r, "audit");
+	snprintf(r.host.hostname, sizeof(r.host.hostname), "h\033[2J");
+	fi = report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, "pid 7 fd 5 " HOSTILE_PATH,
+			"%s is open without O_DIRECT", HOSTILE_PATH);
+	finding_set_fix(fi, "open %s with O_DIRECT", HOSTILE_PATH);
+	finding_ev_str(fi, "path", HOSTILE_PATH);
+	report_note(&r, "pid 7 (\033[31mx): the note's own\nsecond line");
+
+	buf = render(&r, FORMAT_TEXT, &o);
+	assert_no_controls(buf);
+	assert_non_null(strstr(buf, "/data/evil\\e]0;PWNED\\a\\e[2J\\n  PASS   fd-o-direct"));
+	assert_non_null(strstr(buf, "\\xff\\xfe is open"));
+	assert_non_null(strstr(buf, "fix: open /data/evil\\e]0;"));
+	assert_non_null(strstr(buf, "pid 7 (\\e[31mx): the note's own\nsecond line\n"));
+	free(buf);
+
+	buf = render(&r, FORMAT_MARKDOWN, &o);
+	assert_no_controls(buf);
+	/* Raw only inside the subject's code span, where nothing renders. */
+	line = strstr(buf, "\\xfe``: ");
+	assert_non_null(line);
+	assert_null(strstr(line, "[x](y)"));
+	assert_null(strstr(line, "<b>"));
+	assert_non_null(strstr(line, "\\`\\|\\*\\_\\[x\\](y)\\<b\\>\\&\\\\xff"));
+	free(buf);
+
+	buf = render(&r, FORMAT_JSON, &o);
+	assert_true(utf8_valid(buf));
+	doc = json_tokener_parse(buf);
+	assert_non_null(doc);
+	f = json_object_array_get_idx(json_object_object_get(doc, "findings"), 0);
+	assert_true(json_object_object_get_ex(f, "subject_base64", &v));
+	assert_true(json_object_object_get_ex(json_object_object_get(f, "evidence"), "path_base64",
+					      &v));
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(f, "message")),
+			       "\\xff\\xfe is open"));
+	json_object_put(doc);
+	free(buf);
+
+	buf = render(&r, FORMAT_JUNIT, &o);
+	assert_true(utf8_valid(buf));
+	for (const char *p = buf; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 || *p == '\n');
+	free(buf);
+
+	buf = render(&r, FORMAT_PROMETHEUS, &o);
+	assert_true(utf8_valid(buf));
+	assert_no_controls(buf);
+	free(buf);
+	report_free(&r);
+}
+
+static void test_long_subjects(void **state)
+{
+	struct report r;
+	char path[4096], *buf, *line;
+
+	(void)state;
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[4095] = '\0';
+	report_init(&r, "audit");
+	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, path, "%s: a 4095-byte path", path);
+	path[4000] = 'q';	/* differs only past the label bound */
+	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, path, "another");
+	/* Text shows the whole path; nothing is cut silently. */
+	buf = render(&r, FORMAT_TEXT, &(struct writer_opts){ 0 });
+	path[4000] = 'p';
+	assert_non_null(strstr(buf, path));
+	free(buf);
+	/* JSON carries it whole. */
+	buf = render(&r, FORMAT_JSON, &(struct writer_opts){ 0 });
+	assert_non_null(strstr(buf, path));
+	free(buf);
+	/* Prometheus bounds the label visibly, and the two series stay distinct. */
+	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
+	line = strstr(buf, "subject=\"");
+	assert_non_null(line);
+	assert_int_equal(strcspn(line + 9, "\""), 512);
+	assert_non_null(strstr(line, "...\",severity"));
+	assert_non_null(strstr(line, "... #2\",severity"));
 	free(buf);
 	report_free(&r);
 }
@@ -181,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_hostile_names),
+		cmocka_unit_test(test_long_subjects),
 		cmocka_unit_test(test_formats),
 	};
 
