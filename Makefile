@@ -17,7 +17,7 @@ PKGS := liburing libproc2 blkid json-c smartcols
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
-	clang libclang-rt-14-dev valgrind
+	clang libclang-rt-14-dev valgrind prometheus python3
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs

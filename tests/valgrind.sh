@@ -1,8 +1,8 @@
 #!/bin/bash
 # make check-valgrind: the unit binaries, then the CLI and fixture suite
 # (tests/e2e/run.sh), the hostile trees, the live audit suite (10 churn
-# audits instead of 200) and the probe suite, with every uringlint run under
-# valgrind memcheck. Zero errors and zero definite leaks, else the run that
+# audits instead of 200), the probe suite and the names suite, with every
+# uringlint run under valgrind memcheck. Zero errors and zero definite leaks, else the run that
 # had them fails (exit 99) and its log is shown.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -39,7 +39,8 @@ suite hostile &
 wait
 suite audit
 suite probe
-for name in run hostile audit probe; do
+suite names
+for name in run hostile audit probe names; do
 	verdict "tests/e2e/$name.sh" "$(cat "$B/valgrind/$name.rc")" "$B/valgrind/$name.out"
 	tail -n 1 "$B/valgrind/$name.out"
 done

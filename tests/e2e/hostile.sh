@@ -160,5 +160,34 @@ rm -f "$T/proc/interrupts" && mkfifo "$T/proc/interrupts"
 preflight "host tree with a mountinfo loop and a FIFO for interrupts" &&
 	not_pass "host loops: sqpoll-cpu-irqs does not pass" sqpoll-cpu-irqs
 
+# --- names a process chooses -------------------------------------------------------
+# The names of the pathology's hostile-names mode, framed as 6.18 frames them:
+# the comm raw with its newline in stat, escaped in status, a thread's comm,
+# fd links to files named with escapes, a forged report line, markup and bytes
+# that are not UTF-8, and the ring's UserFiles escaped by seq_file_path().
+if command -v python3 >/dev/null; then
+	fresh hostile-names
+	python3 tests/e2e/names.py tree "$T"
+	audit "hostile names" && if why=$(python3 tests/e2e/names.py json "$TMP/out" /srv/data); then
+		ok "hostile names: JSON is strict UTF-8, names recovered, all registered, no error"
+	else bad "hostile names: JSON is strict UTF-8, names recovered, all registered, no error" "$why"; fi
+	for fmt in text markdown junit; do
+		"$BIN" --root "$T" audit "$PID" --format "$fmt" --no-color -v >"$TMP/names.$fmt" 2>"$TMP/err"
+		if why=$(python3 tests/e2e/names.py human "$TMP/names.$fmt"); then
+			ok "hostile names: $fmt has no raw control and no forged line"
+		else bad "hostile names: $fmt has no raw control and no forged line" "$why"; fi
+	done
+	grep -qF 'fix: open /srv/data/evil\e]0;PWNED\a\e[2J\n  PASS   fd-o-direct' "$TMP/names.text" &&
+		grep -qF 'Fix: open /srv/data/md\`\|\*\_\[x\](javascript:x)\<b\>' "$TMP/names.markdown" &&
+		ok "hostile names: text and Markdown show every name escaped" ||
+		bad "hostile names: text and Markdown show every name escaped" \
+			"$(grep -ah 'fix: open\|Fix: open' "$TMP/names.text" "$TMP/names.markdown" | cat -v)"
+	xmllint --noout --schema tests/e2e/junit.xsd "$TMP/names.junit" 2>"$TMP/err" &&
+		ok "hostile names: JUnit is valid against the schema" ||
+		bad "hostile names: JUnit is valid against the schema" "$(head -c 400 "$TMP/err")"
+else
+	skip "hostile names" "python3 is not installed (make deps installs it)"
+fi
+
 echo "hostile: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

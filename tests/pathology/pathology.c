@@ -21,6 +21,9 @@
  *   many-files        10,000 open files and 8 rings
  *   churn             rings (every other one SQPOLL), files and threads created and
  *                     destroyed without pause: what an audit must survive reading
+ *   hostile-names     a comm and a thread name with escapes and a newline, and registered
+ *                     files named with escapes, a forged report line, Markdown and XML
+ *                     metacharacters and bytes that are not UTF-8
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -244,6 +248,58 @@ static int one_cpu(void)
 	return cpu;
 }
 
+/* Names a process chooses, as hostile as they come; the e2e names suite knows them. */
+static void *named_thread(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		sleep_ms(50);
+	return NULL;
+}
+
+static void hostile_names(const char *dir)
+{
+	static const char *const names[] = {
+		"evil\033]0;PWNED\a\033[2J\n  PASS   fd-o-direct           all good.dat",
+		"md`|*_[x](javascript:x)<b>&amp;\"'#.dat",
+		"bad\xff\xfe\033[2J\n- [x] **forged** item.dat",
+	};
+	struct io_uring ring;
+	int fds[3], i, ret;
+	pthread_t t;
+
+	/* 15 bytes at most; the kernel keeps them as they are. */
+	if (prctl(PR_SET_NAME, "\033[31mx\033[0m\n", 0, 0, 0))
+		die("PR_SET_NAME", errno);
+	ret = pthread_create(&t, NULL, named_thread, NULL);
+	if (ret)
+		die("pthread_create", ret);
+	ret = pthread_setname_np(t, "t\033[2J\n)(|*_");
+	if (ret)
+		die("pthread_setname_np", ret);
+	for (i = 0; i < 3; i++) {
+		char *path;
+
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)
+			die("asprintf", ENOMEM);
+		paths[npaths++] = path;
+		/* Buffered, so fd-o-direct fails on each: its subject and fix quote every name. */
+		fds[i] = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+		if (fds[i] < 0)
+			die(path, errno);
+		if (ftruncate(fds[i], MIB))
+			die("ftruncate", errno);
+	}
+	ring_init(&ring, 8, 0, 0, -1);
+	ret = io_uring_register_files(&ring, fds, 3);
+	if (ret < 0)
+		die("io_uring_register_files", ret);
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	wait_for_stop();
+	pthread_join(t, NULL);
+}
+
 static void *aligned_buf(size_t len)
 {
 	void *buf;
@@ -379,6 +435,8 @@ int main(int argc, char **argv)
 		wait_for_stop();
 	} else if (!strcmp(mode, "churn")) {
 		churn(dir);
+	} else if (!strcmp(mode, "hostile-names")) {
+		hostile_names(dir);
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;
