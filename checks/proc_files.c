@@ -227,9 +227,12 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 			continue;
 		/* A data file whose extents could not be read is named, not silently passed. */
 		if (f->ext_err && f->ext_err != -EOPNOTSUPP && f->ext_err != -ECANCELED) {
-			if (!unread++)
-				snprintf(first_err, sizeof(first_err), "%.256s: %s", f->path,
-					 strerror(-f->ext_err));
+			if (!unread++) {
+				bool cut = strlen(f->path) > 256;	/* shortened, visibly */
+
+				snprintf(first_err, sizeof(first_err), "%.*s%s: %s", cut ? 253 : 256,
+					 f->path, cut ? "..." : "", strerror(-f->ext_err));
+			}
 			continue;
 		}
 		if (f->ext_err)

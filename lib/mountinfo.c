@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mountinfo.h"
 
-/* Copies one space-separated field, decoding \040-style octal escapes. */
+/*
+ * Copies one space-separated field, decoding \040-style octal escapes. A
+ * field longer than out (a mount point or source anyone in a user
+ * namespace may choose) ends in "..." rather than be cut unseen: shown, it
+ * says so; as a mount point, it matches no path instead of a wrong one.
+ */
 static const char *field(const char *p, char *out, size_t outsz)
 {
 	size_t n = 0;
+	bool cut = false;
 
 	while (*p == ' ')
 		p++;
@@ -23,8 +30,12 @@ static const char *field(const char *p, char *out, size_t outsz)
 		}
 		if (n + 1 < outsz)
 			out[n++] = c;
+		else
+			cut = true;
 		p++;
 	}
+	if (cut && outsz > 4)
+		memcpy(out + outsz - 4, "...", 3);
 	if (outsz)
 		out[n] = '\0';
 	return p;

@@ -258,7 +258,11 @@ static void collect_mounts(const struct sysroot *sr, struct proc_facts *pf)
 			m->major = mounts[j].major;
 			m->minor = mounts[j].minor;
 			snprintf(m->fstype, sizeof(m->fstype), "%.31s", mounts[j].fstype);
-			snprintf(m->source, sizeof(m->source), "%.63s", mounts[j].source);
+			m->source = strdup(mounts[j].source);
+			if (!m->source) {
+				pf->nmounts--;
+				continue;
+			}
 		}
 		f->mount = (int)k;
 	}
@@ -474,6 +478,8 @@ void proc_facts_free(struct proc_facts *pf)
 		uring_fdinfo_free(&pf->rings[i].u);
 	free(pf->rings);
 	free(pf->devices.v);
+	for (i = 0; i < pf->nmounts; i++)
+		free(pf->mounts[i].source);
 	free(pf->mounts);
 	free(pf->watch);
 	proc_window_free(&pf->window);

@@ -58,7 +58,7 @@ struct proc_mount {
 	uint32_t id;
 	unsigned int major, minor;
 	char fstype[32];
-	char source[64];
+	char *source;			/* as long as mountinfo has it: it is shown */
 };
 
 /* A data device of the process, with what its queue says. */

@@ -80,7 +80,7 @@ static int setup(void **state)
 	pf.nrings = 1;
 
 	mounts[0] = (struct proc_mount){ .id = 27, .major = 254, .minor = 0, .fstype = "ext4",
-					 .source = "/dev/vda" };
+					 .source = (char *)"/dev/vda" };
 	pf.mounts = mounts;
 	pf.nmounts = 1;
 	devices[0].major = 254;

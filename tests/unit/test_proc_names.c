@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fdinfo.h"
+#include "mountinfo.h"
 #include "proc_tasks.h"
 #include "procfs_status.h"
 #include "sysroot.h"
@@ -117,6 +118,36 @@ static void test_fdinfo_paths(void **state)
 	uring_fdinfo_free(&u);
 }
 
+/* A mount point or source past its buffer says so, and matches no path. */
+static void test_mountinfo_long(void **state)
+{
+	char mp[2001], src[601], *text, *path;
+	const struct mount_entry *m;
+	struct mount_entry *e;
+	size_t n;
+
+	(void)state;
+	memset(mp, 'm', sizeof(mp) - 1);
+	mp[0] = '/';
+	mp[2000] = '\0';
+	memset(src, 's', sizeof(src) - 1);
+	src[600] = '\0';
+	assert_true(asprintf(&text, "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+				    "2 1 0:5 / %s rw - tmpfs %s rw\n", mp, src) > 0);
+	assert_int_equal(mountinfo_parse(text, &e, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(strlen(e[1].mount_point), sizeof(e[1].mount_point) - 1);
+	assert_string_equal(e[1].mount_point + sizeof(e[1].mount_point) - 4, "...");
+	assert_string_equal(e[1].source + sizeof(e[1].source) - 4, "...");
+	assert_true(asprintf(&path, "%s/data", mp) > 0);
+	m = mountinfo_find(e, n, path, false, 0, 0);
+	assert_non_null(m);
+	assert_string_equal(m->mount_point, "/");
+	free(path);
+	free(text);
+	free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_status_name),
 		cmocka_unit_test(test_comm_file),
 		cmocka_unit_test(test_fdinfo_paths),
+		cmocka_unit_test(test_mountinfo_long),
 	};
 
 	return cmocka_run_group_tests_name("proc_names", tests, NULL, NULL);
