@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "json_bytes.h"
 #include "merge.h"
 #include "xalloc.h"
 
@@ -51,9 +52,9 @@ static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 			continue;
 		t[i].hosts[worst[i]]++;
 		if (worst[i] == STATUS_FAIL || worst[i] == STATUS_ERROR)
-			json_object_array_add(t[i].failing, json_object_new_string(hostname));
+			json_object_array_add(t[i].failing, json_bytes_string(hostname));
 		else if (worst[i] == STATUS_WARN)
-			json_object_array_add(t[i].warning, json_object_new_string(hostname));
+			json_object_array_add(t[i].warning, json_bytes_string(hostname));
 	}
 	free(worst);
 	json_object_put(doc);

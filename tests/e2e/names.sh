@@ -89,6 +89,23 @@ elif start hostile-names; then
 		bad "hostile names: files removed on SIGTERM" "$(ls -b "$TMP/data")"
 fi
 
+# A fleet report merged from a host whose name is not UTF-8 and holds escapes
+# (json-c reads such bytes as they are): its JSON stays UTF-8, its text clean.
+if command -v python3 >/dev/null; then
+	"$BIN" --root testdata/uring-disabled-2 preflight --dir / --format json >"$TMP/fleet.json"
+	python3 -c 'import sys; p = sys.argv[1]; b = open(p, "rb").read()
+open(p, "wb").write(b.replace(b"\"hostname\": \"vm\"", b"\"hostname\": \"vm\xff\x1b[2J\"", 1))' "$TMP/fleet.json"
+	if grep -qa $'vm\xff' "$TMP/fleet.json"; then
+		"$BIN" report merge "$TMP/fleet.json" --format json >"$TMP/merge.json"
+		checked "merge: a host name that is not UTF-8 leaves the JSON UTF-8" python3 -c \
+			'import json, sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' "$TMP/merge.json"
+		"$BIN" report merge "$TMP/fleet.json" --no-color >"$TMP/merge.text"
+		checked "merge: the host name is escaped in text" python3 "$CHECK" human "$TMP/merge.text"
+	else
+		bad "merge: a host name that is not UTF-8" "the fixture's hostname was not replaced"
+	fi
+fi
+
 # An error on stderr that quotes a name stays one line with no control in it.
 "$BIN" --root "$(printf '/nonexistent/x\033[2J\n  PASS   fd-o-direct           all good')" preflight \
 	>/dev/null 2>"$TMP/names.stderr"
