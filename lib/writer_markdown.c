@@ -54,10 +54,13 @@ int write_report_markdown(FILE *out, const struct report *r)
 	fprintf(out, "# uringlint %s: ", r->command);
 	put_inline(out, r->host.hostname);
 	fputs("\n\n", out);
-	if (r->host.kernel[0])
-		fprintf(out, "Linux %s, %u CPU%s, %s.\n", r->host.kernel, r->host.cpus,
+	if (r->host.kernel[0]) {
+		fputs("Linux ", out);
+		put_inline(out, r->host.kernel);
+		fprintf(out, ", %u CPU%s, %s.\n", r->host.cpus,
 			r->host.cpus == 1 ? "" : "s",
 			r->host.live ? "live" : "judged from a captured tree");
+	}
 	if (r->nnotes) {
 		fputs("\n```\n", out);
 		for (i = 0; i < r->nnotes; i++)

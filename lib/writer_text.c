@@ -93,14 +93,16 @@ static void put_summary(FILE *out, const struct report *r)
 
 int write_report_text(FILE *out, const struct report *r, const struct writer_opts *o)
 {
+	/* A captured tree (--root) is anyone's: its host name and release too. */
 	char *host = escape_text(r->host.hostname, 0, 0), *root = escape_text(r->host.root, 0, 0);
+	char *kernel = escape_text(r->host.kernel, 0, 0);
 	size_t i, j, idw = 0;
 
 	if (!r->host.kernel[0]) {
 		/* A fleet view (report merge) has no one kernel or CPU count. */
 		fprintf(out, "uringlint %s: %s\n", r->command, host);
 	} else {
-		fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, host, r->host.kernel);
+		fprintf(out, "uringlint %s: %s, Linux %s, ", r->command, host, kernel);
 		if (r->host.cpus)
 			fprintf(out, "%u CPU%s", r->host.cpus, r->host.cpus == 1 ? "" : "s");
 		else
@@ -112,6 +114,7 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	}
 	free(host);
 	free(root);
+	free(kernel);
 	if (r->nnotes)
 		fputc('\n', out);
 	for (i = 0; i < r->nnotes; i++)
