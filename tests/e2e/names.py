@@ -22,8 +22,9 @@ FILES = [
     b"evil\x1b]0;PWNED\x07\x1b[2J\n  PASS   fd-o-direct           all good.dat",
     b"md`|*_[x](javascript:x)<b>&amp;\"'#.dat",
     b"bad\xff\xfe\x1b[2J\n- [x] **forged** item.dat",
+    b"s\x1b[2J\n  PASS   short.dat",
 ]
-FORGED = re.compile(r"^\s*(PASS\s+fd-o-direct\s+all good|- \[x\] \*\*forged\*\*)")
+FORGED = re.compile(r"^\s*(PASS\s+(fd-o-direct\s+all good|short\.dat)|- \[x\] \*\*forged\*\*)")
 HIDDEN = {0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
           0x2066, 0x2067, 0x2068, 0x2069, 0xFFFE, 0xFFFF}
 
@@ -71,7 +72,7 @@ def check_json(path, datadir):
                 continue
             name = exact[len(prefix):]
             if name not in FILES:
-                if re.match(rb"(evil|md|bad)", name):
+                if re.match(rb"(evil|md|bad|s\x1b)", name):
                     fail("a file name not recovered: %r" % exact)
                 continue	# the tree's own files
             if name not in want:
@@ -112,7 +113,7 @@ def tree(root):
         os.symlink(target, os.path.join(os.fsencode(path("fd")), fd.encode()))
         open(path("fdinfo", fd), "wb").write(fdinfo)
         slots += b"%5d: " % (3 + i) + mangle(target) + b"\n"
-    ring = ring.replace(b"UserFiles:\t3\n", b"UserFiles:\t6\n", 1)
+    ring = ring.replace(b"UserFiles:\t3\n", b"UserFiles:\t%d\n" % (3 + len(FILES)), 1)
     ring = ring.replace(b"UserBufs:", slots + b"UserBufs:", 1)
     open(path("fdinfo", "3"), "wb").write(ring)
 

@@ -67,6 +67,14 @@ for mode in clean buffered append many-sqpoll attached cq-overflow; do
 	[ -s "$ready.err" ] && emit "audit-$mode.pathology" 1 "$ready.err"
 done
 
+# Names a process chooses: a comm with a newline, and registered files named
+# with escapes and newlines, which kernels before 6.14 print raw in fdinfo.
+if start hostile-names "$data/hostile-names"; then
+	case_json audit-hostile-names "$UL" audit "$pid" --format json --fail-on never
+	stop
+	[ -s "$ready.err" ] && emit "audit-hostile-names.pathology" 1 "$ready.err"
+fi
+
 case_json probe-ext4 "$UL" probe --dir "$data" --contrast --duration 0.3 --size 16M --format json --fail-on never
 
 # The capture: attached's idle shared SQPOLL thread, and clean's busy one with a
