@@ -34,14 +34,15 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
-int schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns)
+int schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns, uint64_t *slices)
 {
-	unsigned long long run, wait, slices;
+	unsigned long long run, wait, slices_;
 
-	if (sscanf(text, "%llu %llu %llu", &run, &wait, &slices) != 3)
+	if (sscanf(text, "%llu %llu %llu", &run, &wait, &slices_) != 3)
 		return -EBADMSG;
 	*run_ns = run;
 	*wait_ns = wait;
+	*slices = slices_;
 	return 0;
 }
 
@@ -137,7 +138,7 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 	free(text);
 	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
 	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {
-		tr->has_sched = !schedstat_parse(text, &tr->run_ns, &tr->wait_ns);
+		tr->has_sched = !schedstat_parse(text, &tr->run_ns, &tr->wait_ns, &tr->slices);
 		free(text);
 	}
 	if (end) {
@@ -186,10 +187,25 @@ static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window
 	closedir(d);
 }
 
+/* io-wq workers that were not there at the first reading: io-wq starts one per punt it cannot queue. */
+static unsigned int new_workers(const struct sysroot *sr, pid_t pid, const struct proc_window *w)
+{
+	struct proc_window now = { 0 };
+	unsigned int n = 0;
+	size_t i;
+
+	list_threads(sr, pid, &now);
+	for (i = 0; i < now.nthreads; i++)
+		n += now.threads[i].kind == THREAD_IOU_WRK &&
+		     !proc_window_thread(w, now.threads[i].tid);
+	free(now.threads);
+	return n;
+}
+
 void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds, size_t n,
 		       struct proc_window *w)
 {
-	size_t i;
+	size_t i, workers = 0;
 
 	memset(w, 0, sizeof(*w));
 	if (!sr->live) {
@@ -197,23 +213,28 @@ void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds,
 			  "two readings of a live process");
 		return;
 	}
-	if (!n) {
-		fact_fail(&w->e, -ENOENT, "no SQPOLL ring to watch");
+	w->t0_ns = now_ns();
+	list_threads(sr, pid, w);
+	for (i = 0; i < w->nthreads; i++)
+		workers += w->threads[i].kind == THREAD_IOU_WRK;
+	/* Nothing here is judged over a window: spare the process the wait. */
+	if (!n && !workers) {
+		proc_window_free(w);
+		fact_fail(&w->e, -ENOENT, "the process has no SQPOLL ring and no io-wq worker");
 		return;
 	}
-	w->rings = calloc(n, sizeof(*w->rings));
+	w->rings = calloc(n ? n : 1, sizeof(*w->rings));
 	if (!w->rings) {
+		proc_window_free(w);
 		fact_fail(&w->e, -ENOMEM, "out of memory");
 		return;
 	}
-	w->t0_ns = now_ns();
 	for (i = 0; i < n; i++) {
 		w->rings[i].fd = ring_fds[i];
 		read_ring(sr, pid, ring_fds[i], &w->rings[i].r[0], &w->rings[i].ino,
 			  &w->rings[i].e);
 	}
 	w->nrings = n;
-	list_threads(sr, pid, w);
 }
 
 void proc_window_end(const struct sysroot *sr, pid_t pid, struct proc_window *w)
@@ -237,6 +258,7 @@ void proc_window_end(const struct sysroot *sr, pid_t pid, struct proc_window *w)
 	for (i = 0; i < w->nthreads; i++)
 		if (w->threads[i].r[0].cpu >= 0)
 			read_task(sr, pid, &w->threads[i], 1);
+	w->new_workers = new_workers(sr, pid, w);
 	w->ms = (unsigned int)((now_ns() - w->t0_ns + 500000) / 1000000);
 }
 
@@ -260,6 +282,15 @@ bool window_thread_times(const struct window_thread *t, uint64_t *run_ns, uint64
 	*run_ns = t->r[1].run_ns - t->r[0].run_ns;
 	*wait_ns = t->r[1].wait_ns - t->r[0].wait_ns;
 	return true;
+}
+
+uint64_t window_thread_slices(const struct window_thread *t)
+{
+	uint64_t run, wait;
+
+	if (!window_thread_times(t, &run, &wait) || t->r[1].slices < t->r[0].slices)
+		return 0;
+	return t->r[1].slices - t->r[0].slices;
 }
 
 const struct window_thread *proc_window_thread(const struct proc_window *w, pid_t tid)

@@ -39,6 +39,7 @@ struct task_reading {
 	int cpu;			/* -1 unknown */
 	bool has_sched;			/* schedstat was readable */
 	uint64_t run_ns, wait_ns;	/* on a CPU; runnable, waiting for one */
+	uint64_t slices;		/* times it was put on a CPU */
 };
 
 struct window_thread {
@@ -57,16 +58,22 @@ struct proc_window {
 	size_t nrings;
 	struct window_thread *threads;
 	size_t nthreads;
+	unsigned int new_workers;	/* io-wq workers started during the window */
 	uint64_t t0_ns;			/* private: when the first reading was taken */
 };
 
 /*
  * The first reading: the fdinfo of each given SQPOLL ring fd and every
- * thread of pid. Live only; e says why it was not taken.
+ * thread of pid. Live only, and only for a process with a SQPOLL ring or an
+ * io-wq worker; e says why it was not taken.
  */
 void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds, size_t n,
 		       struct proc_window *w);
-/* Waits out the rest of PROC_WINDOW_MS since the first reading, then reads again. */
+/*
+ * Waits out the rest of PROC_WINDOW_MS since the first reading, then reads
+ * again; threads that appeared meanwhile are not read, io-wq workers among
+ * them are counted in new_workers.
+ */
 void proc_window_end(const struct sysroot *sr, pid_t pid, struct proc_window *w);
 void proc_window_free(struct proc_window *w);
 
@@ -79,10 +86,12 @@ void window_ring_validate(struct window_ring *wr, uint64_t ino_end);
 bool window_ring_ok(const struct window_ring *wr);
 /* A thread's run and wait time in the window, in ns; false when unknown. */
 bool window_thread_times(const struct window_thread *t, uint64_t *run_ns, uint64_t *wait_ns);
+/* The times it was put on a CPU in the window; 0 when unknown. */
+uint64_t window_thread_slices(const struct window_thread *t);
 const struct window_thread *proc_window_thread(const struct proc_window *w, pid_t tid);
 const struct window_ring *proc_window_ring(const struct proc_window *w, int fd);
 
 /* Parses /proc/PID/task/TID/schedstat: "run_ns wait_ns timeslices". 0 or -EBADMSG. */
-int schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns);
+int schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns, uint64_t *slices);
 
 #endif

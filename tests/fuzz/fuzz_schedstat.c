@@ -6,9 +6,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	uint64_t run, wait;
+	uint64_t run, wait, slices;
 
-	schedstat_parse(text, &run, &wait);
+	schedstat_parse(text, &run, &wait, &slices);
 	free(text);
 	return 0;
 }

@@ -13,16 +13,16 @@
 
 static void test_schedstat(void **state)
 {
-	uint64_t run = 1, wait = 1;
+	uint64_t run = 1, wait = 1, slices = 1;
 
 	(void)state;
-	assert_int_equal(schedstat_parse("269650752 42907316 453\n", &run, &wait), 0);
-	assert_true(run == 269650752ull && wait == 42907316ull);
-	assert_int_equal(schedstat_parse("18446744073709551615 0 1\n", &run, &wait), 0);
+	assert_int_equal(schedstat_parse("269650752 42907316 453\n", &run, &wait, &slices), 0);
+	assert_true(run == 269650752ull && wait == 42907316ull && slices == 453);
+	assert_int_equal(schedstat_parse("18446744073709551615 0 1\n", &run, &wait, &slices), 0);
 	assert_true(run == UINT64_MAX && wait == 0);
-	assert_int_equal(schedstat_parse("12 34\n", &run, &wait), -EBADMSG);
-	assert_int_equal(schedstat_parse("", &run, &wait), -EBADMSG);
-	assert_int_equal(schedstat_parse("x y z", &run, &wait), -EBADMSG);
+	assert_int_equal(schedstat_parse("12 34\n", &run, &wait, &slices), -EBADMSG);
+	assert_int_equal(schedstat_parse("", &run, &wait, &slices), -EBADMSG);
+	assert_int_equal(schedstat_parse("x y z", &run, &wait, &slices), -EBADMSG);
 }
 
 static void test_thread_times(void **state)
