@@ -211,6 +211,16 @@ size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f);
 bool proc_file_writable(const struct proc_file *f);
 
+/*
+ * What the process's io-wq workers did in the audit's window: ran, slept
+ * through it (a pool keeps its last worker for good once a punt started
+ * one), started during it, or could not be told. False without a window.
+ */
+struct workers_activity {
+	unsigned int ran, idle, started, unknown;
+};
+bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
+
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
 

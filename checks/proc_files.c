@@ -37,11 +37,15 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int judged = 0, workers = pf->threads.iou_wrk;
 	char subject[4200], summary[64];
+	struct workers_activity a;
 	struct finding *fi;
 	size_t i;
 
 	if (!proc_usable(c, ctx, true))
 		return;
+	/* A worker left idle from an earlier punt says nothing about this file now. */
+	if (proc_workers_activity(pf, &a))
+		workers = a.ran + a.started + a.unknown;
 	for (i = 0; i < pf->nfiles; i++) {
 		const struct proc_file *f = &pf->files[i];
 		const char *why = proc_data_file(ctx, f);
@@ -57,7 +61,7 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 				      "data file (%s) written without O_DIRECT%s%s%s: every buffered "
 				      "io_uring write %s goes to an io-wq worker",
 				      why, ext4 ? " on ext4" : "", workers ? ", and " : "",
-				      workers ? "io-wq workers already run" : "",
+				      workers ? "io-wq workers run" : "",
 				      ext4 ? "on ext4" : "that cannot complete without blocking");
 		} else {
 			fi = proc_add(c, ctx, STATUS_WARN, subject,

@@ -25,35 +25,57 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int w = pf->threads.iou_wrk, cpus = ctx->host->cpus ? ctx->host->cpus : 1;
 	uint64_t nproc = fact_ok(&pf->limits.e) ? pf->limits.lim.nproc.soft : LIMIT_INFINITY;
+	bool near_nproc = nproc != LIMIT_INFINITY && w * 2 >= nproc;
+	struct workers_activity a;
+	bool seen, busy;
 	char subject[32];
 	struct finding *fi;
 
 	if (!threads_usable(c, ctx, subject, sizeof(subject)))
 		return;
-	if (!w) {
+	seen = proc_workers_activity(pf, &a);
+	busy = !seen || a.ran || a.started || a.unknown;
+	if (!w && !a.started) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "no io-wq worker: nothing was punted lately (idle workers exit after "
-			      "a few seconds)");
-	} else if (w > 4 * cpus || (nproc != LIMIT_INFINITY && w * 2 >= nproc)) {
+			      "no io-wq worker: nothing was punted lately (a worker exits after 5 s "
+			      "without work, unless it is the last of its pool)");
+	} else if (w > 4 * cpus || near_nproc) {
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,
 			      "%u io-wq workers (iou-wrk threads), more than the %u of one ring's "
 			      "bounded pool (4 x %u CPUs)%s: requests are punted in bulk, each costs "
 			      "a thread hand-off, and the workers compete with the service for CPU",
-			      w, 4 * cpus, cpus,
-			      nproc != LIMIT_INFINITY && w * 2 >= nproc ? ", and near RLIMIT_NPROC"
-									 : "");
-	} else {
+			      w, 4 * cpus, cpus, near_nproc ? ", and near RLIMIT_NPROC" : "");
+	} else if (!seen) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%u io-wq worker%s (iou-wrk threads): requests that could not complete "
-			      "without blocking were punted to them",
-			      w, w == 1 ? "" : "s");
+			      "%u io-wq worker%s (iou-wrk threads): requests were punted to them at "
+			      "some time; one reading cannot tell whether they still are (%s)",
+			      w, w == 1 ? "" : "s", pf->window.e.why);
+	} else if (busy) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%u io-wq worker%s (iou-wrk threads), and in the %u ms window %u ran "
+			      "and %u started: requests that could not complete without blocking "
+			      "are being punted to them now",
+			      w, w == 1 ? "" : "s", pf->window.ms, a.ran + a.unknown, a.started);
+	} else {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "%u io-wq worker%s (iou-wrk threads), idle through the %u ms window (no "
+			      "CPU time): left from earlier punts, since io-wq keeps the last worker "
+			      "of each pool after its 5 s idle timeout; nothing was punted while "
+			      "looked at (audit --watch counts punts)",
+			      w, w == 1 ? "" : "s", pf->window.ms);
 	}
-	if (w)
+	if (busy && (w || a.started))
 		finding_set_fix(fi, "find what punts (uringlint audit --watch 5 counts punts per "
 				    "opcode): buffered writes, appends, unaligned or extending O_DIRECT "
 				    "writes; cap the pools with io_uring_register_iowq_max_workers()");
 	finding_ev_int(fi, "iou_wrk", w);
 	finding_ev_int(fi, "threads", (int64_t)pf->threads.n);
+	if (seen) {
+		finding_ev_int(fi, "window_ms", pf->window.ms);
+		finding_ev_int(fi, "workers_ran", a.ran);
+		finding_ev_int(fi, "workers_idle", a.idle);
+		finding_ev_int(fi, "workers_started", a.started);
+	}
 }
 
 struct dstate_class {

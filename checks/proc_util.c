@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Shared by the process checks: subjects, the gate, and what a data file is. */
+/* Shared by the process checks: subjects, the gate, what a data file is, io-wq activity. */
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -84,4 +84,36 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 	    !(f->gen.flags & O_APPEND))
 		return "a large file opened for writing";
 	return NULL;
+}
+
+/* A worker that ran this long in the window did work, whatever its wake-ups. */
+#define WORKER_BUSY_NS 1000000ull
+
+bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a)
+{
+	const struct proc_window *w = &pf->window;
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (!fact_ok(&w->e))
+		return false;
+	a->started = w->new_workers;
+	for (i = 0; i < w->nthreads; i++) {
+		const struct window_thread *t = &w->threads[i];
+		uint64_t run, wait;
+
+		if (t->kind != THREAD_IOU_WRK)
+			continue;
+		/*
+		 * The last worker of a pool wakes once per 5 s idle timeout and goes back
+		 * to sleep: one wake-up of a few microseconds is not work.
+		 */
+		if (!window_thread_times(t, &run, &wait))
+			a->unknown++;
+		else if (run >= WORKER_BUSY_NS || window_thread_slices(t) >= 2)
+			a->ran++;
+		else
+			a->idle++;
+	}
+	return true;
 }

@@ -631,11 +631,14 @@ const struct check check_table[] = {
 		.scope = SCOPE_PROCESS,
 		.run = check_iowq_workers,
 		.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
-			    "pool (4 x CPUs) and RLIMIT_NPROC.",
+			    "pool (4 x CPUs) and RLIMIT_NPROC, and, on a live host, what each did in "
+			    "a 300 ms window (schedstat run time; workers started meanwhile).",
 		.why = "io-wq starts a worker only for a request that could not complete without "
-		       "blocking; idle workers exit after a few seconds. Workers present mean "
-		       "punting now; dozens mean the fast path is lost and the workers compete "
-		       "with the service for CPU.",
+		       "blocking. A worker that finds no work for 5 s exits, unless it is the last "
+		       "of its pool: that one stays for good, asleep, after a single punt. Workers "
+		       "that run mean punting now; dozens mean the fast path is lost and the "
+		       "workers compete with the service for CPU. An idle leftover is said, not "
+		       "warned about.",
 		.fix = "find what punts (audit --watch), and fix it: O_DIRECT, no appends, "
 		       "written extents, aligned I/O",
 		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",

@@ -167,6 +167,36 @@ if start idle-sqpoll; then
 	stop "$pid"
 fi
 
+# One punt, then nothing: the pool keeps its last worker asleep for good. The
+# worker's own schedstat, read around the audit, is the ground truth: asleep
+# (at most the one wake-up of its 5 s idle timeout) gives a pass that says so.
+if start idle-worker; then
+	wrk=$(for t in /proc/"$pid"/task/*; do [ "$(cat "$t/comm")" = "iou-wrk-$pid" ] && echo "${t##*/}"; done | head -n 1)
+	if [ -z "$wrk" ]; then
+		bad "idle-worker: an iou-wrk thread after an IOSQE_ASYNC request"
+	else
+		before=$(cat "/proc/$pid/task/$wrk/schedstat")
+		"$BIN" audit "$pid" --format json >"$TMP/out" 2>"$TMP/err"
+		after=$(cat "/proc/$pid/task/$wrk/schedstat")
+		set -- $before $after
+		if [ $(($4 - $1)) -lt 1000000 ] && [ $(($6 - $3)) -le 1 ]; then
+			has iowq-workers pass && jq -e '.findings[] | select(.id == "iowq-workers") |
+				.evidence.workers_idle == 1 and .evidence.workers_ran == 0' "$TMP/out" >/dev/null &&
+				ok "idle-worker: iowq-workers passes, the worker ran $(($4 - $1)) ns in $(($6 - $3)) wake-ups" ||
+				bad "idle-worker: iowq-workers passes" "$(jq -c '.findings[] | select(.id == "iowq-workers")' "$TMP/out")"
+		else
+			has iowq-workers warn && ok "idle-worker: iowq-workers warns, the worker ran $(($4 - $1)) ns" ||
+				bad "idle-worker: the worker ran, iowq-workers warns" "$(jq -c '.findings[] | select(.id == "iowq-workers")' "$TMP/out")"
+		fi
+		[ "$(cat "/proc/$pid/task/$wrk/wchan")" = io_wq_worker ] && ok "idle-worker: the worker sleeps in io_wq_worker" ||
+			bad "idle-worker: the worker sleeps in io_wq_worker" "$(cat "/proc/$pid/task/$wrk/wchan")"
+		jq -e '[.findings[] | select(.status == "warn" or .status == "fail" or .status == "error")] | length == 0' "$TMP/out" >/dev/null &&
+			ok "idle-worker: no warn or fail once idle" ||
+			bad "idle-worker: no warn or fail once idle" "$(jq -c '.findings[] | select(.status != "pass" and .status != "skip") | [.id, .status, .message]' "$TMP/out")"
+	fi
+	stop "$pid"
+fi
+
 if start buffered; then
 	sleep 0.5
 	run "buffered" 1 "$BIN" audit "$pid" --format json

@@ -17,6 +17,8 @@
  *   shared-cpu        the clean workload with the SQPOLL thread and the submitting
  *                     thread pinned to one CPU, where they take turns
  *   cq-overflow       a ring whose CQ overflowed
+ *   idle-worker       one request forced to io-wq (IOSQE_ASYNC), then nothing: the
+ *                     pool keeps its last worker, asleep, for good
  *   fragmented        a registered file of 4000 extents plus unwritten ones
  *   many-files        10,000 open files and 8 rings
  *   churn             rings (every other one SQPOLL), files and threads created and
@@ -384,6 +386,18 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "idle-sqpoll")) {
 		ring_init(&rings[0], 8, IORING_SETUP_SQPOLL, 60000, -1);
 		io_uring_prep_nop(io_uring_get_sqe(&rings[0]));
+		io_uring_submit(&rings[0]);
+		reap(&rings[0], 1);
+		printf("ready %d\n", getpid());
+		fflush(stdout);
+		wait_for_stop();
+	} else if (!strcmp(mode, "idle-worker")) {
+		struct io_uring_sqe *sqe;
+
+		ring_init(&rings[0], 8, 0, 0, -1);
+		sqe = io_uring_get_sqe(&rings[0]);
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
 		io_uring_submit(&rings[0]);
 		reap(&rings[0], 1);
 		printf("ready %d\n", getpid());

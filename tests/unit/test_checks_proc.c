@@ -20,7 +20,7 @@ static struct proc_device devices[1];
 static struct uring_user_buf bufs[2];
 static struct punt_watch watch;
 static struct window_ring wrings[2];
-static struct window_thread wthreads[3];
+static struct window_thread wthreads[8];
 static struct plan plan;
 static char table_path[] = "/srv/db/table.dat", log_path[] = "/var/log/db.log";
 
@@ -31,6 +31,19 @@ static void window_move(uint64_t total_us, uint64_t work_us, uint32_t taken, uin
 	wrings[0].r[1].work_us = wrings[0].r[0].work_us + work_us;
 	wrings[0].r[1].sq_taken = wrings[0].r[0].sq_taken + taken;
 	wrings[0].r[1].cq_posted = wrings[0].r[0].cq_posted + posted;
+}
+
+/* An io-wq worker in the window and in the thread count, that ran run_ns in it. */
+static void add_worker(pid_t tid, uint64_t run_ns)
+{
+	struct window_thread *t = &wthreads[pf.window.nthreads++];
+
+	*t = (struct window_thread){ .tid = tid, .comm = "iou-wrk-42", .kind = THREAD_IOU_WRK,
+				     .both = true };
+	t->r[0] = (struct task_reading){ .cpu = 0, .has_sched = true, .run_ns = 5000000 };
+	t->r[1] = t->r[0];
+	t->r[1].run_ns += run_ns;
+	pf.threads.iou_wrk++;
 }
 
 /*
@@ -414,8 +427,17 @@ static void test_o_direct(void **state)
 	f = run("fd-o-direct", &r);
 	assert_int_equal(f->status, STATUS_WARN);	/* XFS, no workers yet */
 	report_free(&r);
-	pf.threads.iou_wrk = 3;
+	/* A worker left idle from an earlier punt says nothing about this file now. */
+	add_worker(50, 0);
+	expect("fd-o-direct", STATUS_WARN);
+	add_worker(51, 2000000);
+	expect_says("fd-o-direct", STATUS_FAIL, "io-wq workers run");
+	/* Without a window (a captured tree), any worker counts. */
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	pf.threads.iou_wrk = 1;
 	expect("fd-o-direct", STATUS_FAIL);
+	pf.window.e.err = 0;
+	pf.threads.iou_wrk = 2;
 	/* A large written file is data even when not registered; a read-only one is not. */
 	files[0].registered = false;
 	expect("fd-o-direct", STATUS_FAIL);
@@ -483,9 +505,33 @@ static void test_workers_and_punts(void **state)
 {
 
 	setup(state);
-	expect("iowq-workers", STATUS_PASS);
+	expect_says("iowq-workers", STATUS_PASS, "no io-wq worker");
+	/* Leftovers of an earlier punt, asleep through the window: said, not warned about. */
+	add_worker(50, 0);
+	add_worker(51, 0);
+	expect_says("iowq-workers", STATUS_PASS, "idle through the 300 ms window");
+	/* The last worker's 5 s idle timeout: one wake-up of microseconds is not work. */
+	wthreads[pf.window.nthreads - 1].r[1].run_ns += 8000;
+	wthreads[pf.window.nthreads - 1].r[1].slices += 1;
+	expect_says("iowq-workers", STATUS_PASS, "idle through the 300 ms window");
+	/* Woken twice, or a millisecond of CPU: punting now. */
+	wthreads[pf.window.nthreads - 1].r[1].slices += 1;
+	expect_says("iowq-workers", STATUS_WARN, "1 ran and 0 started");
+	wthreads[pf.window.nthreads - 1].r[1].slices -= 1;
+	wthreads[pf.window.nthreads - 1].r[1].run_ns += 1000000;
+	expect_says("iowq-workers", STATUS_WARN, "1 ran and 0 started");
+	wthreads[pf.window.nthreads - 1].r[1] = wthreads[pf.window.nthreads - 1].r[0];
+	/* A worker that started during the window is a punt seen now, even before it shows. */
+	pf.window.new_workers = 1;
+	expect_says("iowq-workers", STATUS_WARN, "0 ran and 1 started");
+	pf.threads.iou_wrk = 0;
+	expect_says("iowq-workers", STATUS_WARN, "0 ran and 1 started");
+	pf.window.new_workers = 0;
 	pf.threads.iou_wrk = 2;
-	expect("iowq-workers", STATUS_WARN);
+	/* No window: one reading cannot tell whether workers still work. */
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	expect_says("iowq-workers", STATUS_WARN, "one reading cannot tell");
+	pf.window.e.err = 0;
 	pf.threads.iou_wrk = 48;
 	expect_says("iowq-workers", STATUS_FAIL, "48 io-wq workers");
 
