@@ -137,25 +137,32 @@ static void iopoll_one(const struct check *c, struct check_ctx *ctx, const struc
 		f = dir_add(c, ctx, df, STATUS_PASS,
 			    "%s has poll queues (queue/io_poll = 1); IOPOLL also needs O_DIRECT files",
 			    bd->disk);
-	} else if (bd->nvme_poll_queues == 0) {
+	} else if (bd->poll_queues == 0) {
 		f = dir_add(c, ctx, df, STATUS_FAIL,
-			    "%s has no poll queues (nvme.poll_queues = 0): IOPOLL rings get "
+			    "%s has no poll queues (%s.poll_queues = 0): IOPOLL rings get "
 			    "EOPNOTSUPP for every request",
-			    bd->disk);
-		finding_set_fix(f, "give the nvme driver poll queues: nvme.poll_queues=N on the kernel "
-				   "command line, or 'options nvme poll_queues=N' in /etc/modprobe.d/ "
-				   "and reload the driver");
+			    bd->disk, bd->poll_driver);
+		finding_set_fix(f, "give the %s driver poll queues: %s.poll_queues=N on the kernel "
+				   "command line, or 'options %s poll_queues=N' in /etc/modprobe.d/ "
+				   "and reload the driver", bd->poll_driver, bd->poll_driver,
+				bd->poll_driver);
 	} else {
 		f = dir_add(c, ctx, df, STATUS_FAIL,
 			    "%s cannot poll (queue/io_poll = 0): IOPOLL rings get EOPNOTSUPP for every "
 			    "request",
 			    bd->disk);
 		finding_set_fix(f, "drop IORING_SETUP_IOPOLL for this device; polled I/O needs a "
-				   "driver with poll queues (NVMe with nvme.poll_queues > 0)");
+				   "driver with poll queues (NVMe with nvme.poll_queues > 0, virtio-blk "
+				   "with virtio_blk.poll_queues > 0)");
 	}
 	finding_ev_int(f, "io_poll", bd->io_poll);
-	if (bd->nvme_poll_queues >= 0)
-		finding_ev_int(f, "nvme_poll_queues", bd->nvme_poll_queues);
+	if (bd->poll_queues >= 0) {
+		finding_ev_int(f, "poll_queues", bd->poll_queues);
+		finding_ev_str(f, "poll_driver", bd->poll_driver);
+		/* The key reports had before virtio-blk was read too. */
+		if (!strcmp(bd->poll_driver, "nvme"))
+			finding_ev_int(f, "nvme_poll_queues", bd->poll_queues);
+	}
 }
 
 void check_blk_iopoll(const struct check *c, struct check_ctx *ctx)

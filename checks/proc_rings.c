@@ -191,8 +191,14 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 				 "%sCPU %d is on NUMA node %d, a data device on node %d",
 				 why[0] ? "; " : "", cpu, node, dnode);
 		if (why[0]) {
-			fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread polls on CPU %d, "
-				      "but %s", cpu, why);
+			if (pinned)
+				fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread polls "
+					      "on CPU %d, but %s", cpu, why);
+			else
+				fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread is "
+					      "not pinned (allowed: %.64s) and last ran on CPU %d, where "
+					      "%s", t && t->cpus_allowed[0] ? t->cpus_allowed : "unknown",
+					      cpu, why);
 			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
 					    "to an isolated CPU on the device's node, and move IRQs off "
 					    "it (uringlint preflight --sqpoll-cpu LIST names them)");

@@ -441,14 +441,14 @@ const struct check check_table[] = {
 		.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_blk_iopoll,
-		.looks_at = "queue/io_poll of the disk under each --dir and, for NVMe, "
-			    "sys/module/nvme/parameters/poll_queues.",
+		.looks_at = "queue/io_poll of the disk under each --dir and, for NVMe and "
+			    "virtio-blk, the driver's poll_queues module parameter.",
 		.why = "An IOPOLL ring busy-polls the device for completions; that needs "
 		       "O_DIRECT files and a driver with poll queues. Without them every request "
-		       "fails with EOPNOTSUPP (seen on virtio here). NVMe has no poll queues "
-		       "unless nvme.poll_queues is set.",
-		.fix = "nvme.poll_queues=N on the kernel command line (or in modprobe.d), or "
-		       "drop IORING_SETUP_IOPOLL",
+		       "fails with EOPNOTSUPP (seen on virtio here). NVMe and virtio-blk have no "
+		       "poll queues unless nvme.poll_queues or virtio_blk.poll_queues is set.",
+		.fix = "nvme.poll_queues=N or virtio_blk.poll_queues=N on the kernel command line "
+		       "(or in modprobe.d), or drop IORING_SETUP_IOPOLL",
 		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{

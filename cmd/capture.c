@@ -144,6 +144,7 @@ static void capture_host(struct capture *c)
 		"/sys/devices/system/cpu/isolated", "/sys/devices/system/cpu/nohz_full",
 		"/sys/devices/system/node/online", "/proc/1/comm", "/etc/default/irqbalance",
 		"/etc/sysconfig/irqbalance", "/sys/module/nvme/parameters/poll_queues",
+		"/sys/module/virtio_blk/parameters/poll_queues",
 	};
 	static const char *const self[] = { "status", "limits", "mountinfo", "cgroup" };
 	char path[PATH_MAX], rel[PATH_MAX];

@@ -100,7 +100,7 @@ void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int
 	bd->io_poll = -1;
 	bd->rotational = -1;
 	bd->numa_node = -2;
-	bd->nvme_poll_queues = -1;
+	bd->poll_queues = -1;
 
 	snprintf(dir, sizeof(dir), "sys/dev/block/%u:%u", major, minor);
 	err = read_uevent(sr, dir, bd->name, sizeof(bd->name), &bd->partition);
@@ -150,9 +150,14 @@ void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int
 		if (!read_int(sr, path, &v))
 			bd->numa_node = (int)v;
 	}
-	if (!strncmp(bd->disk, "nvme", 4) &&
-	    !read_int(sr, "sys/module/nvme/parameters/poll_queues", &v))
-		bd->nvme_poll_queues = (int)v;
+	/* Both drivers give a disk poll queues only through a module parameter. */
+	if (!strncmp(bd->disk, "nvme", 4))
+		snprintf(bd->poll_driver, sizeof(bd->poll_driver), "nvme");
+	else if (!strncmp(bd->disk, "vd", 2))
+		snprintf(bd->poll_driver, sizeof(bd->poll_driver), "virtio_blk");
+	snprintf(path, sizeof(path), "sys/module/%s/parameters/poll_queues", bd->poll_driver);
+	if (bd->poll_driver[0] && !read_int(sr, path, &v))
+		bd->poll_queues = (int)v;
 }
 
 int blockdev_lookup(const struct sysroot *sr, const char *devpath, unsigned int *major,

@@ -25,7 +25,9 @@ struct blockdev_facts {
 	char slaves[256];		/* "sda1,sdb1" for md and dm */
 	char backing_file[512];		/* loop devices: the file underneath */
 	int numa_node;			/* -1: none reported; -2: unknown */
-	int nvme_poll_queues;		/* nvme.poll_queues; -1 unknown or not NVMe */
+	/* The driver's poll queues (nvme.poll_queues, virtio_blk.poll_queues); -1 unknown */
+	int poll_queues;
+	char poll_driver[16];		/* "nvme", "virtio_blk"; "" for other drivers */
 };
 
 /* Fills bd from sys/dev/block/MAJ:MIN; failures land in bd->e. */

@@ -35,7 +35,8 @@ static void setup(void)
 	dir.blk.dma_alignment = 3;
 	dir.blk.io_poll = 1;
 	dir.blk.rotational = 0;
-	dir.blk.nvme_poll_queues = 2;
+	dir.blk.poll_queues = 2;
+	snprintf(dir.blk.poll_driver, sizeof(dir.blk.poll_driver), "nvme");
 	snprintf(dir.blk.scheduler, sizeof(dir.blk.scheduler), "none");
 	dir.odirect.tmpfile = true;
 	dir.odirect.io_size = 4096;
@@ -222,13 +223,20 @@ static void test_iopoll(void **state)
 	report_free(&r);
 
 	dir.blk.io_poll = 0;
-	dir.blk.nvme_poll_queues = 0;
+	dir.blk.poll_queues = 0;
 	f = run("blk-iopoll", &r);
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_contains(finding_fix(f), "nvme.poll_queues=N");
 	report_free(&r);
+	/* virtio-blk has poll queues too, from its own module parameter. */
+	snprintf(dir.blk.poll_driver, sizeof(dir.blk.poll_driver), "virtio_blk");
+	f = run("blk-iopoll", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "virtio_blk.poll_queues = 0");
+	assert_contains(finding_fix(f), "virtio_blk.poll_queues=N");
+	report_free(&r);
 
-	dir.blk.nvme_poll_queues = -1;
+	dir.blk.poll_queues = -1;
 	f = run("blk-iopoll", &r);
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_contains(finding_fix(f), "drop IORING_SETUP_IOPOLL");

@@ -337,6 +337,10 @@ static void test_placement(void **state)
 	hf.cpu.irqs = &irq;
 	hf.cpu.nirqs = 1;
 	expect_says("sqpoll-cpu-placement", STATUS_FAIL, "50 nvme0q2");
+	/* Unpinned, it is said to be where it last ran, not to poll there. */
+	expect_says("sqpoll-cpu-placement", STATUS_FAIL, "not pinned (allowed: 0-1) and last ran on CPU 1");
+	snprintf(threads[1].cpus_allowed, sizeof(threads[1].cpus_allowed), "1");
+	expect_says("sqpoll-cpu-placement", STATUS_FAIL, "polls on CPU 1, but storage");
 }
 
 static void test_shared(void **state)

@@ -186,7 +186,8 @@ static void test_dir_facts_captured(void **state)
 	assert_int_equal(df->blk.logical_block_size, 4096);
 	assert_int_equal(df->blk.nr_requests, 1023);
 	assert_int_equal(df->blk.io_poll, 0);
-	assert_int_equal(df->blk.nvme_poll_queues, 0);
+	assert_int_equal(df->blk.poll_queues, 0);
+	assert_string_equal(df->blk.poll_driver, "nvme");
 	assert_int_equal(df->blk.numa_node, 0);
 	assert_string_equal(df->blk.scheduler, "none");
 	assert_int_equal(df->odirect.e.err, -EOPNOTSUPP);
