@@ -126,16 +126,13 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 
 	tr->cpu = -1;
 	snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
-	if (sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len))
+	if (proc_stat_read(sr, path, &pt, NULL))
 		return;
-	if (!proc_stat_parse(text, &pt, NULL)) {
-		tr->cpu = pt.cpu;
-		if (!end) {
-			snprintf(t->comm, sizeof(t->comm), "%s", pt.comm);
-			t->kind = pt.kind;
-		}
+	tr->cpu = pt.cpu;
+	if (!end) {
+		snprintf(t->comm, sizeof(t->comm), "%s", pt.comm);
+		t->kind = pt.kind;
 	}
-	free(text);
 	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
 	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {
 		tr->has_sched = !schedstat_parse(text, &tr->run_ns, &tr->wait_ns, &tr->slices);
