@@ -11,10 +11,14 @@ cd "$(dirname "$0")/../.." || exit 2
 chmod 0755 "$TMP"
 install -m 0755 "$BIN" "$TMP/uringlint"
 
-# has ID STATUS [SUBJECT-SUBSTRING]: a finding in $TMP/out (JSON) matches.
+# has ID STATUS [SUBJECT-SUBSTRING]: a finding in $TMP/out (JSON) matches;
+# with $ONLY_COMM set, only findings about processes of that comm count
+# (audit --all also finds whatever else runs io_uring on the host).
 has() {
-	jq -e --arg id "$1" --arg st "$2" --arg sub "${3:-}" \
-		'[.findings[] | select(.id == $id and .status == $st and (.subject | contains($sub)))] | length > 0' \
+	jq -e --arg id "$1" --arg st "$2" --arg sub "${3:-}" --arg comm "${ONLY_COMM:-}" \
+		'[.processes[]? | select($comm == "" or .comm == $comm) | .pid] as $pids |
+		[.findings[] | select(.id == $id and .status == $st and (.subject | contains($sub)) and
+			($comm == "" or (.pid as $p | $pids | index($p) != null)))] | length > 0' \
 		"$TMP/out" >/dev/null
 }
 mkdir -p "$TMP/data"
@@ -394,6 +398,7 @@ else
 		kill "$f" 2>/dev/null
 		wait "$f" 2>/dev/null
 	}
+	ONLY_COMM=fio
 	fio_audit buffered
 	if [ "$(stat -f -c %T "$TMP/data")" = ext2/ext3 ]; then
 		has fd-o-direct fail "buffered" && ok "fio buffered on ext4: fd-o-direct fails" ||
@@ -406,7 +411,8 @@ else
 		"$TMP/out" >/dev/null && ok "fio direct: SQPOLL ring with registered files and buffers" ||
 		bad "fio direct: SQPOLL ring" "$(jq -c '.processes' "$TMP/out" | head -c 600)"
 	has fd-o-direct pass && ! has fd-o-direct fail && has fixed-buf-alignment pass && ok "fio direct: O_DIRECT and aligned buffers pass" ||
-		bad "fio direct: O_DIRECT and aligned buffers pass" "$(jq -c '.findings[] | select(.id == "fd-o-direct" or .id == "fixed-buf-alignment") | [.status,.message]' "$TMP/out")"
+		bad "fio direct: O_DIRECT and aligned buffers pass" "$(jq -c '.findings[] | select(.id == "fd-o-direct" or .id == "fixed-buf-alignment") | [.pid,.status,.subject,.message]' "$TMP/out")"
+	ONLY_COMM=
 fi
 
 echo "audit: $passed passed, $failed failed, $skipped skipped"
