@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 
 N=${N:-10}
-SUITES=${SUITES:-run hostile audit probe nobody}
+SUITES=${SUITES:-run hostile audit probe nobody names}
 LOAD=${LOAD:-}
 case $N in '' | *[!0-9]* | 0) echo "check-repeat: N must be a count of rounds, not '$N'" >&2; exit 2 ;; esac
 
@@ -50,7 +50,11 @@ for round in $(seq "$N"); do
 	done >"$dir/$round.cases"
 	f=$(awk -F'\t' '$4 == "FAIL"' "$dir/$round.cases" | wc -l)
 	echo "round $round: $(wc -l <"$dir/$round.cases") cases, $f failed, $((SECONDS - t0)) s"
-	awk -F'\t' '$4 == "FAIL" { print "  FAIL " $1 ": " $2 }' "$dir/$round.cases"
+	# A failure with what its suite said about it, since the round's logs go.
+	for suite in $SUITES; do
+		awk -v s="$suite" '/^FAIL / { p = 1; print "  " s ": " $0; next }
+			p && /^     / { print "  " $0; next } { p = 0 }' "$dir/$round.$suite.log"
+	done
 done
 
 cat "$dir"/*.cases >"$dir/all"
