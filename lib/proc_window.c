@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "fdinfo.h"
@@ -15,6 +16,7 @@
 #include "proc_window.h"
 
 /* A ring whose lock is busy prints no io_uring lines: read it again, briefly. */
+#define PF_IO_WORKER 0x00000010UL	/* include/linux/sched.h: io_uring's own threads */
 #define RING_TRIES 100
 
 static uint64_t now_ns(void)
@@ -62,8 +64,16 @@ static int read_ring(const struct sysroot *sr, pid_t pid, int fd, struct ring_re
 			sleep_ns(100000 + (uint64_t)(i * 7919 % 900) * 1000);
 		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
 		if (err) {
-			fact_fail(e, err, "fd %d %s during the window", fd,
-				  err == -ENOENT ? "was closed" : "could not be read");
+			char self[32];
+			struct stat st;
+
+			/* The fd closed, or the whole process went. */
+			snprintf(self, sizeof(self), "proc/%d", (int)pid);
+			if (err == -ENOENT && fstatat(sr->dirfd, self, &st, 0))
+				fact_fail(e, -ESRCH, "the process exited during the window");
+			else
+				fact_fail(e, err, "fd %d %s during the window", fd,
+					  err == -ENOENT ? "was closed" : "could not be read");
 			return err;
 		}
 		memset(&u, 0, sizeof(u));
@@ -103,6 +113,9 @@ void window_ring_validate(struct window_ring *wr, uint64_t ino_end)
 
 	if (ino_end != wr->ino)
 		fact_fail(&wr->e, -ESTALE, "fd %d is another ring than at the window's start", wr->fd);
+	else if (a->sq_thread != b->sq_thread && b->sq_thread <= 0)
+		fact_fail(&wr->e, -ESTALE, "fd %d no longer named its SQPOLL thread %d at the "
+			  "window's end (exiting, or its lock held)", wr->fd, (int)a->sq_thread);
 	else if (a->sq_thread != b->sq_thread)
 		fact_fail(&wr->e, -ESTALE, "fd %d changed SQPOLL thread during the window (%d, then "
 			  "%d)", wr->fd, (int)a->sq_thread, (int)b->sq_thread);
@@ -124,14 +137,27 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 	char path[96], *text;
 	size_t len;
 
+	unsigned long flags = 0;
+	int err;
+
 	tr->cpu = -1;
 	snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
-	if (proc_stat_read(sr, path, &pt, NULL))
+	err = proc_stat_read(sr, path, &pt, &flags);
+	if (err) {
+		tr->gone = err == -ENOENT || err == -ESRCH;
 		return;
+	}
 	tr->cpu = pt.cpu;
+	tr->state = pt.state;
 	if (!end) {
 		snprintf(t->comm, sizeof(t->comm), "%s", pt.comm);
-		t->kind = pt.kind;
+		/*
+		 * The comm is the process's to set, even an io thread's: the kernel's
+		 * PF_IO_WORKER says what is io_uring's, the name only which of the two.
+		 */
+		t->io_thread = flags & PF_IO_WORKER;
+		t->kind = !t->io_thread ? THREAD_PLAIN
+			  : pt.kind == THREAD_IOU_SQP ? THREAD_IOU_SQP : THREAD_IOU_WRK;
 	}
 	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
 	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {
@@ -150,7 +176,8 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 	}
 }
 
-static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window *w)
+/* Every thread of pid at its first reading; 0 or -errno (then the window is not judged). */
+static int list_threads(const struct sysroot *sr, pid_t pid, struct proc_window *w)
 {
 	struct dirent *de;
 	char path[64];
@@ -160,7 +187,7 @@ static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window
 	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
 	d = sysroot_opendir(sr, path);
 	if (!d)
-		return;
+		return -errno;
 	while ((de = readdir(d))) {
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
@@ -172,8 +199,10 @@ static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window
 
 			cap = cap ? cap * 2 : 16;
 			v = realloc(w->threads, cap * sizeof(*v));
-			if (!v)
-				break;
+			if (!v) {
+				closedir(d);
+				return -ENOMEM;
+			}
 			w->threads = v;
 		}
 		memset(&w->threads[w->nthreads], 0, sizeof(w->threads[0]));
@@ -182,6 +211,7 @@ static void list_threads(const struct sysroot *sr, pid_t pid, struct proc_window
 		w->nthreads++;
 	}
 	closedir(d);
+	return 0;
 }
 
 /* io-wq workers that were not there at the first reading: io-wq starts one per punt it cannot queue. */
@@ -191,7 +221,10 @@ static unsigned int new_workers(const struct sysroot *sr, pid_t pid, const struc
 	unsigned int n = 0;
 	size_t i;
 
-	list_threads(sr, pid, &now);
+	if (list_threads(sr, pid, &now)) {
+		free(now.threads);
+		return 0;
+	}
 	for (i = 0; i < now.nthreads; i++)
 		n += now.threads[i].kind == THREAD_IOU_WRK &&
 		     !proc_window_thread(w, now.threads[i].tid);
@@ -203,6 +236,7 @@ void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds,
 		       struct proc_window *w)
 {
 	size_t i, workers = 0;
+	int err;
 
 	memset(w, 0, sizeof(*w));
 	if (!sr->live) {
@@ -211,7 +245,12 @@ void proc_window_begin(const struct sysroot *sr, pid_t pid, const int *ring_fds,
 		return;
 	}
 	w->t0_ns = now_ns();
-	list_threads(sr, pid, w);
+	err = list_threads(sr, pid, w);
+	if (err) {
+		proc_window_free(w);
+		fact_fail(&w->e, err, "its threads could not be listed: %s", sysroot_strerror(err));
+		return;
+	}
 	for (i = 0; i < w->nthreads; i++)
 		workers += w->threads[i].kind == THREAD_IOU_WRK;
 	/* Nothing here is judged over a window: spare the process the wait. */

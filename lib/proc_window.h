@@ -36,7 +36,9 @@ struct window_ring {
 
 /* One reading of a thread: where it last ran, and its scheduler times. */
 struct task_reading {
-	int cpu;			/* -1 unknown */
+	int cpu;			/* -1 unknown: not read, or gone (see gone) */
+	char state;			/* R S D ...; 0 unknown */
+	bool gone;			/* its task/ entry was gone at this reading */
 	bool has_sched;			/* schedstat was readable */
 	uint64_t run_ns, wait_ns;	/* on a CPU; runnable, waiting for one */
 	uint64_t slices;		/* times it was put on a CPU */
@@ -46,6 +48,7 @@ struct window_thread {
 	pid_t tid;
 	enum thread_kind kind;
 	char comm[64];
+	bool io_thread;			/* PF_IO_WORKER: an io-wq worker or a SQPOLL thread */
 	char cpus_allowed[256];		/* Cpus_allowed_list at the first reading; "" unknown */
 	struct task_reading r[2];
 	bool both;			/* read at both ends */
