@@ -212,12 +212,15 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 bool proc_file_writable(const struct proc_file *f);
 
 /*
- * What the process's io-wq workers did in the audit's window: ran, slept
- * through it (a pool keeps its last worker for good once a punt started
- * one), started during it, or could not be told. False without a window.
+ * What the process's io-wq workers did in the audit's window: ran (or sat
+ * blocked in D state on a punted request), slept through it (a pool keeps
+ * its last worker for good once a punt started one), started during it,
+ * exited (an idle timeout), or could not be told; workers the collection
+ * counted that the window never saw are unknown. False without a window.
  */
 struct workers_activity {
-	unsigned int ran, idle, started, unknown;
+	unsigned int ran, idle, started, exited, unknown;
+	unsigned int blocked;		/* among ran: in D state at a reading */
 };
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
 

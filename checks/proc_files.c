@@ -35,7 +35,7 @@ static void file_evidence(struct finding *fi, const struct proc_facts *pf,
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0, workers = pf->threads.iou_wrk;
+	unsigned int judged = 0, workers = pf->threads.iou_wrk, all = workers;
 	char subject[4200], summary[64];
 	struct workers_activity a;
 	struct finding *fi;
@@ -73,7 +73,8 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 				    "for durability use O_DSYNC or fsync, not buffered writes",
 				f->path);
 		file_evidence(fi, pf, f, why);
-		finding_ev_int(fi, "iou_wrk", workers);
+		finding_ev_int(fi, "iou_wrk", all);
+		finding_ev_int(fi, "iou_wrk_active", workers);
 	}
 	if (!judged) {
 		snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);

@@ -102,8 +102,9 @@ static void placement_words(const struct sqpoll_placement *p, char *out, size_t 
 struct sqpoll_delta {
 	const char *why;		/* not judged, and why; NULL when judged */
 	uint64_t total_us, work_us;
-	bool heads;			/* every ring's positions were read */
-	uint64_t taken, posted, inflight;
+	bool heads;			/* every ring that may be this thread's was read */
+	uint64_t taken, posted;
+	uint64_t pending;		/* SQEs taken minus CQEs posted, over each ring's life */
 };
 
 static void sqpoll_delta(const struct proc_facts *pf, const struct proc_ring *first,
@@ -124,23 +125,49 @@ static void sqpoll_delta(const struct proc_facts *pf, const struct proc_ring *fi
 	d->total_us = wr->r[1].total_us - wr->r[0].total_us;
 	d->work_us = wr->r[1].work_us - wr->r[0].work_us;
 	d->heads = true;
-	/* Rings attached to one thread print the thread's times; their work adds up. */
-	for (i = 0; i < pf->window.nrings; i++) {
-		const struct window_ring *o = &pf->window.rings[i];
-		int32_t flight;
+	/*
+	 * Rings attached to one thread print the thread's times; their requests
+	 * add up. A ring that was not read in the window, or whose SQPOLL thread
+	 * is unknown (lock busy), may be the one this thread serves: then whether
+	 * the thread had anything to do is unknown, never "nothing".
+	 */
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+		const struct window_ring *o;
+		int32_t pending;
 
-		if (o->r[0].sq_thread != first->u.sq_thread)
+		if (r->busy || !fact_ok(&r->e) || !r->u.has_sq_thread) {
+			d->heads = false;
 			continue;
-		if (!window_ring_ok(o) || !o->r[0].has_heads) {
+		}
+		if (r->u.sq_thread != first->u.sq_thread)
+			continue;
+		o = proc_window_ring(&pf->window, r->fd);
+		if (!o || !window_ring_ok(o) || !o->r[0].has_heads || !o->r[1].has_heads) {
 			d->heads = false;
 			continue;
 		}
 		d->taken += (uint32_t)(o->r[1].sq_taken - o->r[0].sq_taken);
 		d->posted += (uint32_t)(o->r[1].cq_posted - o->r[0].cq_posted);
-		/* Multishot requests post many CQEs for one SQE: then this reads as none. */
-		flight = (int32_t)(o->r[1].sq_taken - o->r[1].cq_posted);
-		d->inflight += flight > 0 ? (uint64_t)flight : 0;
+		/*
+		 * Over the ring's life, not now: CQE_SKIP_SUCCESS, multishot and
+		 * overflowed CQEs make it drift, so it only ever withholds a verdict.
+		 */
+		pending = (int32_t)(o->r[1].sq_taken - o->r[1].cq_posted);
+		d->pending += pending > 0 ? (uint64_t)pending : 0;
 	}
+}
+
+/*
+ * Kernels 6.9 to 6.17 filled SqTotalTime from getrusage(RUSAGE_SELF) of the
+ * thread, which sums the system time of the whole process; 6.18 ("io_uring/
+ * sqpoll: switch away from getrusage() for CPU accounting", also in stable
+ * trees) counts the SQPOLL thread's own. Its schedstat run time tells them
+ * apart.
+ */
+static bool sqpoll_total_is_thread(const struct sqpoll_placement *pl, const struct sqpoll_delta *d)
+{
+	return !pl->times || d->total_us * 1000 <= pl->run_ns + pl->run_ns / 5 + 5000000;
 }
 
 void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
@@ -179,9 +206,16 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 		}
 		sqpoll_placement(pf, u->sq_thread, &pl);
 		placement_words(&pl, where, sizeof(where));
-		active = d.heads && (d.taken || d.posted || d.inflight);
+		active = d.heads && (d.taken || d.posted);
 		ratio = d.total_us ? (double)d.work_us / (double)d.total_us : 0;
-		if (d.total_us < WINDOW_MIN_CPU_US) {
+		if (!sqpoll_total_is_thread(&pl, &d)) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "SqTotalTime grew %.0f ms in the %u ms window while the SQPOLL "
+				      "thread ran %.0f ms (schedstat): this kernel's SqTotalTime and "
+				      "SqWorkTime count the whole process's system time (before 6.18 "
+				      "without the stable fix), so the ratio says nothing about the "
+				      "thread", d.total_us / 1e3, pf->window.ms, pl.run_ns / 1e6);
+		} else if (d.total_us < WINDOW_MIN_CPU_US) {
 			fi = proc_add(c, ctx, STATUS_SKIP, subject,
 				      "the SQPOLL thread used %.1f ms of CPU in the %u ms window, under "
 				      "the %d ms a ratio needs: it mostly sleeps, so it burns no core",
@@ -196,14 +230,23 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 		} else if (ratio < check_thresholds(ctx)->busy_idle && !d.heads) {
 			fi = proc_add(c, ctx, STATUS_SKIP, subject,
 				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s, and whether its rings had requests in flight is "
-				      "unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
-				      "unread)", 100 * ratio, d.total_us / 1e3, pf->window.ms, where);
+				      "%u ms window%s, and whether its rings took or completed requests "
+				      "is unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
+				      "that may be its own was not read)", 100 * ratio,
+				      d.total_us / 1e3, pf->window.ms, where);
+		} else if (ratio < check_thresholds(ctx)->busy_idle && !active && d.pending) {
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				      "%u ms window%s, with no request taken or completed; its rings "
+				      "have taken %llu more SQEs than they posted CQEs, so requests may "
+				      "be pending at the device (or the count drifted: multishot, "
+				      "CQE_SKIP_SUCCESS): not judged", 100 * ratio, d.total_us / 1e3,
+				      pf->window.ms, where, (unsigned long long)d.pending);
 		} else if (ratio < check_thresholds(ctx)->busy_idle && !active) {
 			fi = proc_add(c, ctx, STATUS_WARN, subject,
 				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s, with no request taken, completed or in flight: it "
-				      "spins on an empty ring, burning a core for nothing",
+				      "%u ms window%s, with no request taken or completed and none "
+				      "pending: it spins on an empty ring, burning a core for nothing",
 				      100 * ratio, d.total_us / 1e3, pf->window.ms, where);
 			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
 					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
@@ -212,11 +255,10 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 			fi = proc_add(c, ctx, STATUS_PASS, subject,
 				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
 				      "%u ms window%s; between, it polled while its rings took %llu and "
-				      "completed %llu requests (%llu in flight at the end): it waits on "
-				      "the device, not on an empty ring",
+				      "completed %llu requests: it waits on the device, not on an empty "
+				      "ring",
 				      100 * ratio, d.total_us / 1e3, pf->window.ms, where,
-				      (unsigned long long)d.taken, (unsigned long long)d.posted,
-				      (unsigned long long)d.inflight);
+				      (unsigned long long)d.taken, (unsigned long long)d.posted);
 		} else {
 			fi = proc_add(c, ctx, STATUS_PASS, subject,
 				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
@@ -229,7 +271,7 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 		if (d.heads) {
 			finding_ev_int(fi, "sqes_taken", (int64_t)d.taken);
 			finding_ev_int(fi, "cqes_posted", (int64_t)d.posted);
-			finding_ev_int(fi, "inflight", (int64_t)d.inflight);
+			finding_ev_int(fi, "pending", (int64_t)d.pending);
 		}
 		if (pl.known)
 			finding_ev_int(fi, "cpu", pl.cpu[1]);
@@ -284,8 +326,9 @@ void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx)
 					 "for a CPU", pl.wait_ns / 1e6);
 			fi = proc_add(c, ctx, STATUS_WARN, subject,
 				      "the SQPOLL thread and thread %d (%.32s), which ran %.0f ms of the "
-				      "%u ms window, were seen on the same CPU %d: they take turns on "
-				      "one CPU, so the poller stalls while the submitter runs%s",
+				      "%u ms window, were on the same CPU %d at a reading: sharing a "
+				      "CPU, they take turns, and the poller stalls while the submitter "
+				      "runs%s",
 				      (int)pl.with->tid, pl.with->comm, pl.with_run_ns / 1e6,
 				      pf->window.ms, shared_cpu(&pl), waited);
 			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
@@ -293,12 +336,14 @@ void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx)
 					    "(sched_setaffinity, taskset or a cpuset), or drop SQPOLL "
 					    "where no CPU can be spared");
 		} else if (pl.may_share) {
-			fi = proc_add(c, ctx, STATUS_PASS, subject,
-				      "in the %u ms window the SQPOLL thread ran on CPU %d and the "
-				      "process's %zu active thread%s on CPU %s; their allowed CPUs "
-				      "overlap, so this is the scheduler's choice, not a guarantee",
-				      pf->window.ms, pl.cpu[1], pl.nactive, pl.nactive == 1 ? "" : "s",
-				      pl.active_cpus);
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "at both readings of the %u ms window the SQPOLL thread (CPU %d) "
+				      "and the process's %zu active thread%s (CPU %s) were apart, but "
+				      "their allowed CPUs overlap: two samples cannot show whether they "
+				      "take turns on one CPU", pf->window.ms, pl.cpu[1], pl.nactive,
+				      pl.nactive == 1 ? "" : "s", pl.active_cpus);
+			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF) and keep the "
+					    "submitting threads off its CPU, so nothing is left to chance");
 		} else {
 			fi = proc_add(c, ctx, STATUS_PASS, subject,
 				      "no active thread of the process may run on the SQPOLL thread's "

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The threads of a process: io-wq workers, D-state threads, and its locked memory. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "checks.h"
+#include "json_bytes.h"
 #include "units.h"
 
 /* The process's threads for a check, or why they cannot be judged (reported). */
@@ -35,6 +37,7 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 		return;
 	seen = proc_workers_activity(pf, &a);
 	busy = !seen || a.ran || a.started || a.unknown;
+	/* A worker that exited in the window hit its idle timeout: not work. */
 	if (!w && !a.started) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "no io-wq worker: nothing was punted lately (a worker exits after 5 s "
@@ -48,20 +51,30 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 	} else if (!seen) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%u io-wq worker%s (iou-wrk threads): requests were punted to them at "
-			      "some time; one reading cannot tell whether they still are (%s)",
-			      w, w == 1 ? "" : "s", pf->window.e.why);
+			      "some time; one reading cannot tell whether they still are%s%s%s",
+			      w, w == 1 ? "" : "s",
+			      pf->window.e.err != -ENOENT ? " (" : "",
+			      pf->window.e.err != -ENOENT ? pf->window.e.why : "",
+			      pf->window.e.err != -ENOENT ? ")" : "");
 	} else if (busy) {
+		char blocked[48] = "", unknown[48] = "";
+
+		if (a.blocked)
+			snprintf(blocked, sizeof(blocked), " (%u blocked in D state)", a.blocked);
+		if (a.unknown)
+			snprintf(unknown, sizeof(unknown), ", %u could not be read", a.unknown);
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%u io-wq worker%s (iou-wrk threads), and in the %u ms window %u ran "
-			      "and %u started: requests that could not complete without blocking "
-			      "are being punted to them now",
-			      w, w == 1 ? "" : "s", pf->window.ms, a.ran + a.unknown, a.started);
+			      "%u io-wq worker%s (iou-wrk threads), and in the %u ms window %u "
+			      "worked%s and %u started%s: requests that could not complete "
+			      "without blocking are being punted to them now",
+			      w, w == 1 ? "" : "s", pf->window.ms, a.ran, blocked, a.started,
+			      unknown);
 	} else {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "%u io-wq worker%s (iou-wrk threads), idle through the %u ms window (no "
-			      "CPU time): left from earlier punts, since io-wq keeps the last worker "
-			      "of each pool after its 5 s idle timeout; nothing was punted while "
-			      "looked at (audit --watch counts punts)",
+			      "%u io-wq worker%s (iou-wrk threads), asleep through the %u ms window "
+			      "(none ran 1 ms or woke more than once, none in D state): left from "
+			      "earlier punts, since io-wq keeps the last worker of each pool after "
+			      "its 5 s idle timeout (audit --watch counts punts)",
 			      w, w == 1 ? "" : "s", pf->window.ms);
 	}
 	if (busy && (w || a.started))
@@ -75,6 +88,9 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 		finding_ev_int(fi, "workers_ran", a.ran);
 		finding_ev_int(fi, "workers_idle", a.idle);
 		finding_ev_int(fi, "workers_started", a.started);
+		finding_ev_int(fi, "workers_blocked", a.blocked);
+		finding_ev_int(fi, "workers_exited", a.exited);
+		finding_ev_int(fi, "workers_unknown", a.unknown);
 	}
 }
 
@@ -141,8 +157,8 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		dc = classify(t);
 		o = json_object_new_object();
 		json_object_object_add(o, "tid", json_object_new_int(t->tid));
-		json_object_object_add(o, "comm", json_object_new_string(t->comm));
-		json_object_object_add(o, "wchan", json_object_new_string(t->wchan));
+		json_add_bytes(o, "comm", t->comm);
+		json_add_bytes(o, "wchan", t->wchan);
 		json_object_object_add(o, "class", dc ? json_object_new_string(dc->name) : NULL);
 		/* The top of the kernel stack (root only) is what to show a kernel person. */
 		json_object_object_add(o, "stack", t->stack ? json_object_new_string_len(t->stack,

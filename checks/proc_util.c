@@ -92,6 +92,7 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a)
 {
 	const struct proc_window *w = &pf->window;
+	unsigned int seen = 0;
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
@@ -104,16 +105,27 @@ bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity 
 
 		if (t->kind != THREAD_IOU_WRK)
 			continue;
+		seen++;
 		/*
 		 * The last worker of a pool wakes once per 5 s idle timeout and goes back
-		 * to sleep: one wake-up of a few microseconds is not work.
+		 * to sleep: one wake-up of a few microseconds is not work. One blocked in
+		 * D state on a punted request uses no CPU and is the busiest of all.
 		 */
-		if (!window_thread_times(t, &run, &wait))
-			a->unknown++;
-		else if (run >= WORKER_BUSY_NS || window_thread_slices(t) >= 2)
+		if (t->r[0].state == 'D' || t->r[1].state == 'D') {
 			a->ran++;
-		else
+			a->blocked++;
+		} else if (t->r[1].gone) {
+			a->exited++;
+		} else if (!window_thread_times(t, &run, &wait)) {
+			a->unknown++;
+		} else if (run >= WORKER_BUSY_NS || window_thread_slices(t) >= 2) {
+			a->ran++;
+		} else {
 			a->idle++;
+		}
 	}
+	/* Workers libproc2 counted that the window did not list are not known idle. */
+	if (pf->threads.iou_wrk > seen && fact_ok(&pf->threads.e))
+		a->unknown += pf->threads.iou_wrk - seen;
 	return true;
 }
