@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "json_bytes.h"
 
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz)
 {
@@ -114,8 +115,8 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 			nvme |= !strncmp(ii->device, "nvme", 4);
 			o = json_object_new_object();
 			json_object_object_add(o, "irq", json_object_new_int((int)ii->line.irq));
-			json_object_object_add(o, "name", json_object_new_string(ii->line.name));
-			json_object_object_add(o, "device", json_object_new_string(ii->device));
+			json_add_bytes(o, "name", ii->line.name);
+			json_add_bytes(o, "device", ii->device);
 			json_object_object_add(o, "class", json_object_new_string(irq_class_name(ii->cls)));
 			json_object_array_add(list, o);
 			if (strlen(names) + strlen(ii->line.name) + 40 < sizeof(names)) {
@@ -235,7 +236,7 @@ void check_cpu_frequency_governor(const struct check *c, struct check_ctx *ctx)
 			continue;
 		judged++;
 		snprintf(key, sizeof(key), "%u", g->cpu);
-		json_object_object_add(govs, key, json_object_new_string(g->governor));
+		json_add_bytes(govs, key, g->governor);
 		if (strcmp(g->governor, "performance")) {
 			if (strlen(slow) + 48 < sizeof(slow))
 				snprintf(slow + strlen(slow), sizeof(slow) - strlen(slow), "%scpu%u %s",

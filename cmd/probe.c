@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "json_bytes.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "probe.h"
@@ -116,9 +117,9 @@ static struct json_object *probe_json(const struct probe_result *r, bool fast_pa
 			   *contrast = json_object_new_array(), *skipped = json_object_new_array();
 	unsigned int i;
 
-	json_object_object_add(o, "dir", json_object_new_string(r->dir));
-	json_object_object_add(o, "fs", json_object_new_string(r->fs));
-	json_object_object_add(o, "device", json_object_new_string(r->device));
+	json_add_bytes(o, "dir", r->dir);
+	json_add_bytes(o, "fs", r->fs);
+	json_add_bytes(o, "device", r->device);
 	json_object_object_add(o, "size", json_object_new_int64((int64_t)r->size));
 	json_object_object_add(o, "bs", json_object_new_int((int)r->bs));
 	json_object_object_add(o, "depth", json_object_new_int((int)r->depth));
@@ -133,7 +134,7 @@ static struct json_object *probe_json(const struct probe_result *r, bool fast_pa
 			struct json_object *s = json_object_new_object();
 
 			json_object_object_add(s, "mode", json_object_new_string(probe_mode_name(i)));
-			json_object_object_add(s, "reason", json_object_new_string(m->e.why));
+			json_add_bytes(s, "reason", m->e.why);
 			json_object_array_add(skipped, s);
 		}
 	}
