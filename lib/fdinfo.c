@@ -280,6 +280,28 @@ static bool key_line(const char *p, const char *end)
 }
 
 /*
+ * Whether a key line inside the UserFiles list can be the kernel's next
+ * key: those print after UserFiles on every version. A name before 6.14
+ * that holds "\nSqThread:\t1" is the name's rest, not a key to take.
+ */
+static bool key_after_files(const char *p, const char *end)
+{
+	static const char *const keys[] = { "UserBufs:", "PollList:", "CqOverflowList:",
+					    "Personalities:", "NAPI:", "napi_busy_poll_dt:",
+					    "napi_prefer_busy_poll:" };
+	size_t i, n;
+
+	if (!key_line(p, end))
+		return false;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		n = strlen(keys[i]);
+		if ((size_t)(end - p) >= n && !strncmp(p, keys[i], n))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Before 6.14 a slot's dentry name is printed raw: a newline in a file name
  * splits its line, and what follows is neither an entry nor a key. It is
  * the rest of the name. (Such a name can still forge a slot line after its
@@ -322,7 +344,7 @@ int uring_fdinfo_parse(const char *text, struct uring_fdinfo *u)
 			continue;
 		}
 		if (sec == SEC_FILES && u->nfiles &&
-		    (*p == ' ' || *p == '\t' ? !slot_line(p, end, &idx) : !key_line(p, end))) {
+		    (*p == ' ' || *p == '\t' ? !slot_line(p, end, &idx) : !key_after_files(p, end))) {
 			err = continue_file(u, p, end);
 		} else if (*p == ' ' || *p == '\t') {
 			if (sec == SEC_NONE)

@@ -169,6 +169,32 @@ static void test_garbage(void **state)
 	uring_fdinfo_free(&u);
 }
 
+/* Before 6.14 a registered file's name is printed raw: its newline cannot forge a key. */
+static void test_forged_key(void **state)
+{
+	static const char text[] =
+		"SqThread:\t-1\n"
+		"SqThreadCpu:\t-1\n"
+		"UserFiles:\t2\n"
+		"    0: a\n"
+		"SqThread:\t4242\n"
+		"SqTotalTime:\t1\n"
+		"    1: b.dat\n"
+		"UserBufs:\t0\n"
+		"PollList:\n";
+	struct uring_fdinfo u;
+
+	(void)state;
+	assert_int_equal(uring_fdinfo_parse(text, &u), 0);
+	assert_int_equal(u.sq_thread, -1);
+	assert_false(u.has_sq_times);
+	assert_int_equal(u.nfiles, 2);
+	assert_string_equal(u.files[0].path, "a\nSqThread:\t4242\nSqTotalTime:\t1");
+	assert_string_equal(u.files[1].path, "b.dat");
+	assert_true(u.has_user_bufs);
+	uring_fdinfo_free(&u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_6_13),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_forged_key),
 	};
 
 	return cmocka_run_group_tests_name("fdinfo", tests, NULL, NULL);
