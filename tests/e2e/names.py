@@ -64,8 +64,8 @@ def check_json(path, datadir):
     prefix = os.fsencode(datadir).rstrip(b"/") + b"/"
     want = set(FILES)
     for proc in doc["processes"]:
-        if proc.get("comm") is not None and proc["comm"].encode("utf-8") != COMM:
-            fail("comm %r is not the process's" % proc["comm"])
+        if proc.get("comm") is None or proc["comm"].encode("utf-8") != COMM:
+            fail("comm %r is not the process's" % proc.get("comm"))
         for f in proc["files"]:
             exact = as_bytes(f, "path")
             if not exact.startswith(prefix):

@@ -38,7 +38,8 @@ checked() {
 if ! command -v python3 >/dev/null; then
 	skip "hostile names" "python3 is not installed (make deps installs it)"
 elif start hostile-names; then
-	[ "$(cat "/proc/$pid/comm")" = "$(printf '\033[31mx\033[0m')" ] &&
+	# cmp, not $(...): command substitution would drop the comm's own newline.
+	cmp -s "/proc/$pid/comm" <(printf '\033[31mx\033[0m\n\n') &&
 		ok "hostile names: the comm holds escapes and a newline" ||
 		bad "hostile names: the comm holds escapes and a newline" "$(cat -v "/proc/$pid/comm")"
 	for fmt in text markdown; do
