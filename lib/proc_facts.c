@@ -416,6 +416,42 @@ static void collect_devices(const struct sysroot *sr, struct proc_facts *pf)
 	}
 }
 
+static bool is_sq_thread(const struct proc_facts *pf, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nrings; i++)
+		if (pf->rings[i].u.sq_thread > 0 && pf->rings[i].u.sq_thread == tid)
+			return true;
+	return false;
+}
+
+/*
+ * An io thread's comm can be renamed like any thread's: the one a ring's
+ * SqThread names is the SQPOLL thread, whatever it is called now.
+ */
+static void kind_io_threads(struct proc_facts *pf)
+{
+	struct proc_threads *pt = &pf->threads;
+	size_t i;
+
+	pt->iou_wrk = pt->iou_sqp = 0;
+	for (i = 0; i < pt->n; i++) {
+		struct proc_thread *t = &pt->v[i];
+
+		if (t->kind != THREAD_PLAIN && is_sq_thread(pf, t->tid))
+			t->kind = THREAD_IOU_SQP;
+		pt->iou_wrk += t->kind == THREAD_IOU_WRK;
+		pt->iou_sqp += t->kind == THREAD_IOU_SQP;
+	}
+	for (i = 0; i < pf->window.nthreads; i++) {
+		struct window_thread *t = &pf->window.threads[i];
+
+		if (t->io_thread && is_sq_thread(pf, t->tid))
+			t->kind = THREAD_IOU_SQP;
+	}
+}
+
 /* The first reading of the window over the rings that name a SQPOLL thread. */
 static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
 {
@@ -458,6 +494,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	 * host the audit's own CPU would otherwise be in what it measures.
 	 */
 	window_begin(sr, pf);
+	kind_io_threads(pf);
 	proc_window_end(sr, pid, &pf->window);
 
 	/* Gone or dead now? Then some of the above comes from a dying process. */

@@ -10,19 +10,18 @@
 #include "parse.h"
 #include "proc_tasks.h"
 
-enum thread_kind thread_kind_of(const char *comm)
+enum thread_kind thread_kind_of(unsigned long flags, const char *comm)
 {
-	if (!strncmp(comm, "iou-wrk-", 8))
-		return THREAD_IOU_WRK;
-	if (!strncmp(comm, "iou-sqp-", 8))
-		return THREAD_IOU_SQP;
-	return THREAD_PLAIN;
+	if (!(flags & PF_IO_WORKER))
+		return THREAD_PLAIN;
+	return strncmp(comm, "iou-sqp-", 8) ? THREAD_IOU_WRK : THREAD_IOU_SQP;
 }
 
 int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flags)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')'), *p;
 	unsigned long long v;
+	unsigned long f = 0;
 	char *end;
 	int field;
 
@@ -46,15 +45,17 @@ int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flag
 		v = strtoull(p, &end, 10);
 		if (end == p && *p != '-')
 			break;
-		if (field == 9 && flags)
-			*flags = (unsigned long)v;
+		if (field == 9)
+			f = (unsigned long)v;
 		if (field == 39)
 			t->cpu = (int)v;
 		p = end;
 		while (*p && *p != ' ')
 			p++;
 	}
-	t->kind = thread_kind_of(t->comm);
+	if (flags)
+		*flags = f;
+	t->kind = thread_kind_of(f, t->comm);
 	return 0;
 }
 
@@ -90,8 +91,8 @@ static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
 static int collect_live(pid_t pid, struct proc_threads *pt)
 {
 	enum pids_item items[] = { PIDS_ID_TID, PIDS_CMD, PIDS_STATE, PIDS_WCHAN_NAME,
-				   PIDS_PROCESSOR };
-	enum { I_TID, I_CMD, I_STATE, I_WCHAN, I_CPU };
+				   PIDS_PROCESSOR, PIDS_FLAGS };
+	enum { I_TID, I_CMD, I_STATE, I_WCHAN, I_CPU, I_FLAGS };
 	struct pids_info *info = NULL;
 	struct pids_fetch *fetch;
 	unsigned int these = (unsigned int)pid;
@@ -115,7 +116,7 @@ static int collect_live(pid_t pid, struct proc_threads *pt)
 		t.state = PIDS_VAL(I_STATE, s_ch, s, info);
 		snprintf(t.wchan, sizeof(t.wchan), "%s", wchan && strcmp(wchan, "-") ? wchan : "");
 		t.cpu = PIDS_VAL(I_CPU, s_int, s, info);
-		t.kind = thread_kind_of(t.comm);
+		t.kind = thread_kind_of(PIDS_VAL(I_FLAGS, ul_int, s, info), t.comm);
 		if (add_thread(pt, &t)) {
 			procps_pids_unref(&info);
 			return -ENOMEM;

@@ -33,8 +33,15 @@ struct proc_threads {
 	unsigned int iou_wrk, iou_sqp, d_state;
 };
 
-/* Classifies by comm: "iou-wrk-42", "iou-sqp-42". */
-enum thread_kind thread_kind_of(const char *comm);
+/* include/linux/sched.h: set on io_uring's own threads (5.12+), whatever their comm. */
+#define PF_IO_WORKER 0x00000010UL
+
+/*
+ * What a thread is. The comm is the process's to set, even an io thread's:
+ * PF_IO_WORKER (stat field 9) says what is io_uring's, and the kernel's name
+ * only which of the two; audit re-checks SQPOLL threads against SqThread.
+ */
+enum thread_kind thread_kind_of(unsigned long flags, const char *comm);
 
 /*
  * Parses a /proc/PID/stat or task/TID/stat file into tid, comm, state and

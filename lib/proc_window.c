@@ -16,7 +16,6 @@
 #include "proc_window.h"
 
 /* A ring whose lock is busy prints no io_uring lines: read it again, briefly. */
-#define PF_IO_WORKER 0x00000010UL	/* include/linux/sched.h: io_uring's own threads */
 #define RING_TRIES 100
 
 static uint64_t now_ns(void)
@@ -151,13 +150,8 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 	tr->state = pt.state;
 	if (!end) {
 		snprintf(t->comm, sizeof(t->comm), "%s", pt.comm);
-		/*
-		 * The comm is the process's to set, even an io thread's: the kernel's
-		 * PF_IO_WORKER says what is io_uring's, the name only which of the two.
-		 */
 		t->io_thread = flags & PF_IO_WORKER;
-		t->kind = !t->io_thread ? THREAD_PLAIN
-			  : pt.kind == THREAD_IOU_SQP ? THREAD_IOU_SQP : THREAD_IOU_WRK;
+		t->kind = pt.kind;
 	}
 	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
 	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {

@@ -46,11 +46,23 @@ static void test_thread_times(void **state)
 	assert_false(window_thread_times(&t, &run, &wait));
 }
 
+/* io_uring's threads by the kernel's flag, not by the name a process may give them. */
+static void test_thread_kind(void **state)
+{
+	(void)state;
+	assert_int_equal(thread_kind_of(PF_IO_WORKER | 0x400040, "iou-wrk-42"), THREAD_IOU_WRK);
+	assert_int_equal(thread_kind_of(PF_IO_WORKER, "iou-sqp-42"), THREAD_IOU_SQP);
+	assert_int_equal(thread_kind_of(PF_IO_WORKER, "renamed"), THREAD_IOU_WRK);
+	assert_int_equal(thread_kind_of(0x400100, "iou-wrk-42"), THREAD_PLAIN);
+	assert_int_equal(thread_kind_of(0, "iou-sqp-42"), THREAD_PLAIN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schedstat),
 		cmocka_unit_test(test_thread_times),
+		cmocka_unit_test(test_thread_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
