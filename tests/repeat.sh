@@ -43,17 +43,24 @@ for round in $(seq "$N"); do
 	for suite in $SUITES; do
 		bash "tests/e2e/$suite.sh" >"$dir/$round.$suite.log" 2>&1
 		# A case is its suite and its name, numbers left out (they are measurements),
-		# and for a skip without the reason after its last ": ".
-		sed -n 's/^\(ok  \|FAIL\|skip\) \(.*\)$/\1\t\2/p' "$dir/$round.$suite.log" |
+		# and for a skip without the reason after its last ": ". The nobody suite
+		# shows its reruns' failures and skips behind "[SUITE as nobody] ".
+		sed -n 's/^\(\[[a-z]* as nobody\] \)\{0,1\}\(ok  \|FAIL\|skip\) \(.*\)$/\2\t\1\3/p' \
+			"$dir/$round.$suite.log" |
 			sed -e 's/[0-9][0-9]*/N/g' -e '/^skip/s/: [^:]*$//' -e 's/^ok  /ok/' |
 			awk -F'\t' -v s="$suite" -v r="$round" '{ print s "\t" $2 "\t" r "\t" $1 }'
+		# A suite's own closing line must agree: failures it counted that no case
+		# line showed are failures too.
+		tail -n 1 "$dir/$round.$suite.log" | grep -q ' 0 failed' ||
+			printf '%s\t%s\t%s\t%s\n' "$suite" "closing line: $(tail -n 1 "$dir/$round.$suite.log" | sed 's/[0-9][0-9]*/N/g')" "$round" FAIL
 	done >"$dir/$round.cases"
 	f=$(awk -F'\t' '$4 == "FAIL"' "$dir/$round.cases" | wc -l)
 	echo "round $round: $(wc -l <"$dir/$round.cases") cases, $f failed, $((SECONDS - t0)) s"
 	# A failure with what its suite said about it, since the round's logs go.
 	for suite in $SUITES; do
-		awk -v s="$suite" '/^FAIL / { p = 1; print "  " s ": " $0; next }
-			p && /^     / { print "  " $0; next } { p = 0 }' "$dir/$round.$suite.log"
+		awk -v s="$suite" '/^(\[[a-z]* as nobody\] )?FAIL / { p = 1; print "  " s ": " $0; next }
+			p && /^(\[[a-z]* as nobody\] )?     / { print "  " $0; next } { p = 0 }' \
+			"$dir/$round.$suite.log"
 	done
 done
 
