@@ -38,9 +38,13 @@ for l in ${LOAD//,/ }; do
 done
 [ -n "$LOAD" ] && echo "check-repeat: load: $LOAD (stress-ng, pids ${hogs[*]})"
 
+# The loop-mounted XFS images of the suites (tests/e2e/live.sh) now mounted.
+test_mounts() { mount | grep -c "^${TMPDIR:-/tmp}/tmp\.[^ ]*/xfs\.img"; }
+
 for round in $(seq "$N"); do
 	t0=$SECONDS
 	for suite in $SUITES; do
+		mounts0=$(test_mounts)
 		bash "tests/e2e/$suite.sh" >"$dir/$round.$suite.log" 2>&1
 		# A case is its suite and its name, numbers left out (they are measurements),
 		# and for a skip without the reason after its last ": ". The nobody suite
@@ -51,8 +55,14 @@ for round in $(seq "$N"); do
 			awk -F'\t' -v s="$suite" -v r="$round" '{ print s "\t" $2 "\t" r "\t" $1 }'
 		# A suite's own closing line must agree: failures it counted that no case
 		# line showed are failures too.
-		tail -n 1 "$dir/$round.$suite.log" | grep -q ' 0 failed' ||
-			printf '%s\t%s\t%s\t%s\n' "$suite" "closing line: $(tail -n 1 "$dir/$round.$suite.log" | sed 's/[0-9][0-9]*/N/g')" "$round" FAIL
+		closing=$(grep -E '^[a-z0-9]+: [0-9]+ passed, [0-9]+ failed' "$dir/$round.$suite.log" | tail -n 1)
+		case $closing in
+		*' 0 failed'*) ;;
+		*) printf '%s\t%s\t%s\t%s\n' "$suite" "closing line: ${closing:-missing}" "$round" FAIL ;;
+		esac
+		# What a suite left behind is a failure too: a test mount outlives no run.
+		[ "$(test_mounts)" -gt "$mounts0" ] &&
+			printf '%s\t%s\t%s\t%s\n' "$suite" "left a test XFS mounted" "$round" FAIL
 	done >"$dir/$round.cases"
 	f=$(awk -F'\t' '$4 == "FAIL"' "$dir/$round.cases" | wc -l)
 	echo "round $round: $(wc -l <"$dir/$round.cases") cases, $f failed, $((SECONDS - t0)) s"

@@ -10,7 +10,8 @@ cleanup_live() {
 	[ ${#kids[@]} -gt 0 ] && kill "${kids[@]}" 2>/dev/null
 	wait 2>/dev/null
 	[ -n "$frozen" ] && fsfreeze -u "$frozen" 2>/dev/null
-	mountpoint -q "$TMP/xfs" 2>/dev/null && umount "$TMP/xfs"
+	# Still busy after xfs_umount's wait: detach it, so no test mount outlives the run.
+	mountpoint -q "$TMP/xfs" 2>/dev/null && { xfs_umount || umount -l "$TMP/xfs"; }
 	rm -rf "$TMP"
 }
 trap cleanup_live EXIT
@@ -39,8 +40,13 @@ xfs_mount() {
 		mountpoint -q "$TMP/xfs"
 }
 # xfs_umount: after a thaw the workers finish their writes; the mount frees then.
+# With the disk busy (check-repeat LOAD=disk) that took longer than 5 s: wait up to 60 s.
 xfs_umount() {
-	for _ in $(seq 50); do umount "$TMP/xfs" 2>/dev/null && return 0; sleep 0.1; done
+	for _ in $(seq 600); do
+		mountpoint -q "$TMP/xfs" 2>/dev/null || return 0
+		umount "$TMP/xfs" 2>/dev/null && return 0
+		sleep 0.1
+	done
 	return 1
 }
 
