@@ -162,6 +162,7 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
 void check_iowq_punts(const struct check *c, struct check_ctx *ctx);
+void check_file_punts(const struct check *c, struct check_ctx *ctx);
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_probe_fast_path(const struct check *c, struct check_ctx *ctx);
 void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx);
@@ -223,6 +224,12 @@ struct workers_activity {
 	unsigned int blocked;		/* among ran: in D state at a reading */
 };
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
+
+/* audit --watch ran with the tracepoints: per-file accounts exist. */
+bool proc_watched(const struct proc_facts *pf);
+/* The watch's account of an open file (its fd, on the same path), or NULL; wf may be NULL. */
+const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struct proc_file *f,
+					const struct watch_file **wf);
 
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);

@@ -23,6 +23,8 @@
  *   many-files        10,000 open files and 8 rings
  *   churn             rings (every other one SQPOLL), files and threads created and
  *                     destroyed without pause: what an audit must survive reading
+ *   buffered-fd, sparse, cached, dirty-read, extending, async, small-buffered
+ *                     one cause of punts each, on a normal fd: see punt_causes.c
  *   hostile-names     a comm and a thread name with escapes and a newline, and registered
  *                     files named with escapes, a forged report line, Markdown and XML
  *                     metacharacters and bytes that are not UTF-8
@@ -41,10 +43,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024 * 1024)
+#include "pathology.h"
+
 #define MAX_FILES 10000
 
-static volatile sig_atomic_t stop;
+volatile sig_atomic_t stop;
 static char *paths[MAX_FILES + 8];
 static int npaths;
 
@@ -54,7 +57,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void die(const char *what, int err)
+void die(const char *what, int err)
 {
 	fprintf(stderr, "pathology: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	for (int i = 0; i < npaths; i++)
@@ -62,7 +65,7 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static void sleep_ms(long ms)
+void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -70,7 +73,7 @@ static void sleep_ms(long ms)
 }
 
 /* A file of size bytes in dir, opened with flags; written through once when prefill. */
-static int data_file(const char *dir, const char *name, off_t size, int flags, int prefill)
+int data_file(const char *dir, const char *name, off_t size, int flags, int prefill)
 {
 	char *path;
 	void *buf;
@@ -119,13 +122,13 @@ static void ring_init_cpu(struct io_uring *ring, unsigned entries, unsigned flag
 		die("io_uring_queue_init_params", ret);
 }
 
-static void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
+void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
 		      int wq_fd)
 {
 	ring_init_cpu(ring, entries, flags, idle, wq_fd, -1);
 }
 
-static void reap(struct io_uring *ring, unsigned n)
+void reap(struct io_uring *ring, unsigned n)
 {
 	struct io_uring_cqe *cqe;
 
@@ -304,7 +307,7 @@ static void hostile_names(const char *dir)
 	pthread_join(t, NULL);
 }
 
-static void *aligned_buf(size_t len)
+void *aligned_buf(size_t len)
 {
 	void *buf;
 
@@ -326,7 +329,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
-	if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
+	if (punt_cause_mode(mode, dir)) {
+		/* one cause of punts: punt_causes.c */
+	} else if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
 		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
 		ring_init_cpu(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1,
 			      mode[0] == 'c' ? split_cpus() : one_cpu());
