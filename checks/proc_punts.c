@@ -40,6 +40,37 @@ const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struc
 	return NULL;
 }
 
+/* The audit's ring a traced ring is: by the fd it was entered under, or the only one. */
+static const struct proc_ring *ring_of_trace(const struct proc_facts *pf, const struct ut_ring *ur)
+{
+	size_t i;
+
+	if (pf->nrings == 1)
+		return &pf->rings[0];
+	for (i = 0; ur->fd >= 0 && !ur->fd_ambiguous && i < pf->nrings; i++)
+		if (pf->rings[i].fd == ur->fd)
+			return &pf->rings[i];
+	return NULL;
+}
+
+uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f)
+{
+	const struct punt_watch *w = pf->watch;
+	uint64_t n = 0;
+	size_t i, k;
+
+	if (!proc_watched(pf) || !f->registered)
+		return 0;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct proc_ring *r = ring_of_trace(pf, &w->ut.rings[i]);
+
+		for (k = 0; r && w->ut.rings[i].fixed_reqs && k < r->u.nfiles; k++)
+			if (!strcmp(r->u.files[k].path, f->path))
+				n += w->ut.rings[i].fixed_reqs;
+	}
+	return n;
+}
+
 static const struct proc_file *file_by_fd(const struct proc_facts *pf, int fd, const char *path)
 {
 	size_t i;
@@ -134,9 +165,21 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 	const char *fs = pfile ? proc_file_fstype(pf, pfile) : "";
 	char s1[BYTES_STR_MAX], s2[BYTES_STR_MAX];
 	unsigned int before = c->n;
+	uint64_t cached = 0, dirty = 0;
+	const char *how = "";
 
 	if (!punts)
 		return;
+	/* The most the page cache held while watched: writeback empties it as it goes. */
+	if (a && !a->cache_err) {
+		cached = a->cached;
+		dirty = a->dirty + a->writeback;
+		how = a->cache_how;
+	}
+	if (wf && wf->cache_reads) {
+		cached = wf->peak_cached > cached ? wf->peak_cached : cached;
+		dirty = wf->peak_dirty > dirty ? wf->peak_dirty : dirty;
+	}
 	if (flags >= 0 && !(flags & O_DIRECT)) {
 		cause(c, "buffered", punts, true, FIX_BUFFERED,
 		      "buffered %s (no O_DIRECT)%s", writes ? "writes" : "reads",
@@ -155,17 +198,18 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 		      "writes into holes (a sparse file: %s of its %s allocated)",
 		      format_bytes(a->allocated, s2), format_bytes(a->size, s1));
 	}
-	if (writes && a && !a->ext_err && a->unwritten)
+	/* ext4 converts unwritten extents without punting (facts, section 3): XFS does not. */
+	if (writes && a && !a->ext_err && a->unwritten && strcmp(fs, "ext4"))
 		cause(c, "unwritten", punts, false, FIX_UNWRITTEN,
 		      "writes into unwritten extents (%u of %u extents)", a->unwritten, a->extents);
-	if (a && !a->cache_err && writes && a->cached)
+	if (writes && cached)
 		cause(c, "page-cache", punts, false, FIX_CACHE,
-		      "%llu pages of the file were in the page cache (%s): an O_DIRECT write must "
-		      "drop them first", (unsigned long long)a->cached, a->cache_how);
-	if (a && !a->cache_err && !writes && (a->dirty || a->writeback))
+		      "up to %llu pages of the file were in the page cache (%s): an O_DIRECT write "
+		      "must drop them first", (unsigned long long)cached, how);
+	if (!writes && dirty)
 		cause(c, "dirty-page-cache", punts, false, FIX_CACHE,
-		      "%llu dirty pages of the file were in the page cache: an O_DIRECT read must "
-		      "wait for them to be written back", (unsigned long long)(a->dirty + a->writeback));
+		      "up to %llu dirty pages of the file were in the page cache: an O_DIRECT read "
+		      "must wait for them to be written back", (unsigned long long)dirty);
 	if (c->n == before)
 		cause(c, "unknown", punts, false, NULL,
 		      "cause unknown for %llu punted %s: O_DIRECT%s, %s",
@@ -232,14 +276,12 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 				   const struct ut_ring *ur)
 {
 	const struct proc_facts *pf = ctx->proc;
-	const struct proc_ring *ring = NULL;
+	const struct proc_ring *ring;
 	char subject[4200], names[2048] = "";
 	struct finding *fi;
 	size_t i;
 
-	for (i = 0; i < pf->nrings; i++)
-		if ((ur->fd >= 0 && !ur->fd_ambiguous && pf->rings[i].fd == ur->fd) || pf->nrings == 1)
-			ring = &pf->rings[i];
+	ring = ring_of_trace(pf, ur);
 	if (ring && ring->u.nfiles == 1) {
 		const struct proc_file *pfile = file_by_path(pf, ring->u.files[0].path);
 		struct causes cs = { .list = json_object_new_array() };

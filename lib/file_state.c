@@ -156,3 +156,26 @@ void file_state_free(struct file_state *st)
 	free(st->path);
 	st->path = NULL;
 }
+
+int file_cache_read(pid_t pid, int fdnum, uint64_t *cached, uint64_t *dirty)
+{
+	struct file_state st;
+	struct stat sb;
+	char link[64];
+	int fd;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fdnum);
+	fd = file_open_regular(AT_FDCWD, link);
+	if (fd < 0)
+		return fd;
+	memset(&st, 0, sizeof(st));
+	if (!fstat(fd, &sb))
+		st.size = (uint64_t)sb.st_size;
+	read_cache(fd, &st);
+	close(fd);
+	if (st.cache_err)
+		return st.cache_err;
+	*cached = st.cached;
+	*dirty = st.dirty + st.writeback;
+	return 0;
+}

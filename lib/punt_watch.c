@@ -36,6 +36,7 @@ static void sleep_ms(long ms)
 /* A sample this recent may still be being written on another CPU: next tick. */
 #define SETTLE_NS 2000000ull
 #define REFRESH_NS 100000000ull
+#define CACHE_NS 250000000ull
 #define NS 1000000000ull
 
 #ifndef SYS_pidfd_open
@@ -89,6 +90,27 @@ static void read_last_files(pid_t pid, struct punt_watch *w)
 	}
 }
 
+/* Page cache comes and goes (writeback, reads): the files that punt are looked at again. */
+static void read_cache_peaks(pid_t pid, struct punt_watch *w)
+{
+	unsigned int looked = 0;
+	size_t i;
+
+	for (i = 0; i < w->nfiles && looked < 64; i++) {
+		struct watch_file *f = &w->files[i];
+		uint64_t cached, dirty;
+
+		if (!w->ut.files[i].punts || !f->first.regular)
+			continue;
+		looked++;
+		if (file_cache_read(pid, w->ut.files[i].fd, &cached, &dirty))
+			continue;
+		f->cache_reads++;
+		f->peak_cached = cached > f->peak_cached ? cached : f->peak_cached;
+		f->peak_dirty = dirty > f->peak_dirty ? dirty : f->peak_dirty;
+	}
+}
+
 static void count_ops(struct punt_watch *w)
 {
 	char buf[24];
@@ -118,6 +140,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	struct tp_format fmts[UT_NEVENTS];
 	struct watch_run run = { .w = w };
 	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
+	uint64_t next_cache;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
 	struct tp_stream s;
 	int err, pidfd;
@@ -149,6 +172,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	end = start + (uint64_t)w->seconds * NS;
 	next_sec = start + NS;
 	next_refresh = start + REFRESH_NS;
+	next_cache = start + CACHE_NS;
 	for (now = start; now < end; now = tp_stream_now()) {
 		uint64_t left_ms = (end - now) / 1000000ull;
 
@@ -163,6 +187,10 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 		if (now >= next_refresh) {
 			tp_stream_refresh(&s);
 			next_refresh = now + REFRESH_NS;
+		}
+		if (now >= next_cache) {
+			read_cache_peaks(pid, w);
+			next_cache = now + CACHE_NS;
 		}
 		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
 			tp_stream_counts(&s, counts);

@@ -59,6 +59,10 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	json_object_object_add(o, "first", wf ? state_json(&wf->first) : NULL);
 	json_object_object_add(o, "last", wf ? state_json(&wf->last) : NULL);
 	json_object_object_add(o, "fd_reused", json_object_new_boolean(wf && wf->reused));
+	json_object_object_add(o, "peak_cached_pages", wf && wf->cache_reads ? i64(wf->peak_cached)
+									  : NULL);
+	json_object_object_add(o, "peak_dirty_pages", wf && wf->cache_reads ? i64(wf->peak_dirty)
+									 : NULL);
 	return o;
 }
 
