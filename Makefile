@@ -202,6 +202,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/preflight.sh
 	@bash tests/bench/audit.sh
 	@bash tests/bench/probe_vs_fio.sh
+	@bash tests/bench/watch.sh
 
 install: uringlint $(B)/uringlint.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
