@@ -16,8 +16,13 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
+# Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
+# mariadbd, mariadb-install-db and the client without mariadb-server's service,
+# so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
+# e2fsprogs makes the loop ext4 they run on.
+DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
-	clang libclang-rt-14-dev valgrind prometheus python3
+	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs
