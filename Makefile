@@ -42,7 +42,7 @@ endif
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
-	$(PKG_CFLAGS) -MMD -MP
+	-I$(B)/gen $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
@@ -77,6 +77,13 @@ VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
 	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
+
+# lib/app_fixes.tbl, the application fix table, compiled into lib/app_fixes.c
+# as one C string.
+$(B)/gen/app_fixes.tbl.h: lib/app_fixes.tbl
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+$(B)/lib/app_fixes.o $(B)/fuzz/lib/app_fixes.o: $(B)/gen/app_fixes.tbl.h
 
 $(LIB_A): $(LIB_OBJ)
 	rm -f $@
@@ -147,7 +154,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=gnu11 $(WARNINGS) -O1 -g $(FUZZ_SAN) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
-	-Itests/fuzz $(PKG_CFLAGS)
+	-Itests/fuzz -I$(B)/gen $(PKG_CFLAGS)
 FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(FUZZ_CMD_SRC))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 .SECONDARY: $(FUZZ_OBJ)
