@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app_fixes.h"
 #include "host_facts.h"
 #include "probe.h"
 #include "proc_facts.h"
@@ -234,6 +235,11 @@ struct workers_activity {
 	unsigned int blocked;		/* among ran: in D state at a reading */
 };
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
+
+/* The known application (lib/app_fixes.tbl) the process is, or NULL. */
+const struct app_entry *proc_app(const struct proc_facts *pf);
+/* Adds the application's own setting for kind to fi's fix, when the table has one. */
+void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind);
 
 /* audit --watch ran with the tracepoints: per-file accounts exist. */
 bool proc_watched(const struct proc_facts *pf);

@@ -142,6 +142,7 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and lengths); "
 				    "for durability use O_DSYNC or fsync, not buffered writes",
 				f->path);
+		proc_app_fix(ctx, fi, APP_FIX_BUFFERED);
 		file_evidence(fi, pf, f, why);
 		finding_ev_int(fi, "iou_wrk", all);
 		finding_ev_int(fi, "iou_wrk_active", workers);
@@ -213,6 +214,7 @@ void check_fd_append(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "preallocate and write the file's space once (fallocate, then "
 				    "write zeros with O_DIRECT), then overwrite at explicit offsets "
 				    "without O_APPEND; keep appends for logs outside io_uring");
+		proc_app_fix(ctx, fi, APP_FIX_APPEND);
 		file_evidence(fi, pf, f, why);
 	}
 	if (judged)
@@ -384,6 +386,8 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "preallocate and write the data file once before use (fallocate "
 				    "alone leaves unwritten extents); rewrite fragmented files (cp, or "
 				    "xfs_fsr / e4defrag) while the service is stopped");
+		if (unwritten)
+			proc_app_fix(ctx, fi, APP_FIX_SPARSE);
 		file_evidence(fi, pf, f0, why);
 		finding_ev_int(fi, "extents", f->extents);
 		finding_ev_int(fi, "unwritten", f->unwritten);

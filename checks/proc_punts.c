@@ -115,6 +115,7 @@ struct causes {
 	char fix[1024];
 	struct json_object *list;	/* evidence: [{cause, punts, certain}] */
 	unsigned int n;
+	bool kinds[APP_FIX_KINDS];	/* the application settings that would fix them */
 };
 
 static void cause(struct causes *c, const char *id, uint64_t punts, bool certain,
@@ -133,6 +134,14 @@ static void cause(struct causes *c, const char *id, uint64_t punts, bool certain
 	if (fix && !strstr(c->fix, fix))
 		cat(c->fix, sizeof(c->fix), "%s%s", c->fix[0] ? "; " : "", fix);
 	json_object_object_add(o, "cause", json_object_new_string(id));
+	if (!strcmp(id, "buffered"))
+		c->kinds[APP_FIX_BUFFERED] = true;
+	else if (!strcmp(id, "append") || !strcmp(id, "extending"))
+		c->kinds[APP_FIX_APPEND] = true;
+	else if (!strcmp(id, "holes") || !strcmp(id, "unwritten"))
+		c->kinds[APP_FIX_SPARSE] = true;
+	else if (!strcmp(id, "iosqe-async"))
+		c->kinds[APP_FIX_FORCE_ASYNC] = true;
 	json_object_object_add(o, "punts", json_object_new_int64((int64_t)punts));
 	json_object_object_add(o, "certain", json_object_new_boolean(certain));
 	json_object_array_add(c->list, o);
@@ -219,6 +228,16 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 			: "");
 }
 
+static void app_fixes_for_causes(const struct check_ctx *ctx, struct finding *fi,
+				 const struct causes *cs)
+{
+	unsigned int k;
+
+	for (k = 0; k < APP_FIX_KINDS; k++)
+		if (cs->kinds[k])
+			proc_app_fix(ctx, fi, (enum app_fix_kind)k);
+}
+
 static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_t i)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -260,6 +279,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");
+	app_fixes_for_causes(ctx, fi, &cs);
 	finding_ev_int(fi, "fd", uf->fd);
 	finding_ev_str(fi, "path", wf ? wf->first.path : NULL);
 	finding_ev_int(fi, "requests", (int64_t)uf->reqs);
@@ -302,6 +322,7 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			      pct(ur->fixed_punts, ur->fixed_reqs), pf->watch->seconds_watched,
 			      cs.text);
 		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
+		app_fixes_for_causes(ctx, fi, &cs);
 		json_object_object_add(fi->evidence, "causes", cs.list);
 	} else {
 		for (i = 0; ring && i < ring->u.nfiles && i < 8; i++)

@@ -66,6 +66,7 @@ bool proc_file_writable(const struct proc_file *f)
 
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
 {
+	const struct app_entry *app;
 	const struct ut_file *uf;
 	size_t i;
 
@@ -84,6 +85,9 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
 		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
 			return "matches --data-path";
+	app = proc_app(ctx->proc);
+	if (app && app_entry_uses_uring(app, f->path))
+		return "one its application drives through io_uring (uringlint's application table)";
 	return NULL;
 }
 
@@ -91,8 +95,13 @@ bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f)
 {
 	const struct proc_mount *m = proc_file_mount(ctx->proc, f);
 
+	const struct app_entry *app = proc_app(ctx->proc);
+
 	/* Standard streams are the launcher's redirections, not data. */
 	if (f->fd <= 2 || proc_data_file(ctx, f) || proc_watched(ctx->proc))
+		return false;
+	/* The application is known to write it with plain system calls (a redo log). */
+	if (app && app_entry_writes_plain(app, f->path))
 		return false;
 	if (f->type == PFILE_BLOCK)
 		return proc_file_writable(f);

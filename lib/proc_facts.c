@@ -460,6 +460,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	collect_file_details(sr, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
+	proc_image_collect(sr, pid, &pf->image);
 	/*
 	 * The window comes after the heavy reads (FIEMAP, libproc2): on a small
 	 * host the audit's own CPU would otherwise be in what it measures.
@@ -497,6 +498,7 @@ void proc_facts_free(struct proc_facts *pf)
 	free(pf->watch);
 	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);
+	proc_image_free(&pf->image);
 	memset(pf, 0, sizeof(*pf));
 }
 

@@ -13,6 +13,7 @@
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "punt_watch.h"
+#include "proc_image.h"
 #include "proc_tasks.h"
 #include "proc_window.h"
 #include "sysroot.h"
@@ -101,6 +102,9 @@ struct proc_facts {
 	} devices;
 
 	struct proc_threads threads;
+
+	/* the executable and the shared objects mapped: which application this is */
+	struct proc_image image;
 
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
 	struct proc_window window;

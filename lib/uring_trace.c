@@ -26,7 +26,7 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_ENTER] = "syscalls/sys_enter_io_uring_enter",
 };
 
-static void lookup_fields(struct uring_trace *ut)
+void uring_trace_setup(struct uring_trace *ut)
 {
 	unsigned int k;
 
@@ -68,7 +68,7 @@ int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz)
 						      &ut->fmts[UT_SUBMIT], other, sizeof(other));
 		ut->submit_sqe = ut->have[UT_SUBMIT];
 	}
-	lookup_fields(ut);
+	uring_trace_setup(ut);
 	return 0;
 }
 

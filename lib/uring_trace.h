@@ -100,6 +100,8 @@ struct uring_trace {
  * the punt tracepoint itself is missing; the others are optional.
  */
 int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz);
+/* Looks the fields up in fmts[] (those with have[] set); init calls it. */
+void uring_trace_setup(struct uring_trace *ut);
 /* Joins one sample into the tables. */
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r);
 /* Settles the requests still open: punted ones with no fd count per ring. */

@@ -2,9 +2,8 @@
 # Real io_uring applications for the e2e suites, as Debian ships them
 # (Makefile DEB_APPS): a throwaway MariaDB server and qemu-nbd, each in a
 # healthy and a broken configuration, on a loop-mounted XFS or ext4; load for
-# them; and the ground truth of what io_uring did with each of their files,
-# taken from the io_uring tracepoints in a private tracefs instance,
-# independently of uringlint.
+# them. The ground truth of what io_uring did with each of their files is
+# punt_truth.py's.
 #
 # Sourced after lib.sh and live.sh (it uses $TMP and chains live.sh's
 # cleanup). Needs root: loop mounts, tracefs, and mariadbd --user=root.
@@ -31,9 +30,6 @@
 #   qnbd_load SECONDS                4 KiB writes, then reads, 1 MiB + 4 KiB apart, through
 #                                    the NBD socket (qemu-img bench at depth 8)
 #   qnbd_stop
-#   truth_start PID                  starts recording io_uring events
-#   truth_stop PID FILE              stops, writes the per-fd ground truth to FILE
-#   truth_get FILE PATH-REGEX COLUMN sums a column over the files whose path matches
 #
 # The configurations, and what each did under load on Linux 6.18 (HZ=250),
 # ext4 on a loop device (io_uring requests punted to io-wq of those submitted):
@@ -61,19 +57,8 @@
 # qemu-nbd's socket 20-100 ms; a clean stop takes about 120 ms (mariadbd) and
 # 10 ms (qemu-nbd).
 #
-# Ground truth (truth_stop FILE), one line per fd, tab-separated:
-#   fd  requests  punts  forced  opcodes  flags  path
-# requests: requests submitted on the process's rings that took this fd
-# (io_uring_submit_req joined with io_uring_file_get by request pointer);
-# punts: those of them queued to io-wq (io_uring_queue_async_work); forced:
-# punts of requests that were marked for io-wq before they were issued
-# (REQ_F_FORCE_ASYNC: the application's IOSQE_ASYNC, or the opcode's own
-# choice, as FSYNC's); opcodes: OP:requests:punts,...; flags:
-# the fd's octal flags from fdinfo when the FILE was written; path: its
-# readlink. fd "-" is requests that took no normal fd (registered files, or
-# opcodes without a file); fd "?" is punts of requests submitted before the
-# recording started. The process's rings are those its threads used: the
-# threads at truth_start and at truth_stop, and its iou-wrk/iou-sqp threads.
+# Ground truth for these processes is tests/e2e/punt_truth.py, shared with the
+# watch suite.
 
 APPS_DIR=$TMP/apps
 APPS_STATE=$TMP/apps.state
@@ -336,133 +321,16 @@ qnbd_start() {
 # qnbd_load SECONDS: a client writing and reading random 4 KiB blocks through
 # the socket at depth 8 (qemu-img bench), bounded in time.
 qnbd_load() {
-	local secs=${1:-3} end
+	local secs=${1:-3} end off=0
 	end=$(($(apps_now_ms) + secs * 1000))
 	while [ "$(apps_now_ms)" -lt "$end" ]; do
-		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 -S 1052672 \
+		# Each round starts 8 KiB further, so a sparse image keeps meeting new holes.
+		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
 			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
-		qemu-img bench -q -f raw -c 2000 -d 8 -s 4096 -S 1052672 \
+		qemu-img bench -q -f raw -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
 			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
+		off=$(((off + 8192) % 1048576))
 	done
 }
 
 qnbd_stop() { mariadb_stop; }
-
-# --- ground truth ----------------------------------------------------------------------------
-APPS_EVENTS="io_uring_create io_uring_submit_req io_uring_file_get io_uring_queue_async_work"
-
-# apps_tids PID: the process's thread IDs, one a line.
-apps_tids() { ls "/proc/$1/task" 2>/dev/null; }
-
-truth_start() {
-	local e
-	apps_guardian
-	APPS_TRACE=/sys/kernel/tracing/instances/uringlint-apps-$$
-	rmdir "$APPS_TRACE" 2>/dev/null
-	mkdir "$APPS_TRACE" || { APPS_TRACE=; return 1; }
-	apps_state_add trace "$APPS_TRACE"
-	echo 16384 >"$APPS_TRACE/buffer_size_kb"
-	for e in $APPS_EVENTS; do
-		echo 1 >"$APPS_TRACE/events/io_uring/$e/enable" || return 1
-	done
-	apps_tids "$1" >"$TMP/truth.$1.tids"
-	echo 1 >"$APPS_TRACE/tracing_on"
-}
-
-# truth_stop PID FILE: the per-fd ground truth (format at the top of this file).
-truth_stop() {
-	local pid=$1 out=$2 fd
-	[ -n "$APPS_TRACE" ] || return 1
-	echo 0 >"$APPS_TRACE/tracing_on"
-	apps_tids "$pid" >>"$TMP/truth.$pid.tids"
-	# The fds as they are now, before the parse: a process may exit meanwhile.
-	for fd in "/proc/$pid/fd/"*; do
-		fd=${fd##*/}
-		[ "$fd" = "*" ] && continue
-		printf '%s\t%s\t%s\n' "$fd" "$(awk '/^flags:/ {print $2}' "/proc/$pid/fdinfo/$fd" 2>/dev/null)" \
-			"$(readlink "/proc/$pid/fd/$fd" 2>/dev/null)"
-	done >"$TMP/truth.$pid.fds"
-	cp "$APPS_TRACE/trace" "$TMP/truth.$pid.trace"
-	# Lost events would make the counts wrong: say so rather than undercount.
-	grep -q 'LOST' "$TMP/truth.$pid.trace" && echo "truth_stop: the trace lost events" >&2
-	rmdir "$APPS_TRACE"
-	APPS_TRACE=
-	awk -f - "$TMP/truth.$pid.tids" "$TMP/truth.$pid.trace" "$TMP/truth.$pid.trace" \
-		>"$out.raw" <<-'AWK'
-	# File 1 (the tids): our threads. File 2 (the trace): the rings they used.
-	# File 3 (the trace again): the requests on those rings, in time order (the
-	# trace is merged by time). Plain awk: Debian's mawk has no and()/strtonum().
-	FNR == 1 { file++ }
-	file == 1 { mine[$1] = 1; next }
-	!/ io_uring_[a-z_]+: / { next }
-	{
-		match($0, /-[0-9]+ +\[[0-9]+\]/)
-		tid = substr($0, RSTART + 1); sub(/ .*/, "", tid)
-		comm = substr($0, 1, RSTART - 1); sub(/^ +/, "", comm)
-		match($0, / io_uring_[a-z_]+: /); ev = substr($0, RSTART + 10, RLENGTH - 12)
-		ring = field("ring ")
-	}
-	function field(key) {
-		if (!match($0, key "[^ ,]+")) return ""
-		return substr($0, RSTART + length(key), RLENGTH - length(key))
-	}
-	# REQ_F_FORCE_ASYNC is IOSQE_ASYNC's bit (1 << 4) in the request flags,
-	# the lowest bit of the second hex digit from the right.
-	function forced_async(hex,   d) {
-		d = index("0123456789abcdef", tolower(substr(hex, length(hex) - 1, 1))) - 1
-		return length(hex) > 3 && d % 2 == 1
-	}
-	file == 2 {
-		w = comm; sub(/^iou-(wrk|sqp)-/, "", w)
-		if (tid in mine || ((comm ~ /^iou-(wrk|sqp)-/) && (w in mine))) rings[ring] = 1
-		next
-	}
-	!(ring in rings) { next }
-	ev == "submit_req" {
-		req = field("req ")
-		n++; cur[req] = n; fdof[n] = "-"; op[n] = field("opcode "); fl[n] = field("flags ")
-		next
-	}
-	ev == "file_get" {
-		req = field("req ")
-		if (req in cur) fdof[cur[req]] = field("fd ")
-		next
-	}
-	ev == "queue_async_work" {
-		req = field("request ")
-		if (!(req in cur)) { punts["?"]++; seen["?"] = 1; next }
-		punted[cur[req]] = 1
-		if (forced_async(fl[cur[req]])) forced[cur[req]] = 1
-		next
-	}
-	END {
-		for (i = 1; i <= n; i++) {
-			f = fdof[i]; seen[f] = 1
-			reqs[f]++
-			if (i in punted) { punts[f]++; opp[f, op[i]]++ }
-			if (i in forced) forc[f]++
-			ops[f, op[i]]++
-			if (!((f, op[i]) in opseen)) { opseen[f, op[i]] = 1; oplist[f] = oplist[f] (oplist[f] == "" ? "" : ",") op[i] }
-		}
-		for (f in seen) {
-			s = ""
-			k = split(oplist[f], o, ",")
-			for (j = 1; j <= k; j++) s = s (j > 1 ? "," : "") o[j] ":" ops[f, o[j]] ":" opp[f, o[j]] + 0
-			printf "%s\t%d\t%d\t%d\t%s\n", f, reqs[f], punts[f], forc[f], s == "" ? "-" : s
-		}
-	}
-	AWK
-	sort -t "$(printf '\t')" -k2,2nr "$out.raw" | awk -F '\t' -v OFS='\t' '
-		FNR == NR { flags[$1] = $2 == "" ? "-" : $2; path[$1] = $3 == "" ? "-" : $3; next }
-		{ print $0, ($1 in flags) ? flags[$1] : "-", ($1 in path) ? path[$1] : "-" }' \
-		"$TMP/truth.$pid.fds" - >"$out"
-	rm -f "$out.raw"
-}
-
-# truth_get FILE PATH-REGEX COLUMN: the sum of COLUMN (requests, punts,
-# forced) over the fds whose path matches.
-truth_get() {
-	awk -F '\t' -v re="$2" -v col="$3" '
-		BEGIN { c = (col == "requests") ? 2 : (col == "punts") ? 3 : (col == "forced") ? 4 : 0 }
-		c && $7 ~ re { s += $c } END { print s + 0 }' "$1"
-}

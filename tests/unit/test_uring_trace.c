@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The watch's join on hand-built samples laid out by 6.18's own format
+ * files: a punted buffered write, IOSQE_ASYNC (the punt before the
+ * worker's file_get), FSYNC (io_uring's own choice), a registered file,
+ * and a request pointer reused. And the maps parser behind the
+ * application table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "proc_image.h"
+#include "uring_trace.h"
+
+static const char submit_fmt[] =
+	"name: io_uring_submit_req\nID: 601\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 opcode;\toffset:32;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned long long flags;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool sq_thread;\toffset:48;\tsize:1;\tsigned:0;\n"
+	"\tfield:__data_loc char[] op_str;\toffset:52;\tsize:4;\tsigned:0;\n";
+static const char file_get_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int fd;\toffset:32;\tsize:4;\tsigned:1;\n";
+static const char punt_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 opcode;\toffset:32;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned long long flags;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:struct io_wq_work * work;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\tfield:int rw;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] op_str;\toffset:60;\tsize:4;\tsigned:0;\n";
+
+static struct uring_trace ut;
+static uint8_t raw[128];
+static uint64_t now;
+
+static void setup_trace(void)
+{
+	memset(&ut, 0, sizeof(ut));
+	assert_int_equal(tp_format_parse(submit_fmt, &ut.fmts[UT_SUBMIT]), 0);
+	assert_int_equal(tp_format_parse(file_get_fmt, &ut.fmts[UT_FILE_GET]), 0);
+	assert_int_equal(tp_format_parse(punt_fmt, &ut.fmts[UT_PUNT]), 0);
+	ut.have[UT_SUBMIT] = ut.have[UT_FILE_GET] = ut.have[UT_PUNT] = true;
+	uring_trace_setup(&ut);
+}
+
+static void put(unsigned int ev, const char *field, uint64_t v)
+{
+	const struct tp_field *f = tp_field_find(&ut.fmts[ev], field);
+
+	assert_non_null(f);
+	memcpy(raw + f->offset, &v, (size_t)f->size);
+}
+
+static void op_str(unsigned int ev, const char *name)
+{
+	const struct tp_field *f = tp_field_find(&ut.fmts[ev], "op_str");
+	uint32_t loc = (uint32_t)((strlen(name) + 1) << 16 | 80);
+
+	memcpy(raw + f->offset, &loc, 4);
+	memcpy(raw + 80, name, strlen(name) + 1);
+}
+
+static void feed(unsigned int ev)
+{
+	struct tp_record r = { .time = ++now, .tid = 42, .event = ev, .len = sizeof(raw),
+			       .raw = raw };
+
+	uring_trace_record(&ut, &r);
+	memset(raw, 0, sizeof(raw));
+}
+
+static void submit(uint64_t req, uint8_t opcode, const char *name, uint64_t flags)
+{
+	put(UT_SUBMIT, "ctx", 0xc0ffee);
+	put(UT_SUBMIT, "req", req);
+	put(UT_SUBMIT, "opcode", opcode);
+	put(UT_SUBMIT, "flags", flags);
+	op_str(UT_SUBMIT, name);
+	feed(UT_SUBMIT);
+}
+
+static void file_get(uint64_t req, int fd)
+{
+	put(UT_FILE_GET, "ctx", 0xc0ffee);
+	put(UT_FILE_GET, "req", req);
+	put(UT_FILE_GET, "fd", (uint32_t)fd);
+	feed(UT_FILE_GET);
+}
+
+static void punt(uint64_t req, uint8_t opcode, const char *name)
+{
+	put(UT_PUNT, "ctx", 0xc0ffee);
+	put(UT_PUNT, "req", req);
+	put(UT_PUNT, "opcode", opcode);
+	op_str(UT_PUNT, name);
+	feed(UT_PUNT);
+}
+
+static const struct ut_file *file(int fd)
+{
+	size_t i;
+
+	for (i = 0; i < ut.nfiles; i++)
+		if (ut.files[i].fd == fd)
+			return &ut.files[i];
+	fail_msg("fd %d has no account", fd);
+	return NULL;
+}
+
+static void test_join(void **state)
+{
+	(void)state;
+	setup_trace();
+	/* A buffered write: submit, its fd, then the punt. */
+	submit(0x1000, 23, "WRITE", 0);
+	file_get(0x1000, 3);
+	punt(0x1000, 23, "WRITE");
+	/* The same pointer again, not punted this time. */
+	submit(0x1000, 23, "WRITE", 0);
+	file_get(0x1000, 3);
+	/* IOSQE_ASYNC: punted first, the worker takes the fd after. */
+	submit(0x2000, 23, "WRITE", UT_REQ_FORCE_ASYNC);
+	punt(0x2000, 23, "WRITE");
+	file_get(0x2000, 4);
+	/* FSYNC: io_uring sets the same bit itself. */
+	submit(0x3000, 3, "FSYNC", UT_REQ_FORCE_ASYNC);
+	file_get(0x3000, 3);
+	punt(0x3000, 3, "FSYNC");
+	/* A registered file: no fd in any event. */
+	submit(0x4000, 22, "READ", UT_REQ_FIXED_FILE);
+	punt(0x4000, 22, "READ");
+	/* A punt of a request submitted before the watch. */
+	punt(0x5000, 23, "WRITE");
+	uring_trace_finish(&ut);
+
+	assert_int_equal(file(3)->reqs, 3);
+	assert_int_equal(file(3)->punts, 2);
+	assert_int_equal(file(3)->write_punts, 1);
+	assert_int_equal(file(3)->kernel_async_punts, 1);
+	assert_int_equal(ut_file_fault_punts(file(3)), 1);
+	assert_int_equal(ut_file_fault_reqs(file(3)), 2);
+	assert_int_equal(file(3)->async_punts, 0);
+	assert_int_equal(file(4)->reqs, 1);
+	assert_int_equal(file(4)->punts, 1);
+	assert_int_equal(file(4)->async_punts, 1);
+	assert_int_equal(ut.nrings, 1);
+	assert_int_equal(ut.rings[0].reqs, 5);
+	assert_int_equal(ut.rings[0].fixed_reqs, 1);
+	assert_int_equal(ut.rings[0].fixed_punts, 1);
+	assert_int_equal(ut.rings[0].nsubmitters, 1);
+	assert_int_equal(ut.punts_unattributed, 1);
+	assert_int_equal(ut.punts_kernel_async, 1);
+	assert_true(uring_trace_op_always_async(&ut, 3));
+	assert_false(uring_trace_op_always_async(&ut, 23));
+	assert_int_equal(uring_trace_op_dir(&ut, 22), UT_DIR_READ);
+	uring_trace_free(&ut);
+}
+
+/* Fields that point outside the record are refused, never read. */
+static void test_fields_bounded(void **state)
+{
+	struct tp_format fmt;
+	uint8_t rec[8] = { 0 };
+	char buf[16];
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(tp_format_parse(submit_fmt, &fmt), 0);
+	assert_false(tp_field_u64(tp_field_find(&fmt, "flags"), rec, sizeof(rec), &v));
+	assert_false(tp_field_str(tp_field_find(&fmt, "op_str"), rec, sizeof(rec), buf, sizeof(buf)));
+	assert_null(tp_field_find(&fmt, "nonexistent"));
+	assert_int_equal(tp_format_parse("no fields here", &fmt), -EINVAL);
+}
+
+static void test_maps(void **state)
+{
+	struct proc_image im;
+
+	(void)state;
+	memset(&im, 0, sizeof(im));
+	proc_image_parse_maps(
+		"55d0-55d1 r-xp 00000000 fe:01 11 /usr/sbin/mariadbd\n"
+		"7f00-7f01 r-xp 00000000 fe:01 12 /usr/lib/x86_64-linux-gnu/liburing.so.2.3\n"
+		"7f01-7f02 r--p 00001000 fe:01 12 /usr/lib/x86_64-linux-gnu/liburing.so.2.3\n"
+		"7f02-7f03 r-xp 00000000 fe:01 13 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"7f03-7f04 rw-s 00000000 00:01 14 /memfd:not-a-library (deleted)\n"
+		"7f04-7f05 rw-p 00000000 00:00 0 [heap]\n"
+		"7f05-7f06 r-xp 00000000 fe:01 15 /opt/x/libfoo.so (deleted)", &im);
+	assert_int_equal(im.nlibs, 3);
+	assert_string_equal(im.libs[0], "liburing.so.2.3");
+	assert_string_equal(im.libs[1], "libc.so.6");
+	assert_string_equal(im.libs[2], "libfoo.so");
+	assert_true(im.liburing);
+	proc_image_free(&im);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_fields_bounded),
+		cmocka_unit_test(test_maps),
+	};
+
+	return cmocka_run_group_tests_name("uring_trace", tests, NULL, NULL);
+}
