@@ -87,7 +87,7 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 			return "matches --data-path";
 	app = proc_app(ctx->proc);
 	if (app && app_entry_uses_uring(app, f->path))
-		return "one its application drives through io_uring (uringlint's application table)";
+		return "a file its application drives through io_uring (uringlint's application table)";
 	return NULL;
 }
 
