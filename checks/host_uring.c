@@ -194,9 +194,8 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(f, "%s", cause_fix[cause]);
 		goto out;
 	}
-	ring = uring_ring_bytes(1, 2, hf->page_size);
-	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) &&
-	    uring_rings_charged_to_memlock(kernel_version_code(&hf->kernel.v)) &&
+	ring = uring_ring_charge(kernel_version_code(&hf->kernel.v), 1, 2, hf->page_size);
+	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && ring &&
 	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < ring) {
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
 			       "io_uring_setup() would return ENOMEM: RLIMIT_MEMLOCK is %s and "
