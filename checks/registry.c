@@ -58,8 +58,13 @@ const struct check check_table[] = {
 		.severity = SEVERITY_CRITICAL,
 		.scope = SCOPE_HOST,
 		.run = check_io_uring_available,
-		.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring, "
-			    "destroyed at once. Then, to name the cause of a failure: "
+		.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring and, "
+			    "for preflight and report, of a ring of the planned --ring-entries "
+			    "(the CQ twice that, as liburing makes it), each destroyed at once. "
+			    "An ENOMEM is tried again for 200 ms: a ring just closed, by uringlint "
+			    "or another process of the same user, stays charged until the kernel's "
+			    "teardown has run (15 to 30 ms on 6.18). Then, to name the cause of a "
+			    "failure: "
 			    "kernel.io_uring_disabled and kernel.io_uring_group, the Seccomp, "
 			    "CapEff, Gid and Groups lines of proc/self/status, and "
 			    "RLIMIT_MEMLOCK. Under --root the same files decide, and the "
@@ -72,7 +77,10 @@ const struct check check_table[] = {
 		       "the call (Docker 25+ and containerd 2.0+ default profiles do) or a "
 		       "security module does, and ENOMEM when RLIMIT_MEMLOCK cannot hold the "
 		       "ring on kernels that charge ring memory to it (up to 5.11 and from "
-		       "6.14).",
+		       "6.14). A limit that holds a one-entry ring (8 KiB) can still refuse the "
+		       "service's: a 4096-entry ring needs 404 KiB on 6.14 and later (512 KiB on "
+		       "5.10, which rounded each region to a power of two of pages), so the "
+		       "planned size is tried too, and its failure names the size it needs.",
 		.fix = "make io_uring_setup() succeed for the service's user: allow it in "
 		       "kernel.io_uring_disabled and kernel.io_uring_group, in its seccomp "
 		       "profile and LSM policy, and give it enough RLIMIT_MEMLOCK; the "
@@ -137,9 +145,16 @@ const struct check check_table[] = {
 		       "registered buffers and gets EINVAL either fails to start or silently "
 		       "falls back to a slower path. Trying each is the only proof. Missing "
 		       "SQPOLL, registered buffers or files, or the basic read, write and fsync "
-		       "opcodes fail the check; newer flags and opcodes only warn.",
+		       "opcodes fail the check; newer flags and opcodes only warn. A try refused "
+		       "with ENOMEM says nothing of the kernel's features: it is the memory the "
+		       "try is charged (RLIMIT_MEMLOCK for registered buffers on every kernel, "
+		       "and for rings up to 5.11 and from 6.14), so it is reported with the "
+		       "limit and the sizes the tries needed (a second 4-entry ring, 8 KiB on "
+		       "6.14 and later, beside the probe's own; a one-page buffer), and its fix "
+		       "is the limit, not the kernel.",
 		.fix = "use a kernel that has what the service asks for (6.1 or later has all of "
-		       "it), or configure the service not to ask for what is missing",
+		       "it), or configure the service not to ask for what is missing; for what "
+		       "was refused with ENOMEM, raise RLIMIT_MEMLOCK (the finding says so)",
 		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
