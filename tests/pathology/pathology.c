@@ -26,6 +26,13 @@
  *   hostile-names     a comm and a thread name with escapes and a newline, and registered
  *                     files named with escapes, a forged report line, Markdown and XML
  *                     metacharacters and bytes that are not UTF-8
+ *   no-ring           a service that fell back to Linux AIO: without CAP_IPC_LOCK and with
+ *                     RLIMIT_MEMLOCK lowered to 64 KiB, io_uring_queue_init() of 4096
+ *                     entries (ENOMEM where rings are charged to the limit; on 5.12 to
+ *                     6.13 it works, and the ring is closed at once, as by a service that
+ *                     gave up on io_uring for another reason), then an io_setup()
+ *                     context; liburing stays mapped. "ready PID ENOMEM" or "ready PID
+ *                     closed" says which
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,8 +43,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/aio_abi.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -304,6 +314,53 @@ static void hostile_names(const char *dir)
 	pthread_join(t, NULL);
 }
 
+/* Drops CAP_IPC_LOCK from this process's sets, so io_uring charges it like a service. */
+static void drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	int w = CAP_IPC_LOCK / 32;
+	__u32 bit = 1u << (CAP_IPC_LOCK % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		die("capget", errno);
+	d[w].effective &= ~bit;
+	d[w].permitted &= ~bit;
+	d[w].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d))
+		die("capset", errno);
+}
+
+/*
+ * What a service does when io_uring_queue_init() fails and it has a
+ * fallback: here Linux AIO, as the one in the report this mode comes from.
+ */
+static void no_ring(void)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	struct io_uring ring;
+	aio_context_t aio = 0;
+	const char *why = "ENOMEM";
+	int ret;
+
+	drop_ipc_lock();
+	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+		die("setrlimit(RLIMIT_MEMLOCK)", errno);
+	ret = io_uring_queue_init(4096, &ring, 0);
+	if (!ret) {
+		io_uring_queue_exit(&ring);
+		why = "closed";
+	} else if (ret != -ENOMEM) {
+		die("io_uring_queue_init", ret);
+	}
+	if (syscall(SYS_io_setup, 128, &aio))
+		die("io_setup", errno);
+	printf("ready %d %s\n", getpid(), why);
+	fflush(stdout);
+	wait_for_stop();
+	syscall(SYS_io_destroy, aio);
+}
+
 static void *aligned_buf(size_t len)
 {
 	void *buf;
@@ -453,6 +510,8 @@ int main(int argc, char **argv)
 		churn(dir);
 	} else if (!strcmp(mode, "hostile-names")) {
 		hostile_names(dir);
+	} else if (!strcmp(mode, "no-ring")) {
+		no_ring();
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;
