@@ -484,6 +484,11 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
+	/* Without a ring fd, the mappings tell rings whose fd was closed, and what it uses instead. */
+	if (pf->nrings)
+		fact_fail(&pf->maps.e, -ECANCELED, "not read: the process has ring fds");
+	else
+		proc_maps_collect(sr, pid, &pf->maps);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
 	collect_file_details(sr, pf);

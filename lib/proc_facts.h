@@ -10,6 +10,7 @@
 #include "blockdev.h"
 #include "fact.h"
 #include "fdinfo.h"
+#include "proc_maps.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "punt_watch.h"
@@ -101,6 +102,9 @@ struct proc_facts {
 	} devices;
 
 	struct proc_threads threads;
+
+	/* What its mappings show: read only when it has no ring fd (why not, in maps.e) */
+	struct proc_maps maps;
 
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
 	struct proc_window window;

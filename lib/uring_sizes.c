@@ -41,6 +41,8 @@ static uint64_t rings_region(uint64_t header, uint32_t sq_entries, uint32_t cq_e
 
 uint64_t uring_ring_bytes(uint32_t sq_entries, uint32_t cq_entries, uint64_t page_size)
 {
+	if (!page_size)
+		page_size = 4096;	/* unknown: x86-64's */
 	sq_entries = uring_roundup_entries(sq_entries);
 	cq_entries = uring_roundup_entries(cq_entries);
 	return page_align(rings_region(RINGS_HEADER, sq_entries, cq_entries), page_size) +
@@ -59,6 +61,8 @@ uint64_t uring_ring_charge(uint32_t kernel_code, uint32_t sq_entries, uint32_t c
 		return 0;
 	if (kernel_code >= KV(6, 14, 0))
 		return uring_ring_bytes(sq_entries, cq_entries, page_size);
+	if (!page_size)
+		page_size = 4096;
 	sq_entries = uring_roundup_entries(sq_entries);
 	cq_entries = uring_roundup_entries(cq_entries);
 	return pow2_pages(rings_region(RINGS_HEADER_5_11, sq_entries, cq_entries), page_size) +

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* /proc/PID/maps */
+#include "fuzz.h"
+#include "proc_maps.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	struct proc_maps m;
+
+	proc_maps_parse(text, &m);
+	free(text);
+	return 0;
+}
