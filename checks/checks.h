@@ -148,6 +148,7 @@ void check_blk_queue_depth(const struct check *c, struct check_ctx *ctx);
 void check_blk_scheduler(const struct check *c, struct check_ctx *ctx);
 void check_blk_stacked(const struct check *c, struct check_ctx *ctx);
 void check_blk_iopoll(const struct check *c, struct check_ctx *ctx);
+void check_uring_fallback(const struct check *c, struct check_ctx *ctx);
 void check_proc_rings(const struct check *c, struct check_ctx *ctx);
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_fd_append(const struct check *c, struct check_ctx *ctx);
@@ -256,7 +257,7 @@ enum ring_memlock {
 	RING_ML_BELOW,		/* the limit is below one such ring */
 	RING_ML_FITS,		/* it holds one; the user's other charges may not leave room */
 };
-uint64_t ring_memlock_charge(const struct host_facts *hf, uint32_t sq_entries);
+uint64_t ring_memlock_charge(const struct host_facts *hf, uint32_t sq_entries, uint32_t cq_entries);
 enum ring_memlock ring_memlock_judge(const struct host_facts *hf, const struct proc_status *st,
 				     const struct proc_limits *lim, uint64_t need);
 /* Why io_uring_setup() of such a ring got ENOMEM, in words, into buf. */
@@ -275,6 +276,14 @@ void ring_enomem_why(const struct host_facts *hf, const struct proc_status *st,
 	"io_uring_enter and io_uring_register (Docker: --security-opt seccomp=PROFILE.json; " \
 	"Kubernetes: a Localhost seccompProfile); the runtime default profiles of Docker 25+ " \
 	"and containerd 2.0+ block them"
+
+/*
+ * proc-memlock on kernels that charge rings to RLIMIT_MEMLOCK: whether the
+ * limit, less used bytes locked and pinned and the process's own rings,
+ * leaves no room for one more ring like its largest (none: the plan's
+ * size); the words in buf when it does not.
+ */
+bool proc_memlock_ring_short(const struct check_ctx *ctx, uint64_t used, char *buf, size_t len);
 
 /* Shared by the memlock-limit row and its findings. */
 #define FIX_MEMLOCK_TEXT                                                                   \

@@ -29,7 +29,8 @@ static void append(char *buf, size_t bufsz, const char *name)
 static void enomem_why(const struct host_facts *hf, bool rings, char *buf, size_t len)
 {
 	const struct proc_status *st = fact_ok(&hf->self_status.e) ? &hf->self_status.st : NULL;
-	uint64_t ring = ring_memlock_charge(hf, URING_FEATURES_RING_ENTRIES);
+	uint64_t ring = ring_memlock_charge(hf, URING_FEATURES_RING_ENTRIES,
+					      2 * URING_FEATURES_RING_ENTRIES);
 	char l[BYTES_STR_MAX], r1[BYTES_STR_MAX], r2[BYTES_STR_MAX], r3[BYTES_STR_MAX];
 	char b[BYTES_STR_MAX], note[160] = "";
 

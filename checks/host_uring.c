@@ -13,7 +13,7 @@
 #include "units.h"
 #include "uring_sizes.h"
 
-/* uringlint's own credentials stand for the service's; NULL when proc/self/status was unreadable. */
+/* uringlint's credentials stand for the service's; NULL when proc/self/status is unreadable. */
 static const struct proc_status *self_status(const struct host_facts *hf)
 {
 	return fact_ok(&hf->self_status.e) ? &hf->self_status.st : NULL;
@@ -80,7 +80,8 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 		if (hf->uring_setup.r.planned_entries) {
 			finding_ev_int(f, "planned_entries", hf->uring_setup.r.planned_entries);
 			finding_ev_int(f, "planned_ring_memlock_bytes",
-				       (int64_t)ring_memlock_charge(hf, hf->uring_setup.r.planned_entries));
+				       (int64_t)ring_memlock_charge(hf, hf->uring_setup.r.planned_entries,
+							   2 * hf->uring_setup.r.planned_entries));
 			finding_ev_str(f, "planned_error",
 				       hf->uring_setup.r.planned_err
 					       ? strerrorname_np(-hf->uring_setup.r.planned_err)

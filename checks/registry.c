@@ -467,6 +467,35 @@ const struct check check_table[] = {
 		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{
+		.id = "uring-fallback",
+		.title = "The process runs on io_uring, not on a fallback",
+		.category = "proc-rings",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_uring_fallback,
+		.looks_at = "Its io_uring fds; without one, proc/PID/maps: anon_inode:[io_uring] "
+			    "mappings (rings whose fds were closed), an io_uring library mapped "
+			    "(liburing.so, liburing-ffi.so) and Linux AIO rings (/[aio], one per "
+			    "io_setup() context). For the cause: kernel.io_uring_disabled and "
+			    "kernel.io_uring_group, the process's CapEff, groups and Seccomp, its "
+			    "RLIMIT_MEMLOCK, and the kernel version, against what rings of 64, 256 "
+			    "and 4096 entries are charged on it.",
+		.why = "A service whose io_uring_setup() fails often falls back to another I/O "
+		       "path (Linux AIO, a thread pool) and says so only in its log: every other "
+		       "check then has no ring to judge. On kernels that charge ring memory to "
+		       "RLIMIT_MEMLOCK (up to 5.11 and from 6.14) a limit too small for the ring "
+		       "is the usual cause: a 4096-entry ring needs 404 KiB on 6.14 and later, "
+		       "above the 64 KiB many systems still default to, while a 64-entry one "
+		       "needs 8 KiB. 5.12 to 6.13 charge rings to the memory cgroup, so there "
+		       "the limit is not named. A process with no ring that maps no io_uring "
+		       "library and has no AIO context is not judged: a runtime built into the "
+		       "binary leaves no mark in its maps.",
+		.fix = "make io_uring_setup() succeed for the service (the finding names the cause "
+		       "it sees): " FIX_MEMLOCK_TEXT "; or allow io_uring in kernel.io_uring_disabled, "
+		       "kernel.io_uring_group and the service's seccomp profile",
+		.reference = "https://github.com/axboe/liburing/issues/1408",
+	},
+	{
 		.id = "proc-rings",
 		.title = "The process's rings could be read",
 		.category = "proc-rings",

@@ -72,9 +72,9 @@ static uint32_t code_or_charging(const struct host_facts *hf)
 	return fact_ok(&hf->kernel.e) ? kernel_version_code(&hf->kernel.v) : KV(6, 14, 0);
 }
 
-uint64_t ring_memlock_charge(const struct host_facts *hf, uint32_t sq_entries)
+uint64_t ring_memlock_charge(const struct host_facts *hf, uint32_t sq_entries, uint32_t cq_entries)
 {
-	return uring_ring_charge(code_or_charging(hf), sq_entries, 2 * sq_entries, hf->page_size);
+	return uring_ring_charge(code_or_charging(hf), sq_entries, cq_entries, hf->page_size);
 }
 
 enum ring_memlock ring_memlock_judge(const struct host_facts *hf, const struct proc_status *st,
@@ -94,7 +94,7 @@ enum ring_memlock ring_memlock_judge(const struct host_facts *hf, const struct p
 void ring_enomem_why(const struct host_facts *hf, const struct proc_status *st,
 		     const struct proc_limits *lim, uint32_t sq_entries, char *buf, size_t len)
 {
-	uint64_t need = ring_memlock_charge(hf, sq_entries);
+	uint64_t need = ring_memlock_charge(hf, sq_entries, 2 * sq_entries);
 	char l[BYTES_STR_MAX], n[BYTES_STR_MAX];
 	const char *version = fact_ok(&hf->kernel.e) ? "this kernel"
 						     : "a kernel of unknown version (taken as 6.14+)";
