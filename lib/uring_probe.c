@@ -10,6 +10,8 @@
 
 /* When this process last tore a ring down (or a setup failed half way), or first tried one. */
 static uint64_t last_teardown_ms;
+/* How long it has waited for charges to be released, in all. */
+static uint64_t waited_ms;
 
 static uint64_t now_ms(void)
 {
@@ -31,8 +33,11 @@ int uring_patient(int (*fn)(void *arg), void *arg)
 	 */
 	if (!last_teardown_ms)
 		last_teardown_ms = now_ms();
-	while ((ret = fn(arg)) == -ENOMEM && now_ms() < last_teardown_ms + URING_RELEASE_MS)
+	while ((ret = fn(arg)) == -ENOMEM && now_ms() < last_teardown_ms + URING_RELEASE_MS &&
+	       waited_ms < URING_PATIENCE_MS) {
 		nanosleep(&pause, NULL);
+		waited_ms += RETRY_MS;
+	}
 	return ret;
 }
 

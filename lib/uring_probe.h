@@ -24,14 +24,16 @@ void uring_probe_setup(unsigned int planned_entries, struct uring_setup_result *
 
 /*
  * A ring's memory is uncharged from RLIMIT_MEMLOCK only when its teardown
- * has run in a kernel worker, 15 to 30 ms after close here (6.18): a ring
- * created right after another was closed can get ENOMEM for the closed
- * one's charge. These retry an ENOMEM until URING_RELEASE_MS after the last
- * ring this process tore down (or after its first try, for rings other
- * processes of the user closed), so that an ENOMEM they return is the
- * limit's.
+ * has run in a kernel worker, 15 to 65 ms after close on an idle 6.18 host
+ * and later under load: a ring created right after another was closed can
+ * get ENOMEM for the closed one's charge. These retry an ENOMEM until
+ * URING_RELEASE_MS after the last ring this process tore down (or after its
+ * first try, for rings other processes of the user closed), so that an
+ * ENOMEM they return is the limit's; a process waits URING_PATIENCE_MS in
+ * all at most, so a limit that refuses every try costs no more.
  */
-#define URING_RELEASE_MS 200
+#define URING_RELEASE_MS 500
+#define URING_PATIENCE_MS 2000
 int uring_queue_init_patient(unsigned int entries, struct io_uring *ring,
 			     struct io_uring_params *p);
 void uring_queue_exit_noted(struct io_uring *ring);
