@@ -162,9 +162,13 @@ fuzz: deps
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology
+E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need
 
 $(B)/tests/pathology: tests/pathology/pathology.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
+
+$(B)/tests/ring-need: tests/e2e/ring-need.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
 
