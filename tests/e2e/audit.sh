@@ -24,7 +24,7 @@ has() {
 mkdir -p "$TMP/data"
 
 # --- captured processes: text and JSON against expected outputs ----------------
-for c in "proc-6.18 31435" "proc-6.1 100" "debian12-6.1-qemu --all"; do
+for c in "proc-6.18 31435" "proc-6.1 100" "debian12-6.1-qemu --all" "proc-6.18-no-ring 13045"; do
 	set -- $c
 	"$BIN" --root "testdata/$1" audit "$2" --no-color >"$TMP/$1.txt" 2>"$TMP/$1.err"
 	echo "exit $?" >>"$TMP/$1.txt"
