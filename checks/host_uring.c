@@ -149,7 +149,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 	enum uring_eperm_cause cause;
 	char buf[512], a[BYTES_STR_MAX], b[BYTES_STR_MAX];
 	struct finding *f;
-	uint64_t ring;
+	uint64_t ring, planned;
 
 	if (!fact_ok(&hf->kernel.e)) {
 		check_fact_missing(c, ctx, "host", &hf->kernel.e);
@@ -182,6 +182,23 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 			       format_bytes(lim->memlock.soft, a), format_bytes(ring, b));
 		finding_set_fix(f, "raise RLIMIT_MEMLOCK (systemd: LimitMEMLOCK=infinity) or grant "
 				   "CAP_IPC_LOCK");
+		goto out;
+	}
+	/* As live, the service's ring too: a limit may hold a small ring and not that one. */
+	planned = ctx->plan ? uring_ring_charge(kernel_version_code(&hf->kernel.v),
+						ctx->plan->ring_entries, 2 * ctx->plan->ring_entries,
+						hf->page_size)
+			    : 0;
+	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && planned &&
+	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < planned) {
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "io_uring_setup() would return ENOMEM for a %u-entry ring "
+			       "(--ring-entries): RLIMIT_MEMLOCK is %s and such a ring needs %s on "
+			       "this kernel, which charges ring memory to it; judged from the "
+			       "captured tree, not tested live",
+			       ctx->plan->ring_entries, format_bytes(lim->memlock.soft, a),
+			       format_bytes(planned, b));
+		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
 		goto out;
 	}
 	if (cause == EPERM_SECCOMP) {

@@ -67,8 +67,8 @@ const struct check check_table[] = {
 			    "cause of a failure: "
 			    "kernel.io_uring_disabled and kernel.io_uring_group, the Seccomp, "
 			    "CapEff, Gid and Groups lines of proc/self/status, and "
-			    "RLIMIT_MEMLOCK. Under --root the same files decide, and the "
-			    "message says that nothing was tested live.",
+			    "RLIMIT_MEMLOCK. Under --root the same files decide, for both rings, "
+			    "and the message says that nothing was tested live.",
 		.why = "A service that cannot create a ring either stops or silently falls "
 		       "back to a slower I/O path. The kernel refuses setup with ENOSYS "
 		       "when io_uring is not built in (or a sandbox fakes that), EPERM when "

@@ -235,6 +235,19 @@ static void test_available_captured(void **state)
 	assert_contains(f->message, "ENOMEM");
 	report_free(&r);
 
+	/* 64 KiB holds a one-entry ring but not the planned 4096 entries (404 KiB). */
+	hf.self_limits.lim.memlock.soft = 64 << 10;
+	f = run("io-uring-available", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "ENOMEM for a 4096-entry ring (--ring-entries)");
+	assert_contains(f->message, "needs 404 KiB");
+	report_free(&r);
+	plan.ring_entries = 256;
+	f = run("io-uring-available", &hf, &r);
+	plan_defaults(&plan);
+	assert_int_equal(f->status, STATUS_PASS);
+	report_free(&r);
+
 	/* 6.1 does not charge rings, and has no sysctl to prove io_uring is built in. */
 	kernel_version_parse("6.1.0-50-cloud-amd64", &hf.kernel.v);
 	fact_fail(&hf.uring_disabled.e, -ENOENT, "cannot read 'x': No such file or directory");
