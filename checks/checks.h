@@ -163,6 +163,7 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
 void check_iowq_punts(const struct check *c, struct check_ctx *ctx);
+void check_file_punts(const struct check *c, struct check_ctx *ctx);
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_probe_fast_path(const struct check *c, struct check_ctx *ctx);
 void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx);
@@ -209,7 +210,17 @@ size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 			    const struct proc_ring **sq);
 
 /* Why a file counts as a data file (registered, --data-path, large and written), or NULL. */
+/*
+ * Why f is a data file of io_uring's, or NULL: io_uring made requests on
+ * it while watched; else registered with a ring, or named by --data-path.
+ */
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f);
+/*
+ * Not watched, and not known to be io_uring's: a writable file on a disk
+ * that io_uring may or may not write. Judging it would claim more than was
+ * seen; it is listed as not judged.
+ */
+bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f);
 bool proc_file_writable(const struct proc_file *f);
 
 /*
@@ -224,6 +235,14 @@ struct workers_activity {
 	unsigned int blocked;		/* among ran: in D state at a reading */
 };
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
+
+/* audit --watch ran with the tracepoints: per-file accounts exist. */
+bool proc_watched(const struct proc_facts *pf);
+/* The watch's account of an open file (its fd, on the same path), or NULL; wf may be NULL. */
+const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struct proc_file *f,
+					const struct watch_file **wf);
+/* Requests seen on registered files of rings that register f (the events name no fd). */
+uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f);
 
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);

@@ -32,11 +32,86 @@ static void file_evidence(struct finding *fi, const struct proc_facts *pf,
 		finding_ev_int(fi, "size", (int64_t)f->size);
 }
 
+/* The files left unjudged, named (a few) for the skip that says so. */
+static unsigned int unjudged_list(const struct check_ctx *ctx, bool (*pick)(const struct proc_file *),
+				  char *buf, size_t bufsz)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int n = 0;
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+
+		if (!proc_unjudged_file(ctx, f) || (pick && !pick(f)))
+			continue;
+		if (n < 4 && strlen(buf) + strlen(f->path) + 8 < bufsz)
+			snprintf(buf + strlen(buf), bufsz - strlen(buf), "%s%s", n ? ", " : "", f->path);
+		n++;
+	}
+	if (n > 4 && strlen(buf) + 24 < bufsz)
+		snprintf(buf + strlen(buf), bufsz - strlen(buf), " and %u more", n - 4);
+	return n;
+}
+
+/* Logs opened O_APPEND are fd-append's to list. */
+static bool buffered(const struct proc_file *f)
+{
+	return !(f->gen.flags & (O_DIRECT | O_APPEND));
+}
+
+static bool appending(const struct proc_file *f)
+{
+	return f->gen.flags & O_APPEND;
+}
+
+#define WATCH_HINT "run audit --watch SECONDS (root) to see which files io_uring writes"
+
+/* Buffered and judged on what was seen: the watch's own count when there is one. */
+static struct finding *buffered_finding(const struct check *c, struct check_ctx *ctx,
+					const struct proc_file *f, const char *why,
+					unsigned int workers)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct ut_file *uf = proc_watched_file(pf, f, NULL);
+	const char *fs = proc_file_fstype(pf, f);
+	bool ext4 = !strcmp(fs, "ext4");
+	char subject[4200];
+
+	file_subject(pf, f, subject, sizeof(subject));
+	if (uf && uf->punts)
+		return proc_add(c, ctx, STATUS_FAIL, subject,
+				"opened without O_DIRECT, and %llu of the %llu io_uring requests on it "
+				"were punted to io-wq (%.0f%%) in %.1f s",
+				(unsigned long long)uf->punts, (unsigned long long)uf->reqs,
+				100.0 * (double)uf->punts / (double)uf->reqs,
+				pf->watch->seconds_watched);
+	if (uf)
+		return proc_add(c, ctx, STATUS_WARN, subject,
+				"opened without O_DIRECT; none of the %llu io_uring requests on it "
+				"(%llu writes) was punted in %.1f s: buffered I/O stays on the fast path "
+				"only while the page cache absorbs it",
+				(unsigned long long)uf->reqs, (unsigned long long)uf->writes,
+				pf->watch->seconds_watched);
+	if (ext4 || workers)
+		return proc_add(c, ctx, STATUS_FAIL, subject,
+				"data file (%s) written without O_DIRECT%s%s%s: every buffered io_uring "
+				"write %s goes to an io-wq worker",
+				why, ext4 ? " on ext4" : "", workers ? ", and " : "",
+				workers ? "io-wq workers run" : "",
+				ext4 ? "on ext4" : "that cannot complete without blocking");
+	return proc_add(c, ctx, STATUS_WARN, subject,
+			"data file (%s) written without O_DIRECT on %s: buffered writes stay on the "
+			"fast path only while the page cache absorbs them",
+			why, fs[0] ? fs : "an unknown filesystem");
+}
+
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0, workers = pf->threads.iou_wrk, all = workers;
-	char subject[4200], summary[64];
+	unsigned int judged = 0, direct = 0, workers = pf->threads.iou_wrk, all = workers, unjudged;
+	char summary[64], names[1024];
 	struct workers_activity a;
 	struct finding *fi;
 	size_t i;
@@ -49,46 +124,60 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 	for (i = 0; i < pf->nfiles; i++) {
 		const struct proc_file *f = &pf->files[i];
 		const char *why = proc_data_file(ctx, f);
-		const char *fs = proc_file_fstype(pf, f);
-		bool ext4 = !strcmp(fs, "ext4");
+		const struct ut_file *uf = proc_watched_file(pf, f, NULL);
 
-		if (!why || !proc_file_writable(f) || (f->gen.flags & O_DIRECT))
+		if (!why)
+			continue;
+		if (f->gen.flags & O_DIRECT) {
+			direct++;
+			continue;
+		}
+		/* Watched: a buffered file io_uring only read, without a punt, is fine. */
+		if (uf ? !uf->writes && !uf->punts : !proc_file_writable(f))
 			continue;
 		judged++;
-		file_subject(pf, f, subject, sizeof(subject));
-		if (ext4 || workers) {
-			fi = proc_add(c, ctx, STATUS_FAIL, subject,
-				      "data file (%s) written without O_DIRECT%s%s%s: every buffered "
-				      "io_uring write %s goes to an io-wq worker",
-				      why, ext4 ? " on ext4" : "", workers ? ", and " : "",
-				      workers ? "io-wq workers run" : "",
-				      ext4 ? "on ext4" : "that cannot complete without blocking");
-		} else {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "data file (%s) written without O_DIRECT on %s: buffered writes "
-				      "stay on the fast path only while the page cache absorbs them",
-				      why, fs[0] ? fs : "an unknown filesystem");
-		}
+		fi = buffered_finding(c, ctx, f, why, workers);
 		finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and lengths); "
 				    "for durability use O_DSYNC or fsync, not buffered writes",
 				f->path);
 		file_evidence(fi, pf, f, why);
 		finding_ev_int(fi, "iou_wrk", all);
 		finding_ev_int(fi, "iou_wrk_active", workers);
+		if (uf) {
+			finding_ev_int(fi, "requests", (int64_t)uf->reqs);
+			finding_ev_int(fi, "punts", (int64_t)uf->punts);
+		}
 	}
-	if (!judged) {
-		snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);
+	snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);
+	unjudged = unjudged_list(ctx, buffered, names, sizeof(names));
+	if (unjudged)
+		proc_add(c, ctx, STATUS_SKIP, summary,
+			 "%u writable buffered file%s not judged, because io_uring may or may not "
+			 "write %s: %s; %s", unjudged, unjudged == 1 ? "" : "s",
+			 unjudged == 1 ? "it" : "them", names, WATCH_HINT);
+	if (judged)
+		return;
+	if (proc_watched(pf))
 		proc_add(c, ctx, STATUS_PASS, summary,
-			 "every data file written through io_uring is opened with O_DIRECT "
-			 "(%zu files looked at)", pf->nfiles);
-	}
+			 "the %u file%s io_uring made requests on in %.1f s %s O_DIRECT or only read; "
+			 "files without io_uring requests were not judged", direct + judged,
+			 direct + judged == 1 ? "" : "s", pf->watch->seconds_watched,
+			 direct + judged == 1 ? "is" : "are");
+	else if (direct)
+		proc_add(c, ctx, STATUS_PASS, summary,
+			 "the %u data file%s known to be io_uring's (registered with a ring, or "
+			 "--data-path) %s opened with O_DIRECT", direct, direct == 1 ? "" : "s",
+			 direct == 1 ? "is" : "are");
+	else if (!unjudged)
+		proc_add(c, ctx, STATUS_PASS, summary,
+			 "no writable buffered file on a disk is open (%zu files looked at)", pf->nfiles);
 }
 
 void check_fd_append(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0;
-	char subject[4200];
+	unsigned int judged = 0, unjudged;
+	char subject[4200], names[1024];
 	struct finding *fi;
 	size_t i;
 
@@ -96,30 +185,49 @@ void check_fd_append(const struct check *c, struct check_ctx *ctx)
 		return;
 	for (i = 0; i < pf->nfiles; i++) {
 		const struct proc_file *f = &pf->files[i];
-		bool certain = f->registered || (f->gen.flags & O_DIRECT);
+		const char *why = proc_data_file(ctx, f);
+		const struct ut_file *uf = proc_watched_file(pf, f, NULL);
 
 		/* A log opened O_APPEND is fine; a ring's data file that appends is not. */
-		if (!(f->gen.flags & O_APPEND) || f->type != PFILE_REGULAR)
+		if (!(f->gen.flags & O_APPEND) || f->type != PFILE_REGULAR || !why)
 			continue;
-		if (!certain && !proc_data_file(ctx, f))
+		if (uf && !uf->writes)
 			continue;
 		judged++;
 		file_subject(pf, f, subject, sizeof(subject));
-		fi = proc_add(c, ctx, certain ? STATUS_FAIL : STATUS_WARN, subject,
-			      "%s opened O_APPEND%s: every append extends the file, which cannot be "
-			      "done without blocking, so io_uring hands each one to io-wq (8192 of "
-			      "8192 O_DIRECT appends were punted on ext4 and XFS)",
-			      f->registered ? "registered file" : "data file",
-			      f->gen.flags & O_DIRECT ? " | O_DIRECT" : "");
+		if (uf)
+			fi = proc_add(c, ctx, STATUS_FAIL, subject,
+				      "opened O_APPEND and written through io_uring: %llu of %llu "
+				      "writes punted to io-wq in %.1f s; every append extends the file, "
+				      "which cannot be done without blocking",
+				      (unsigned long long)uf->write_punts, (unsigned long long)uf->writes,
+				      pf->watch->seconds_watched);
+		else
+			fi = proc_add(c, ctx, STATUS_FAIL, subject,
+				      "data file (%s) opened O_APPEND%s: every append extends the file, "
+				      "which cannot be done without blocking, so io_uring hands each one "
+				      "to io-wq (8192 of 8192 O_DIRECT appends were punted on ext4 and XFS)",
+				      why, f->gen.flags & O_DIRECT ? " | O_DIRECT" : "");
 		finding_set_fix(fi, "preallocate and write the file's space once (fallocate, then "
 				    "write zeros with O_DIRECT), then overwrite at explicit offsets "
 				    "without O_APPEND; keep appends for logs outside io_uring");
-		file_evidence(fi, pf, f, f->registered ? "registered with a ring" : "O_DIRECT");
+		file_evidence(fi, pf, f, why);
 	}
-	if (!judged) {
-		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-		proc_add(c, ctx, STATUS_PASS, subject, "no data file is opened O_APPEND");
-	}
+	if (judged)
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	unjudged = unjudged_list(ctx, appending, names, sizeof(names));
+	if (unjudged)
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "%u file%s opened O_APPEND not judged (logs are fine; io_uring may or may "
+			 "not write %s): %s; %s", unjudged, unjudged == 1 ? "" : "s",
+			 unjudged == 1 ? "it" : "them", names, WATCH_HINT);
+	else if (proc_watched(pf))
+		proc_add(c, ctx, STATUS_PASS, subject,
+			 "no file io_uring wrote in %.1f s is opened O_APPEND",
+			 pf->watch->seconds_watched);
+	else
+		proc_add(c, ctx, STATUS_PASS, subject, "no writable file on a disk is opened O_APPEND");
 }
 
 /* The alignment O_DIRECT needs for a file: its statx answer, else its device's queue. */
@@ -224,12 +332,24 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 	if (!proc_usable(c, ctx, true))
 		return;
 	for (i = 0; i < pf->nfiles; i++) {
-		const struct proc_file *f = &pf->files[i];
+		const struct proc_file *f0 = &pf->files[i], *f = f0;
 		const char *why = proc_data_file(ctx, f);
+		const struct watch_file *wf = NULL;
+		struct proc_file seen;
 		bool frag, unwritten;
 
 		if (!why || f->type != PFILE_REGULAR)
 			continue;
+		/* Watched: the extents as the watch read them, small files included. */
+		if (proc_watched_file(pf, f0, &wf) && wf && !wf->first.err) {
+			seen = *f0;
+			seen.ext_err = wf->first.ext_err;
+			seen.extents = wf->first.extents;
+			seen.unwritten = wf->first.unwritten;
+			seen.extents_truncated = wf->first.extents_truncated;
+			seen.size = wf->first.size;
+			f = &seen;
+		}
 		/* A data file whose extents could not be read is named, not silently passed. */
 		if (f->ext_err && f->ext_err != -EOPNOTSUPP && f->ext_err != -ECANCELED) {
 			if (!unread++) {
@@ -262,7 +382,7 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "preallocate and write the data file once before use (fallocate "
 				    "alone leaves unwritten extents); rewrite fragmented files (cp, or "
 				    "xfs_fsr / e4defrag) while the service is stopped");
-		file_evidence(fi, pf, f, why);
+		file_evidence(fi, pf, f0, why);
 		finding_ev_int(fi, "extents", f->extents);
 		finding_ev_int(fi, "unwritten", f->unwritten);
 	}
@@ -270,20 +390,25 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 		if (judged && unread)
 			proc_add(c, ctx, STATUS_PASS, subject,
-				 "%u data files: none fragmented, none with unwritten extents where "
+				 "%u data files io_uring uses: none fragmented, none with unwritten extents where "
 				 "they punt; the extents of %u more could not be read: %s", judged,
 				 unread, first_err);
 		else if (judged)
 			proc_add(c, ctx, STATUS_PASS, subject,
-				 "%u data files: none fragmented, none with unwritten extents where "
+				 "%u data files io_uring uses: none fragmented, none with unwritten extents where "
 				 "they punt", judged);
 		else if (unread)
 			proc_add(c, ctx, STATUS_SKIP, subject,
 				 "the extents of %u data file%s could not be read: %s", unread,
 				 unread == 1 ? "" : "s", first_err);
+		else if (proc_watched(pf))
+			proc_add(c, ctx, STATUS_SKIP, subject,
+				 "io_uring made no request on a file with readable extents in %.1f s",
+				 pf->watch->seconds_watched);
 		else
 			proc_add(c, ctx, STATUS_SKIP, subject,
-				 "no data file with readable extents (FIEMAP needs the live system and "
-				 "access to the file)");
+				 "no data file known to be io_uring's with readable extents (registered "
+				 "with a ring, or --data-path; FIEMAP needs the live system and access "
+				 "to the file); %s", WATCH_HINT);
 	}
 }

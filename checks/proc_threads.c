@@ -258,24 +258,32 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 	if (!w->total && !w->tracepoint && pf->threads.iou_wrk) {
 		/* Running workers take new punts without new threads: no proof either way. */
 		fi = proc_add(c, ctx, STATUS_SKIP, subject,
-			      "no new iou-wrk thread in %u s, but %u workers already run and may be "
+			      "no new iou-wrk thread in %.1f s, but %u workers already run and may be "
 			      "taking punts; the tracepoint would count them (%s)",
-			      w->seconds, pf->threads.iou_wrk, w->fallback_why);
+			      w->seconds_watched, pf->threads.iou_wrk, w->fallback_why);
 	} else if (!w->total) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "no request punted to io-wq in %u s (%s)", w->seconds,
+			      "no request punted to io-wq in %.1f s%s (%s)", w->seconds_watched,
+			      w->exited ? " (then the process exited)" : "",
 			      w->tracepoint ? "io_uring_queue_async_work tracepoint"
 					    : "no new iou-wrk thread; the tracepoint was not used");
 	} else if (w->tracepoint) {
+		double cover = punt_watch_coverage(w);
+		char part[128] = "";
+
+		if (cover < 1.0)
+			snprintf(part, sizeof(part), " (the opcodes cover %.1f%% of the punts: %llu "
+				 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,
-			      "%llu requests punted to io-wq in %u s (%.0f/s)%s%s%s",
-			      (unsigned long long)w->total, w->seconds,
-			      (double)w->total / (w->seconds ? w->seconds : 1), list[0] ? ": " : "",
-			      list, w->lost ? " (some samples lost: opcodes incomplete)" : "");
+			      "%llu requests punted to io-wq in %.1f s (%.0f/s)%s%s%s%s",
+			      (unsigned long long)w->total, w->seconds_watched,
+			      (double)w->total / (w->seconds_watched > 0 ? w->seconds_watched : 1),
+			      w->exited ? ", until the process exited" : "", list[0] ? ": " : "", list,
+			      part);
 	} else {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%llu new io-wq workers in %u s: each is at least one punted request "
-			      "(%s)", (unsigned long long)w->total, w->seconds, w->fallback_why);
+			      "%llu new io-wq workers in %.1f s: each is at least one punted request "
+			      "(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
 	}
 	if (w->total)
 		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
@@ -286,8 +294,14 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 	finding_ev_str(fi, "punts_source", w->tracepoint ? "tracepoint" : "threads");
 	finding_ev_int(fi, "punts", (int64_t)w->total);
 	finding_ev_int(fi, "seconds", w->seconds);
+	json_object_object_add(fi->evidence, "seconds_watched",
+			       json_object_new_double(w->seconds_watched));
+	finding_ev_str(fi, "ended", w->exited ? "process exited" : "time");
+	if (w->tracepoint)
+		json_object_object_add(fi->evidence, "opcode_coverage",
+				       json_object_new_double(punt_watch_coverage(w)));
 	secs = json_object_new_array();
-	for (i = 0; i < w->seconds; i++)
+	for (i = 0; i < w->nper_second; i++)
 		json_object_array_add(secs, json_object_new_int64((int64_t)w->per_second[i]));
 	json_object_object_add(fi->evidence, "per_second", secs);
 	ops = json_object_new_object();

@@ -10,7 +10,6 @@
 #include "checks.h"
 
 /* A written file this large on a block device is data, not a log or a config. */
-#define DATA_FILE_MIN (64ull << 20)
 
 struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
 			 const char *subject, const char *fmt, ...)
@@ -67,23 +66,37 @@ bool proc_file_writable(const struct proc_file *f)
 
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
 {
-	const struct proc_mount *m;
+	const struct ut_file *uf;
 	size_t i;
 
 	if (f->type != PFILE_REGULAR && f->type != PFILE_BLOCK)
 		return NULL;
+	uf = proc_watched_file(ctx->proc, f, NULL);
+	if (uf && uf->reqs)
+		return "io_uring made requests on it while watched";
+	/* Watched, what io_uring did not touch is not its data, registered or not. */
+	if (proc_watched(ctx->proc))
+		return proc_watched_fixed_reqs(ctx->proc, f)
+		       ? "registered with a ring that made requests on registered files while watched"
+		       : NULL;
 	if (f->registered)
 		return "registered with a ring";
 	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
 		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
 			return "matches --data-path";
-	if (f->type == PFILE_BLOCK && proc_file_writable(f))
-		return "a block device opened for writing";
-	m = proc_file_mount(ctx->proc, f);
-	if (f->size_known && f->size >= DATA_FILE_MIN && proc_file_writable(f) && m && m->major &&
-	    !(f->gen.flags & O_APPEND))
-		return "a large file opened for writing";
 	return NULL;
+}
+
+bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f)
+{
+	const struct proc_mount *m = proc_file_mount(ctx->proc, f);
+
+	/* Standard streams are the launcher's redirections, not data. */
+	if (f->fd <= 2 || proc_data_file(ctx, f) || proc_watched(ctx->proc))
+		return false;
+	if (f->type == PFILE_BLOCK)
+		return proc_file_writable(f);
+	return f->type == PFILE_REGULAR && proc_file_writable(f) && m && m->major;
 }
 
 /* A worker that ran this long in the window did work, whatever its wake-ups. */

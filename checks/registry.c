@@ -707,6 +707,31 @@ const struct check check_table[] = {
 		.reference = "https://docs.kernel.org/trace/events.html",
 	},
 	{
+		.id = "file-punts",
+		.title = "No file's io_uring requests are punted to io-wq while watched",
+		.category = "proc-files",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_file_punts,
+		.looks_at = "With audit --watch SECONDS, as root: io_uring_submit_req (opcode, SQE "
+			    "flags), io_uring_file_get (the fd) and io_uring_queue_async_work (the "
+			    "punt), sampled per thread with perf_event_open and joined per request; "
+			    "each file's flags, size and allocation when first and last seen, its "
+			    "extents (FIEMAP) and its pages in the page cache (cachestat, or mincore "
+			    "on a read-only mapping: nothing read, faulted in or evicted). Requests "
+			    "on registered files carry no fd: a ring with one registered file names "
+			    "it, otherwise the candidates are listed.",
+		.why = "A file whose requests punt is off the fast path, and each cause has its "
+		       "own fix: IOSQE_ASYNC set by the application, buffered I/O, O_APPEND, "
+		       "writes that extend the file, writes into holes or unwritten extents, and "
+		       "pages of an O_DIRECT file in the page cache. The share (punted of all "
+		       "requests on that file) says how much of its I/O is affected. A cause "
+		       "from the request's flags is certain; one from the file's state is likely, "
+		       "and said so.",
+		.fix = "the fix of each cause named in the finding",
+		.reference = "https://docs.kernel.org/trace/events.html",
+	},
+	{
 		.id = "dstate-threads",
 		.title = "No threads stuck in uninterruptible sleep",
 		.category = "proc-threads",

@@ -67,6 +67,15 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	} else if (pf.incomplete) {
 		error_msg("pid %d exited while being audited: the report is incomplete", (int)pid);
 		ret = EXIT_CANNOT;
+	} else if (pf.watch && pf.watch->exited) {
+		if (named) {
+			error_msg("pid %d exited %.2f s into the %u s watch: the report covers the "
+				  "time watched", (int)pid, pf.watch->seconds_watched,
+				  pf.watch->seconds);
+			ret = EXIT_CANNOT;
+		}
+		report_note(ctx->report, "pid %d exited %.2f s into the %u s watch", (int)pid,
+			    pf.watch->seconds_watched, pf.watch->seconds);
 	}
 	proc_facts_summary(&pf, line, sizeof(line));
 	report_note(ctx->report, "%s", line);

@@ -428,11 +428,11 @@ static void open_counters(struct probe_result *r, struct counters *c)
 
 	c->punts_ok = !tp_format_load("io_uring/io_uring_queue_async_work", &fmt, r->punts_why,
 				      sizeof(r->punts_why)) &&
-		      !tp_counter_open(&c->punts, &fmt, getpid(), false);
+		      !tp_counter_open(&c->punts, &fmt, getpid());
 	if (!c->punts_ok && !r->punts_why[0])
 		snprintf(r->punts_why, sizeof(r->punts_why), "perf_event_open on the tracepoint failed");
 	c->enters_ok = !tp_format_load("syscalls/sys_enter_io_uring_enter", &fmt, why, sizeof(why)) &&
-		       !tp_counter_open(&c->enters, &fmt, getpid(), false);
+		       !tp_counter_open(&c->enters, &fmt, getpid());
 }
 
 int probe_run(const struct probe_opts *o, struct probe_result *r)

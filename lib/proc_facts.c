@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fiemap.h"
+#include "file_state.h"
 #include "mountinfo.h"
 #include "proc_facts.h"
 
@@ -305,36 +306,6 @@ static void mark_registered(struct proc_facts *pf)
 	}
 }
 
-/*
- * Opens the file behind proc/PID/fd/N for reading, only if it is a regular
- * file: opening a FIFO could block, opening a device node could act (a tape
- * rewinds). The process may swap the fd between any check and the open, so
- * the check is made on an O_PATH handle, which opens nothing, and the read
- * handle is reopened from that same handle. Returns an fd or -errno.
- */
-static int open_regular(const struct sysroot *sr, const char *path)
-{
-	char self[64];
-	struct stat st;
-	int pfd, fd;
-
-	pfd = openat(sr->dirfd, path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, &st)) {
-		fd = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		fd = -EINVAL;
-	} else {
-		snprintf(self, sizeof(self), "proc/self/fd/%d", pfd);
-		fd = openat(sr->dirfd, self, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0)
-			fd = -errno;
-	}
-	close(pfd);
-	return fd;
-}
-
 /* Live only: size, type, O_DIRECT alignment and extents through /proc/PID/fd/N. */
 static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf)
 {
@@ -379,7 +350,7 @@ static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf
 			f->ext_err = -ECANCELED;	/* small and not registered */
 			continue;
 		}
-		fd = open_regular(sr, path);
+		fd = file_open_regular(sr->dirfd, path);
 		if (fd < 0) {
 			f->ext_err = fd;
 			continue;
@@ -526,6 +497,8 @@ void proc_facts_free(struct proc_facts *pf)
 	for (i = 0; i < pf->nmounts; i++)
 		free(pf->mounts[i].source);
 	free(pf->mounts);
+	if (pf->watch)
+		punt_watch_free(pf->watch);
 	free(pf->watch);
 	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);

@@ -6,6 +6,7 @@
  * without eBPF and without touching ftrace's global state.
  */
 #include <ctype.h>
+#include <poll.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,60 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "punt_watch.h"
 #include "sysroot.h"
-#include "tp_counter.h"
+#include "tp_stream.h"
 
-#define EVENT "io_uring/io_uring_queue_async_work"
 #define MAX_THREADS 4096
-
-static void count_op(struct punt_watch *w, const char *op)
-{
-	unsigned int i;
-
-	for (i = 0; i < w->nops; i++)
-		if (!strcmp(w->ops[i].op, op)) {
-			w->ops[i].n++;
-			return;
-		}
-	if (w->nops < WATCH_MAX_OPS) {
-		snprintf(w->ops[w->nops].op, sizeof(w->ops[0].op), "%s", op);
-		w->ops[w->nops++].n = 1;
-	}
-}
-
-struct sample_ctx {
-	const struct tp_format *fmt;
-	struct punt_watch *w;
-};
-
-/* The opcode of one punt: its name (op_str, 6.x) or its number. */
-static void on_sample(const uint8_t *raw, uint32_t len, void *arg)
-{
-	const struct sample_ctx *sc = arg;
-	const struct tp_format *tf = sc->fmt;
-	char op[24];
-
-	if (tf->op_str_off >= 0 && (uint32_t)tf->op_str_off + 4 <= len) {
-		uint32_t loc, off, n;
-
-		memcpy(&loc, raw + tf->op_str_off, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (off + n <= len && n) {
-			snprintf(op, sizeof(op), "%.*s", (int)n, (const char *)raw + off);
-			count_op(sc->w, op);
-			return;
-		}
-	}
-	if (tf->opcode_off >= 0 && (uint32_t)tf->opcode_off < len) {
-		snprintf(op, sizeof(op), "opcode %u", raw[tf->opcode_off]);
-		count_op(sc->w, op);
-	}
-}
 
 static void sleep_ms(long ms)
 {
@@ -74,40 +30,204 @@ static void sleep_ms(long ms)
 
 	nanosleep(&ts, NULL);
 }
+/* Sample buffers for all threads together; see tp_stream_open. */
+#define RING_BUDGET (64u << 20)
+#define TICK_MS 10
+/* A sample this recent may still be being written on another CPU: next tick. */
+#define SETTLE_NS 2000000ull
+#define REFRESH_NS 100000000ull
+#define CACHE_NS 250000000ull
+#define NS 1000000000ull
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+struct watch_run {
+	struct punt_watch *w;
+	unsigned int map[UT_NEVENTS];	/* stream event -> uring_trace event */
+};
+
+static void on_record(const struct tp_record *r, void *arg)
+{
+	struct watch_run *run = arg;
+	struct tp_record t = *r;
+
+	t.event = run->map[r->event];
+	uring_trace_record(&run->w->ut, &t);
+}
+
+/* The files seen for the first time: their state now, before it changes. */
+static void read_new_files(pid_t pid, struct punt_watch *w)
+{
+	size_t n = w->ut.nfiles, i;
+	struct watch_file *grown;
+
+	if (n <= w->nfiles)
+		return;
+	grown = reallocarray(w->files, n, sizeof(*grown));
+	if (!grown)
+		return;
+	w->files = grown;
+	for (i = w->nfiles; i < n; i++) {
+		memset(&w->files[i], 0, sizeof(w->files[i]));
+		file_state_read(pid, w->ut.files[i].fd, &w->files[i].first);
+		w->files[i].last.err = -ENODATA;
+	}
+	w->nfiles = n;
+}
+
+static void read_last_files(pid_t pid, struct punt_watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nfiles; i++) {
+		struct watch_file *f = &w->files[i];
+
+		file_state_read(pid, w->ut.files[i].fd, &f->last);
+		f->reused = !f->first.err && !f->last.err &&
+			    (f->first.dev != f->last.dev || f->first.ino != f->last.ino);
+	}
+}
+
+/* Page cache comes and goes (writeback, reads): the files that punt are looked at again. */
+static void read_cache_peaks(pid_t pid, struct punt_watch *w)
+{
+	unsigned int looked = 0;
+	size_t i;
+
+	for (i = 0; i < w->nfiles && looked < 64; i++) {
+		struct watch_file *f = &w->files[i];
+		uint64_t cached, dirty;
+
+		if (!w->ut.files[i].punts || !f->first.regular)
+			continue;
+		looked++;
+		if (file_cache_read(pid, w->ut.files[i].fd, &cached, &dirty))
+			continue;
+		f->cache_reads++;
+		f->peak_cached = cached > f->peak_cached ? cached : f->peak_cached;
+		f->peak_dirty = dirty > f->peak_dirty ? dirty : f->peak_dirty;
+	}
+}
+
+static void count_ops(struct punt_watch *w)
+{
+	char buf[24];
+	unsigned int op;
+
+	for (op = 0; op < 256 && w->nops < WATCH_MAX_OPS; op++) {
+		if (!w->ut.punt_ops[op])
+			continue;
+		snprintf(w->ops[w->nops].op, sizeof(w->ops[0].op), "%s",
+			 uring_trace_op_name(&w->ut, (uint8_t)op, buf, sizeof(buf)));
+		w->ops[w->nops++].n = w->ut.punt_ops[op];
+	}
+}
+
+static bool gone(int pidfd, pid_t pid, int wait_ms)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	if (pidfd >= 0)
+		return poll(&p, 1, wait_ms) > 0;
+	sleep_ms(wait_ms);
+	return kill(pid, 0) && errno == ESRCH;
+}
 
 static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 {
-	struct tp_format tf;
-	struct tp_counter c;
-	struct sample_ctx sc = { &tf, w };
-	uint64_t prev = 0, now;
-	unsigned int s, tick;
-	int err;
+	struct tp_format fmts[UT_NEVENTS];
+	struct watch_run run = { .w = w };
+	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
+	uint64_t next_cache;
+	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
+	struct tp_stream s;
+	int err, pidfd;
 
-	if (tp_format_load(EVENT, &tf, w->fallback_why, sizeof(w->fallback_why)))
+	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
-	err = tp_counter_open(&c, &tf, pid, true);
+	for (k = 0; k < UT_NEVENTS; k++) {
+		if (!w->ut.have[k])
+			continue;
+		punt_k = k == UT_PUNT ? n : punt_k;
+		submit_k = k == UT_SUBMIT ? n : submit_k;
+		file_k = k == UT_FILE_GET ? n : file_k;
+		run.map[n] = k;
+		fmts[n++] = w->ut.fmts[k];
+	}
+	err = tp_stream_open(&s, pid, fmts, n, RING_BUDGET);
 	if (err) {
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
-			 "perf_event_open on the tracepoint failed: %s", strerror(-err));
+			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
+		tp_stream_close(&s);
+		uring_trace_free(&w->ut);
 		return false;
 	}
 	w->tracepoint = true;
-	for (s = 0; s < w->seconds; s++) {
-		for (tick = 0; tick < 10; tick++) {
-			sleep_ms(100);
-			w->lost += tp_counter_drain(&c, on_sample, &sc);
-		}
-		now = tp_counter_read(&c);
-		w->per_second[s] = now - prev;
-		prev = now;
-		if (kill(pid, 0) && errno == ESRCH)
+	w->submit_counted = submit_k < UT_NEVENTS;
+	w->ring_bytes = s.data_bytes;
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	start = tp_stream_now();
+	end = start + (uint64_t)w->seconds * NS;
+	next_sec = start + NS;
+	next_refresh = start + REFRESH_NS;
+	next_cache = start + CACHE_NS;
+	for (now = start; now < end; now = tp_stream_now()) {
+		uint64_t left_ms = (end - now) / 1000000ull;
+
+		if (gone(pidfd, pid, left_ms < TICK_MS ? (int)left_ms : TICK_MS)) {
+			w->exited = true;
+			now = tp_stream_now();
 			break;
-		tp_counter_refresh(&c);
+		}
+		now = tp_stream_now();
+		tp_stream_drain(&s, now - SETTLE_NS, on_record, &run);
+		read_new_files(pid, w);
+		if (now >= next_refresh) {
+			tp_stream_refresh(&s);
+			next_refresh = now + REFRESH_NS;
+		}
+		if (now >= next_cache) {
+			read_cache_peaks(pid, w);
+			next_cache = now + CACHE_NS;
+		}
+		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
+			tp_stream_counts(&s, counts);
+			w->per_second[w->nper_second++] = counts[punt_k] - prev;
+			prev = counts[punt_k];
+			next_sec += NS;
+		}
 	}
-	w->total = prev;
-	w->threads_watched = c.n;
-	tp_counter_close(&c);
+	if (now > end)
+		now = end;
+	tp_stream_counts(&s, counts);
+	/* Everything counted has been written by now: deliver the rest. */
+	tp_stream_drain(&s, UINT64_MAX, on_record, &run);
+	read_new_files(pid, w);
+	uring_trace_finish(&w->ut);
+	if (!w->exited)
+		read_last_files(pid, w);
+	w->seconds_watched = (double)(now - start) / (double)NS;
+	/* The part second at the end, when the process exited in it. */
+	if (w->nper_second < WATCH_MAX_SECONDS && counts[punt_k] > prev &&
+	    (double)w->nper_second < w->seconds_watched)
+		w->per_second[w->nper_second++] = counts[punt_k] - prev;
+	else if (w->exited && w->nper_second < WATCH_MAX_SECONDS &&
+		 (double)w->nper_second < w->seconds_watched)
+		w->per_second[w->nper_second++] = 0;
+	w->total = counts[punt_k];
+	w->submitted = submit_k < UT_NEVENTS ? counts[submit_k] : 0;
+	w->file_gets = file_k < UT_NEVENTS ? counts[file_k] : 0;
+	w->punts_sampled = w->ut.samples[UT_PUNT];
+	w->lost = s.lost;
+	w->threads_watched = s.n;
+	w->threads_late = s.late;
+	w->threads_unattached = s.unattached;
+	count_ops(w);
+	if (pidfd >= 0)
+		close(pidfd);
+	tp_stream_close(&s);
 	return true;
 }
 
@@ -117,7 +237,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 	pid_t seen[MAX_THREADS];
 	unsigned int nseen = 0, s, tick;
 	char dir[64], path[128], comm[32];
-	uint64_t before = 0;
+	uint64_t before = 0, start = tp_stream_now();
 	struct sysroot live;
 	int err;
 
@@ -136,8 +256,10 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 				sleep_ms(100);
 			d = sysroot_opendir(&live, dir);
 			if (!d) {
-				if (!s)
+				if (!s && !tick)
 					fact_fail(&w->e, -errno, "cannot read '/%s': %s", dir, strerror(errno));
+				else
+					w->exited = errno == ENOENT || errno == ESRCH;
 				goto out;
 			}
 			while ((de = readdir(d))) {
@@ -162,11 +284,17 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 		}
 		if (s) {
 			w->per_second[s - 1] = w->total - before;
+			w->nper_second = s;
 			before = w->total;
 		}
 	}
-	w->threads_watched = nseen;
 out:
+	if (w->exited && w->nper_second < w->seconds)
+		w->per_second[w->nper_second++] = w->total - before;
+	w->threads_watched = nseen;
+	w->seconds_watched = (double)(tp_stream_now() - start) / (double)NS;
+	if (w->seconds_watched > w->seconds)
+		w->seconds_watched = w->seconds;
 	sysroot_close(&live);
 }
 
@@ -176,4 +304,25 @@ void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 	w->seconds = seconds > WATCH_MAX_SECONDS ? WATCH_MAX_SECONDS : seconds;
 	if (!watch_tracepoint(pid, w))
 		watch_threads(pid, w);
+}
+
+void punt_watch_free(struct punt_watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nfiles; i++) {
+		file_state_free(&w->files[i].first);
+		file_state_free(&w->files[i].last);
+	}
+	free(w->files);
+	w->files = NULL;
+	w->nfiles = 0;
+	uring_trace_free(&w->ut);
+}
+
+double punt_watch_coverage(const struct punt_watch *w)
+{
+	if (!w->tracepoint || !w->total)
+		return 1.0;
+	return w->punts_sampled >= w->total ? 1.0 : (double)w->punts_sampled / (double)w->total;
 }

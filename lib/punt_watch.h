@@ -7,34 +7,63 @@
 #include <sys/types.h>
 
 #include "fact.h"
+#include "file_state.h"
+#include "uring_trace.h"
 
 #define WATCH_MAX_SECONDS 600
 #define WATCH_MAX_OPS 64
 
-/* Punts of one process to io-wq, counted over a few seconds. */
+/* One fd io_uring used while watched, with its file as seen first and last. */
+struct watch_file {
+	struct file_state first;	/* when its first request was seen */
+	struct file_state last;		/* at the end; last.err when it had gone */
+	bool reused;			/* the fd named another file at the end */
+	/* the page cache of a file with punts, read every 250 ms: the most seen */
+	unsigned int cache_reads;
+	uint64_t peak_cached, peak_dirty;	/* dirty includes writeback */
+};
+
+/* Punts of one process to io-wq, and the requests behind them, over a few seconds. */
 struct punt_watch {
 	struct fact_err e;		/* nothing could be counted */
 	bool tracepoint;		/* counted with io_uring:io_uring_queue_async_work */
 	char fallback_why[256];		/* why the tracepoint was not used */
-	unsigned int seconds;
-	uint64_t total;			/* punts (tracepoint) or new iou-wrk threads (fallback) */
+	unsigned int seconds;		/* asked for */
+	double seconds_watched;		/* really watched: less when the process exited */
+	bool exited;			/* the process exited during the watch */
+	uint64_t total;			/* punts (tracepoint, counted exactly) or new iou-wrk threads */
+	uint64_t submitted, file_gets;	/* requests and normal-fd lookups, counted exactly */
+	bool submit_counted;		/* the submit tracepoint was open */
 	uint64_t per_second[WATCH_MAX_SECONDS];
+	unsigned int nper_second;	/* entries filled; the last may be a part second */
 	struct {
 		char op[24];
 		uint64_t n;
 	} ops[WATCH_MAX_OPS];
 	unsigned int nops;
-	uint64_t lost;			/* samples the kernel dropped: counted, opcode unknown */
-	unsigned int threads_watched;
+	uint64_t punts_sampled;		/* punts the breakdowns cover */
+	uint64_t lost;			/* samples the kernel dropped: counted, not attributed */
+	unsigned int threads_watched, threads_late, threads_unattached;
+	size_t ring_bytes;		/* sample buffer per thread */
+
+	/* tracepoint only: per file and per ring */
+	struct uring_trace ut;
+	struct watch_file *files;	/* parallel to ut.files */
+	size_t nfiles;
 };
 
 /*
- * Live only. As root, opens a perf tracepoint counter on every thread of
- * pid (rescanned each second), which touches no global tracing state; if
+ * Live only. As root, samples io_uring's tracepoints on every thread of
+ * pid (rescanned every 100 ms), which touches no global tracing state; if
  * tracefs is not mounted it is mounted in a private mount namespace of
  * this process only. Otherwise, or when that fails, counts new iou-wrk
- * threads instead and says why in fallback_why.
+ * threads instead and says why in fallback_why. Stops early when the
+ * process exits.
  */
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w);
+void punt_watch_free(struct punt_watch *w);
+
+/* The share of the punts the per-file and per-opcode breakdowns cover, 0..1. */
+double punt_watch_coverage(const struct punt_watch *w);
 
 #endif

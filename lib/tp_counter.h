@@ -7,18 +7,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* A tracepoint's id and the offsets of the fields we read from its samples. */
-struct tp_format {
-	int id;
-	int opcode_off;		/* u8 opcode, -1 if absent */
-	int op_str_off;		/* __data_loc char[] op_str (6.x), -1 if absent */
-};
+#include "tp_format.h"
 
 struct tp_thread {
 	pid_t tid;
 	int fd;
-	void *ring;		/* sample buffer, NULL when only counting */
-	size_t ring_len;
 };
 
 /*
@@ -28,27 +21,16 @@ struct tp_thread {
 struct tp_counter {
 	struct tp_format fmt;
 	pid_t pid;
-	bool sample;		/* keep raw samples (for the opcode) */
 	struct tp_thread *threads;
 	unsigned int n, cap;
 };
 
-/*
- * Looks up "category/name" in tracefs; when tracefs is not mounted, mounts
- * it in a mount namespace private to this process (root only). 0 or -errno,
- * with why filled.
- */
-int tp_format_load(const char *event, struct tp_format *fmt, char *why, size_t whysz);
-
 /* Attaches to every thread of pid; 0, or -errno when no thread could be opened. */
-int tp_counter_open(struct tp_counter *c, const struct tp_format *fmt, pid_t pid, bool sample);
+int tp_counter_open(struct tp_counter *c, const struct tp_format *fmt, pid_t pid);
 /* Attaches to threads that appeared since. */
 void tp_counter_refresh(struct tp_counter *c);
 /* Events counted so far over all threads. */
 uint64_t tp_counter_read(const struct tp_counter *c);
-/* Calls fn on the raw data of each sample waiting, and consumes them; returns lost samples. */
-uint64_t tp_counter_drain(struct tp_counter *c, void (*fn)(const uint8_t *raw, uint32_t len,
-							   void *arg), void *arg);
 void tp_counter_close(struct tp_counter *c);
 
 #endif

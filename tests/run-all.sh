@@ -4,11 +4,11 @@
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-suites="unit replay e2e hostile audit probe nobody names"
+suites="unit replay e2e hostile audit probe nobody names watch"
 { sh tests/run-unit.sh "$@"; echo $? >"$dir/unit.rc"; } | tee "$dir/unit.log"
 { bash tests/fuzz/replay.sh; echo $? >"$dir/replay.rc"; } | tee "$dir/replay.log"
 { bash tests/e2e/run.sh; echo $? >"$dir/e2e.rc"; } | tee "$dir/e2e.log"
-for suite in hostile audit probe nobody names; do
+for suite in hostile audit probe nobody names watch; do
 	{ bash "tests/e2e/$suite.sh"; echo $? >"$dir/$suite.rc"; } | tee "$dir/$suite.log"
 done
 

@@ -23,16 +23,13 @@
  *   many-files        10,000 open files and 8 rings
  *   churn             rings (every other one SQPOLL), files and threads created and
  *                     destroyed without pause: what an audit must survive reading
+ *   buffered-fd, sparse, cached, dirty-read, extending, async, small-buffered
+ *                     one cause of punts each, on a normal fd: see punt_causes.c
  *   hostile-names     a comm and a thread name with escapes and a newline, and registered
  *                     files named with escapes, a forged report line, Markdown and XML
  *                     metacharacters and bytes that are not UTF-8
- *   no-ring           a service that fell back to Linux AIO: without CAP_IPC_LOCK and with
- *                     RLIMIT_MEMLOCK lowered to 64 KiB, io_uring_queue_init() of 4096
- *                     entries (ENOMEM where rings are charged to the limit; on 5.12 to
- *                     6.13 it works, and the ring is closed at once, as by a service that
- *                     gave up on io_uring for another reason), then an io_setup()
- *                     context; liburing stays mapped. "ready PID ENOMEM" or "ready PID
- *                     closed" says which
+ *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
+ *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,18 +40,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/aio_abi.h>
-#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024 * 1024)
+#include "pathology.h"
+
 #define MAX_FILES 10000
 
-static volatile sig_atomic_t stop;
+volatile sig_atomic_t stop;
 static char *paths[MAX_FILES + 8];
 static int npaths;
 
@@ -64,7 +59,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void die(const char *what, int err)
+void die(const char *what, int err)
 {
 	fprintf(stderr, "pathology: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	for (int i = 0; i < npaths; i++)
@@ -72,7 +67,7 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static void sleep_ms(long ms)
+void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -80,7 +75,7 @@ static void sleep_ms(long ms)
 }
 
 /* A file of size bytes in dir, opened with flags; written through once when prefill. */
-static int data_file(const char *dir, const char *name, off_t size, int flags, int prefill)
+int data_file(const char *dir, const char *name, off_t size, int flags, int prefill)
 {
 	char *path;
 	void *buf;
@@ -129,13 +124,13 @@ static void ring_init_cpu(struct io_uring *ring, unsigned entries, unsigned flag
 		die("io_uring_queue_init_params", ret);
 }
 
-static void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
+void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle,
 		      int wq_fd)
 {
 	ring_init_cpu(ring, entries, flags, idle, wq_fd, -1);
 }
 
-static void reap(struct io_uring *ring, unsigned n)
+void reap(struct io_uring *ring, unsigned n)
 {
 	struct io_uring_cqe *cqe;
 
@@ -314,54 +309,7 @@ static void hostile_names(const char *dir)
 	pthread_join(t, NULL);
 }
 
-/* Drops CAP_IPC_LOCK from this process's sets, so io_uring charges it like a service. */
-static void drop_ipc_lock(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-	int w = CAP_IPC_LOCK / 32;
-	__u32 bit = 1u << (CAP_IPC_LOCK % 32);
-
-	if (syscall(SYS_capget, &h, d))
-		die("capget", errno);
-	d[w].effective &= ~bit;
-	d[w].permitted &= ~bit;
-	d[w].inheritable &= ~bit;
-	if (syscall(SYS_capset, &h, d))
-		die("capset", errno);
-}
-
-/*
- * What a service does when io_uring_queue_init() fails and it has a
- * fallback: here Linux AIO, as the one in the report this mode comes from.
- */
-static void no_ring(void)
-{
-	struct rlimit rl = { 64 << 10, 64 << 10 };
-	struct io_uring ring;
-	aio_context_t aio = 0;
-	const char *why = "ENOMEM";
-	int ret;
-
-	drop_ipc_lock();
-	if (setrlimit(RLIMIT_MEMLOCK, &rl))
-		die("setrlimit(RLIMIT_MEMLOCK)", errno);
-	ret = io_uring_queue_init(4096, &ring, 0);
-	if (!ret) {
-		io_uring_queue_exit(&ring);
-		why = "closed";
-	} else if (ret != -ENOMEM) {
-		die("io_uring_queue_init", ret);
-	}
-	if (syscall(SYS_io_setup, 128, &aio))
-		die("io_setup", errno);
-	printf("ready %d %s\n", getpid(), why);
-	fflush(stdout);
-	wait_for_stop();
-	syscall(SYS_io_destroy, aio);
-}
-
-static void *aligned_buf(size_t len)
+void *aligned_buf(size_t len)
 {
 	void *buf;
 
@@ -383,7 +331,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
-	if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
+	if (punt_cause_mode(mode, dir)) {
+		/* one cause of punts: punt_causes.c */
+	} else if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
 		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
 		ring_init_cpu(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1,
 			      mode[0] == 'c' ? split_cpus() : one_cpu());

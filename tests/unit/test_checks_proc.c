@@ -19,6 +19,8 @@ static struct proc_mount mounts[1];
 static struct proc_device devices[1];
 static struct uring_user_buf bufs[2];
 static struct punt_watch watch;
+static struct ut_file ufiles[2];
+static struct watch_file wfiles[2];
 static struct window_ring wrings[2];
 static struct window_thread wthreads[8];
 static struct plan plan;
@@ -457,21 +459,124 @@ static void test_o_direct(void **state)
 	expect("fd-o-direct", STATUS_FAIL);
 	pf.window.e.err = 0;
 	pf.threads.iou_wrk = 2;
-	/* A large written file is data even when not registered; a read-only one is not. */
+	/*
+	 * Neither registered nor watched: a large written file may or may not
+	 * be io_uring's. It is listed as not judged, never passed or blamed.
+	 */
 	files[0].registered = false;
-	expect("fd-o-direct", STATUS_FAIL);
+	expect_says("fd-o-direct", STATUS_SKIP, "not judged");
+	expect_says("fd-o-direct", STATUS_SKIP, "run audit --watch");
 	files[0].gen.flags = O_RDONLY;
-	expect("fd-o-direct", STATUS_PASS);
+	expect_says("fd-o-direct", STATUS_PASS, "no writable buffered file");
+}
+
+/* audit --watch saw io_uring requests on fd 5 (the table): reqs of them, punts punted. */
+static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
+{
+	memset(ufiles, 0, sizeof(ufiles));
+	memset(wfiles, 0, sizeof(wfiles));
+	ufiles[0] = (struct ut_file){ .fd = 5, .reqs = reqs, .writes = writes, .punts = punts,
+				      .write_punts = punts < writes ? punts : writes };
+	wfiles[0].first = (struct file_state){ .path = table_path, .regular = true,
+					       .size = 1ull << 30, .allocated = 1ull << 30,
+					       .extents = 4, .cache_how = "cachestat" };
+	wfiles[0].last = wfiles[0].first;
+	watch.tracepoint = true;
+	watch.seconds = watch.nper_second = 2;
+	watch.seconds_watched = 2.0;
+	watch.ut.files = ufiles;
+	watch.ut.nfiles = 1;
+	watch.files = wfiles;
+	watch.nfiles = 1;
+	pf.watch = &watch;
+}
+
+static void test_o_direct_watched(void **state)
+{
+	setup(state);
+	files[0].registered = false;
+	files[0].gen.flags = O_RDWR;
+	/* Buffered and punted while watched: blamed with its own share. */
+	watch_file5(100, 100, 40);
+	expect_says("fd-o-direct", STATUS_FAIL, "40 of the 100 io_uring requests");
+	/* Buffered, written, nothing punted: a warning that says what was seen. */
+	watch_file5(100, 100, 0);
+	expect_says("fd-o-direct", STATUS_WARN, "none of the 100 io_uring requests");
+	/* Only read, never punted: fine. */
+	watch_file5(100, 0, 0);
+	expect_says("fd-o-direct", STATUS_PASS, "O_DIRECT or only read");
+	/*
+	 * io_uring never touched the table while watched: a buffered file it
+	 * did not write is not blamed, even when registered.
+	 */
+	files[0].registered = true;
+	watch_file5(0, 0, 0);
+	watch.ut.nfiles = 0;
+	expect_says("fd-o-direct", STATUS_PASS, "files without io_uring requests were not judged");
+	pf.watch = NULL;
+}
+
+static void test_file_punts(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect_says("file-punts", STATUS_SKIP, "not watched");
+	watch_file5(1000, 1000, 0);
+	expect_says("file-punts", STATUS_PASS, "1000 requests on 1 fds");
+	/* O_DIRECT punted writes into a sparse file: the holes are named, as likely. */
+	watch_file5(1000, 1000, 440);
+	wfiles[0].first.allocated = 4096;
+	f = run("file-punts", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_string_equal(f->subject, "pid 42 fd 5 /srv/db/table.dat");
+	assert_contains(f->message, "440 of 1000 io_uring requests on this file were punted");
+	assert_contains(f->message, "(44%)");
+	assert_contains(f->message, "writes into holes");
+	assert_contains(finding_fix(f), "fallocate");
+	report_free(&r);
+	/* The file grew while watched: writes at its end. */
+	wfiles[0].first.allocated = 1ull << 30;
+	wfiles[0].last.size = 2ull << 30;
+	expect_says("file-punts", STATUS_FAIL, "grew from 1 GiB to 2 GiB");
+	/* Cached pages of an O_DIRECT file. */
+	wfiles[0].last.size = 1ull << 30;
+	wfiles[0].first.cached = 300;
+	expect_says("file-punts", STATUS_FAIL, "up to 300 pages of the file were in the page cache");
+	/* IOSQE_ASYNC from the application is certain and needs no other cause. */
+	wfiles[0].first.cached = 0;
+	ufiles[0].async_punts = 440;
+	f = run("file-punts", &r);
+	assert_contains(f->message, "440 had IOSQE_ASYNC set by the application");
+	assert_null(strstr(f->message, "cause unknown"));
+	report_free(&r);
+	/* Buffered: certain from the flags. */
+	ufiles[0].async_punts = 0;
+	files[0].gen.flags = O_RDWR;
+	expect_says("file-punts", STATUS_FAIL, "buffered writes (no O_DIRECT)");
+	/* Nothing in the flags or the state explains it: said so. */
+	files[0].gen.flags = O_RDWR | O_DIRECT;
+	expect_says("file-punts", STATUS_FAIL, "cause unknown");
+	pf.watch = NULL;
 }
 
 static void test_append(void **state)
 {
 
 	setup(state);
-	/* The log opened O_APPEND is no data file: fine. */
-	expect("fd-append", STATUS_PASS);
+	/* The log opened O_APPEND may or may not be io_uring's: not judged. */
+	expect_says("fd-append", STATUS_SKIP, "/var/log/db.log");
 	files[0].gen.flags |= O_APPEND;
 	expect_says("fd-append", STATUS_FAIL, "O_APPEND | O_DIRECT");
+	/* Watched: the log io_uring never wrote is not blamed; the table it wrote is. */
+	files[0].gen.flags &= ~O_APPEND;
+	watch_file5(100, 100, 0);
+	expect_says("fd-append", STATUS_PASS, "no file io_uring wrote");
+	files[0].gen.flags |= O_APPEND;
+	watch_file5(100, 100, 100);
+	expect_says("fd-append", STATUS_FAIL, "100 of 100 writes punted");
+	pf.watch = NULL;
 }
 
 static void test_buf_alignment(void **state)
@@ -495,8 +600,8 @@ static void test_extents(void **state)
 	setup(state);
 	f = run("file-extents", &r);
 	assert_int_equal(f->status, STATUS_PASS);
-	assert_string_equal(f->message, "1 data files: none fragmented, none with unwritten "
-					"extents where they punt");
+	assert_string_equal(f->message, "1 data files io_uring uses: none fragmented, none with "
+					"unwritten extents where they punt");
 	report_free(&r);
 	files[0].unwritten = 12;
 	expect("file-extents", STATUS_PASS);	/* ext4 does not punt into them */
@@ -742,6 +847,8 @@ int main(void)
 		cmocka_unit_test(test_sqpoll_unknown),
 		cmocka_unit_test(test_cq_overflow),
 		cmocka_unit_test(test_o_direct),
+		cmocka_unit_test(test_o_direct_watched),
+		cmocka_unit_test(test_file_punts),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_buf_alignment),
 		cmocka_unit_test(test_extents),

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Which files io_uring punted requests on while watched, what share of
+ * their requests, and why: from the request's own flags (IOSQE_ASYNC) and
+ * the file's flags and state (buffered, O_APPEND, growing, holes,
+ * unwritten extents, page cache). State makes a cause likely, not
+ * certain, and the message says which is which.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "units.h"
+
+bool proc_watched(const struct proc_facts *pf)
+{
+	return pf->watch && pf->watch->tracepoint;
+}
+
+const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struct proc_file *f,
+					const struct watch_file **wf)
+{
+	const struct punt_watch *w = pf->watch;
+	size_t i;
+
+	if (!proc_watched(pf))
+		return NULL;
+	for (i = 0; i < w->ut.nfiles; i++) {
+		if (w->ut.files[i].fd != f->fd)
+			continue;
+		/* The same fd number on another file since the collection is not this one. */
+		if (i < w->nfiles && w->files[i].first.path && strcmp(w->files[i].first.path, f->path))
+			return NULL;
+		if (wf)
+			*wf = i < w->nfiles ? &w->files[i] : NULL;
+		return &w->ut.files[i];
+	}
+	return NULL;
+}
+
+/* The audit's ring a traced ring is: by the fd it was entered under, or the only one. */
+static const struct proc_ring *ring_of_trace(const struct proc_facts *pf, const struct ut_ring *ur)
+{
+	size_t i;
+
+	if (pf->nrings == 1)
+		return &pf->rings[0];
+	for (i = 0; ur->fd >= 0 && !ur->fd_ambiguous && i < pf->nrings; i++)
+		if (pf->rings[i].fd == ur->fd)
+			return &pf->rings[i];
+	return NULL;
+}
+
+uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f)
+{
+	const struct punt_watch *w = pf->watch;
+	uint64_t n = 0;
+	size_t i, k;
+
+	if (!proc_watched(pf) || !f->registered)
+		return 0;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct proc_ring *r = ring_of_trace(pf, &w->ut.rings[i]);
+
+		for (k = 0; r && w->ut.rings[i].fixed_reqs && k < r->u.nfiles; k++)
+			if (!strcmp(r->u.files[k].path, f->path))
+				n += w->ut.rings[i].fixed_reqs;
+	}
+	return n;
+}
+
+static const struct proc_file *file_by_fd(const struct proc_facts *pf, int fd, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nfiles; i++)
+		if (pf->files[i].fd == fd && (!path || !strcmp(pf->files[i].path, path)))
+			return &pf->files[i];
+	return NULL;
+}
+
+static const struct proc_file *file_by_path(const struct proc_facts *pf, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < pf->nfiles; i++)
+		if (!strcmp(pf->files[i].path, path))
+			return &pf->files[i];
+	return NULL;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void cat(char *buf, size_t bufsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t bufsz, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= bufsz)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, bufsz - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The causes the file's flags and state support, for punted reads or writes. */
+struct causes {
+	char text[1024];
+	char fix[1024];
+	struct json_object *list;	/* evidence: [{cause, punts, certain}] */
+	unsigned int n;
+};
+
+static void cause(struct causes *c, const char *id, uint64_t punts, bool certain,
+		  const char *fix, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void cause(struct causes *c, const char *id, uint64_t punts, bool certain,
+		  const char *fix, const char *fmt, ...)
+{
+	struct json_object *o = json_object_new_object();
+	char part[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(part, sizeof(part), fmt, ap);
+	va_end(ap);
+	cat(c->text, sizeof(c->text), "%s%s", c->n ? "; " : "", part);
+	if (fix && !strstr(c->fix, fix))
+		cat(c->fix, sizeof(c->fix), "%s%s", c->fix[0] ? "; " : "", fix);
+	json_object_object_add(o, "cause", json_object_new_string(id));
+	json_object_object_add(o, "punts", json_object_new_int64((int64_t)punts));
+	json_object_object_add(o, "certain", json_object_new_boolean(certain));
+	json_object_array_add(c->list, o);
+	c->n++;
+}
+
+#define FIX_ASYNC "do not set IOSQE_ASYNC on these requests: it sends every one to io-wq"
+#define FIX_BUFFERED "open the file with O_DIRECT (aligned buffers, offsets and lengths)"
+#define FIX_APPEND "write at explicit offsets without O_APPEND into preallocated space"
+#define FIX_GROW "preallocate the file and write it once (or fallocate and zero it) " \
+		 "before the service writes at its end"
+#define FIX_HOLES "write the file once end to end (or fallocate it) so writes land on " \
+		  "allocated blocks"
+#define FIX_UNWRITTEN "write the preallocated range once: fallocate leaves unwritten " \
+		      "extents, and writes into them convert extents"
+#define FIX_CACHE "stop reading or writing the file through the page cache while it is " \
+		  "written with O_DIRECT (another fd, a backup or a plain read)"
+
+/*
+ * Punts not explained by IOSQE_ASYNC, in one direction, against the file's
+ * flags and its state as first seen (and as last seen, for growth).
+ */
+static void state_causes(struct causes *c, const struct proc_facts *pf,
+			 const struct proc_file *pfile, const struct watch_file *wf,
+			 uint64_t punts, bool writes)
+{
+	const struct file_state *a = wf && !wf->first.err ? &wf->first : NULL;
+	const struct file_state *b = wf && !wf->last.err && !wf->reused ? &wf->last : NULL;
+	int flags = pfile ? (int)pfile->gen.flags : -1;
+	const char *fs = pfile ? proc_file_fstype(pf, pfile) : "";
+	char s1[BYTES_STR_MAX], s2[BYTES_STR_MAX];
+	unsigned int before = c->n;
+	uint64_t cached = 0, dirty = 0;
+	const char *how = "";
+
+	if (!punts)
+		return;
+	/* The most the page cache held while watched: writeback empties it as it goes. */
+	if (a && !a->cache_err) {
+		cached = a->cached;
+		dirty = a->dirty + a->writeback;
+		how = a->cache_how;
+	}
+	if (wf && wf->cache_reads) {
+		cached = wf->peak_cached > cached ? wf->peak_cached : cached;
+		dirty = wf->peak_dirty > dirty ? wf->peak_dirty : dirty;
+	}
+	if (flags >= 0 && !(flags & O_DIRECT)) {
+		cause(c, "buffered", punts, true, FIX_BUFFERED,
+		      "buffered %s (no O_DIRECT)%s", writes ? "writes" : "reads",
+		      writes && !strcmp(fs, "ext4") ? ": ext4 punts every buffered write" : "");
+		return;
+	}
+	if (writes && flags >= 0 && (flags & O_APPEND))
+		cause(c, "append", punts, true, FIX_APPEND, "O_APPEND: every write extends the file");
+	if (writes && a && b && b->size > a->size) {
+		cause(c, "extending", punts, false, FIX_GROW,
+		      "writes at the end of the file (it grew from %s to %s while watched)",
+		      format_bytes(a->size, s1), format_bytes(b->size, s2));
+	}
+	if (writes && a && a->allocated + 4096 < a->size) {
+		cause(c, "holes", punts, false, FIX_HOLES,
+		      "writes into holes (a sparse file: %s of its %s allocated)",
+		      format_bytes(a->allocated, s2), format_bytes(a->size, s1));
+	}
+	/* ext4 converts unwritten extents without punting (facts, section 3): XFS does not. */
+	if (writes && a && !a->ext_err && a->unwritten && strcmp(fs, "ext4"))
+		cause(c, "unwritten", punts, false, FIX_UNWRITTEN,
+		      "writes into unwritten extents (%u of %u extents)", a->unwritten, a->extents);
+	if (writes && cached)
+		cause(c, "page-cache", punts, false, FIX_CACHE,
+		      "up to %llu pages of the file were in the page cache (%s): an O_DIRECT write "
+		      "must drop them first", (unsigned long long)cached, how);
+	if (!writes && dirty)
+		cause(c, "dirty-page-cache", punts, false, FIX_CACHE,
+		      "up to %llu dirty pages of the file were in the page cache: an O_DIRECT read "
+		      "must wait for them to be written back", (unsigned long long)dirty);
+	if (c->n == before)
+		cause(c, "unknown", punts, false, NULL,
+		      "cause unknown for %llu punted %s: O_DIRECT%s, %s",
+		      (unsigned long long)punts, writes ? "writes" : "reads",
+		      a ? "" : ", file state unread",
+		      a ? (a->cache_err ? "page cache unread" : "no page cache, no holes, size steady")
+			: "");
+}
+
+static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_t i)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	const struct ut_file *uf = &w->ut.files[i];
+	const struct watch_file *wf = i < w->nfiles ? &w->files[i] : NULL;
+	const char *path = wf && wf->first.path ? wf->first.path : "(closed)";
+	const struct proc_file *pfile = file_by_fd(pf, uf->fd, wf ? wf->first.path : NULL);
+	uint64_t rest_r = uf->read_punts, rest_w = uf->write_punts, other;
+	struct causes cs = { .list = json_object_new_array() };
+	char subject[4200];
+	struct finding *fi;
+	double share = pct(uf->punts, uf->reqs);
+
+	if (uf->async_punts) {
+		cause(&cs, "iosqe-async", uf->async_punts, true, FIX_ASYNC,
+		      "%llu had IOSQE_ASYNC set by the application",
+		      (unsigned long long)uf->async_punts);
+		/* Forced ones need no other cause: take them off each direction. */
+		rest_w -= uf->async_punts < rest_w ? uf->async_punts : rest_w;
+	}
+	state_causes(&cs, pf, pfile, wf, rest_w, true);
+	state_causes(&cs, pf, pfile, wf, rest_r, false);
+	other = uf->punts - uf->read_punts - uf->write_punts;
+	if (other)
+		cause(&cs, "other-opcodes", other, false, NULL,
+		      "%llu punted requests were neither reads nor writes",
+		      (unsigned long long)other);
+	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
+	fi = proc_add(c, ctx, share >= 1.0 ? STATUS_FAIL : STATUS_WARN, subject,
+		      "%llu of %llu io_uring requests on this file were punted to io-wq (%.0f%%) in "
+		      "%.1f s: %s", (unsigned long long)uf->punts, (unsigned long long)uf->reqs,
+		      share, w->seconds_watched, cs.text);
+	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
+					    : "look at the requests' flags and the file's state in "
+					      "the evidence; the kernel gave no reason");
+	finding_ev_int(fi, "fd", uf->fd);
+	finding_ev_str(fi, "path", wf ? wf->first.path : NULL);
+	finding_ev_int(fi, "requests", (int64_t)uf->reqs);
+	finding_ev_int(fi, "punts", (int64_t)uf->punts);
+	finding_ev_int(fi, "read_punts", (int64_t)uf->read_punts);
+	finding_ev_int(fi, "write_punts", (int64_t)uf->write_punts);
+	finding_ev_int(fi, "iosqe_async_punts", (int64_t)uf->async_punts);
+	if (pfile) {
+		char flags[16];
+
+		snprintf(flags, sizeof(flags), "0%o", pfile->gen.flags);
+		finding_ev_str(fi, "flags", flags);
+	}
+	json_object_object_add(fi->evidence, "causes", cs.list);
+}
+
+/* A ring's punts on registered files: the events carry no fd, only the ring. */
+static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
+				   const struct ut_ring *ur)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_ring *ring;
+	char subject[4200], names[2048] = "";
+	struct finding *fi;
+	size_t i;
+
+	ring = ring_of_trace(pf, ur);
+	if (ring && ring->u.nfiles == 1) {
+		const struct proc_file *pfile = file_by_path(pf, ring->u.files[0].path);
+		struct causes cs = { .list = json_object_new_array() };
+
+		state_causes(&cs, pf, pfile, NULL, ur->fixed_punts, true);
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered file %s",
+			 (int)pf->pid, ring->fd, ring->u.files[0].path);
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%llu of %llu io_uring requests on the ring's one registered file were "
+			      "punted to io-wq (%.0f%%) in %.1f s: %s",
+			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
+			      pct(ur->fixed_punts, ur->fixed_reqs), pf->watch->seconds_watched,
+			      cs.text);
+		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
+		json_object_object_add(fi->evidence, "causes", cs.list);
+	} else {
+		for (i = 0; ring && i < ring->u.nfiles && i < 8; i++)
+			cat(names, sizeof(names), "%s%s", i ? ", " : "", ring->u.files[i].path);
+		if (ring && ring->u.nfiles > 8)
+			cat(names, sizeof(names), " and %zu more", ring->u.nfiles - 8);
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered files", (int)pf->pid,
+			 ring ? ring->fd : -1);
+		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+			      "%llu of %llu io_uring requests on registered files were punted to io-wq "
+			      "(%.0f%%) in %.1f s, on one of %zu registered files (the tracepoints name "
+			      "no file for them)%s%s",
+			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
+			      pct(ur->fixed_punts, ur->fixed_reqs), pf->watch->seconds_watched,
+			      ring ? ring->u.nfiles : 0, names[0] ? ": " : "", names);
+		finding_set_fix(fi, "check each candidate's open flags and state with fd-o-direct, "
+				    "fd-append and file-extents; for a per-file count, submit on "
+				    "plain fds while auditing");
+	}
+	finding_ev_int(fi, "ring_fd", ring ? ring->fd : -1);
+	finding_ev_int(fi, "requests", (int64_t)ur->fixed_reqs);
+	finding_ev_int(fi, "punts", (int64_t)ur->fixed_punts);
+}
+
+void check_file_punts(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	uint64_t reqs = 0, fixed = 0;
+	unsigned int punted = 0;
+	char subject[32];
+	size_t i;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!w) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "not watched: audit --watch SECONDS names the files io_uring punts on");
+		return;
+	}
+	if (!w->tracepoint) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "the io_uring tracepoints could not be used (%s): no per-file account",
+			 w->fallback_why);
+		return;
+	}
+	for (i = 0; i < w->ut.nfiles; i++) {
+		reqs += w->ut.files[i].reqs;
+		if (w->ut.files[i].punts) {
+			add_file_finding(c, ctx, i);
+			punted++;
+		}
+	}
+	for (i = 0; i < w->ut.nrings; i++) {
+		fixed += w->ut.rings[i].fixed_reqs;
+		if (w->ut.rings[i].fixed_punts) {
+			add_registered_finding(c, ctx, &w->ut.rings[i]);
+			punted++;
+		}
+	}
+	if (!punted)
+		proc_add(c, ctx, STATUS_PASS, subject,
+			 "no request on any file was punted in %.1f s: %llu requests on %zu fds and "
+			 "%llu on registered files (io_uring tracepoints)",
+			 w->seconds_watched, (unsigned long long)reqs, w->ut.nfiles,
+			 (unsigned long long)fixed);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_TP_STREAM_H
+#define URINGLINT_TP_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tp_format.h"
+
+#define TPS_MAX_EVENTS 6
+
+/* One sample, in the order the events happened across all threads. */
+struct tp_record {
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
+	pid_t tid;
+	unsigned int event;	/* index into the formats given to tp_stream_open */
+	uint32_t len;
+	const uint8_t *raw;	/* the tracepoint's record, starting with common_type */
+};
+
+struct tp_stream_thread {
+	pid_t tid;
+	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
+	void *ring;
+	size_t ring_len;
+	bool late;		/* appeared after the start: its first events were missed */
+};
+
+/*
+ * Several tracepoints sampled on every thread of one process with
+ * perf_event_open, all of a thread's events in one ring buffer so they stay
+ * in order, merged across threads by time. Counting (read()) is exact even
+ * when the buffers overflow; the samples say which request, file and thread.
+ */
+struct tp_stream {
+	pid_t pid;
+	struct tp_format fmts[TPS_MAX_EVENTS];
+	unsigned int nev;
+	size_t data_bytes;		/* ring size per thread, a power of two */
+	struct tp_stream_thread *t;
+	unsigned int n, cap;
+	unsigned int late;		/* threads attached after the start */
+	unsigned int unattached;	/* threads that could not be attached */
+	uint64_t lost;			/* samples the kernel dropped (ring full) */
+	uint64_t out_of_order;		/* samples older than ones already delivered */
+	uint64_t delivered;
+	uint64_t last_time;
+	uint8_t *arena;
+	size_t arena_len, arena_cap;
+	struct tp_record *recs;
+	size_t nrecs, recs_cap;
+};
+
+/*
+ * Opens the nev events on every thread of pid with rings of about
+ * budget_bytes in all. 0, or -errno when no thread could be attached.
+ */
+int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
+		   unsigned int nev, size_t budget_bytes);
+/* Attaches to threads that appeared since; they count as late. */
+void tp_stream_refresh(struct tp_stream *s);
+/* Exact counts of each event over all threads seen, including exited ones. */
+void tp_stream_counts(const struct tp_stream *s, uint64_t *counts);
+/*
+ * Delivers every sample older than until_ns (CLOCK_MONOTONIC), in time
+ * order, and consumes it; newer ones wait for the next call so a sample
+ * still being written on another CPU is not delivered out of order.
+ * 0, or -ENOMEM (the samples of this call are then dropped and counted lost).
+ */
+int tp_stream_drain(struct tp_stream *s, uint64_t until_ns,
+		    void (*fn)(const struct tp_record *r, void *arg), void *arg);
+void tp_stream_close(struct tp_stream *s);
+
+/* CLOCK_MONOTONIC in ns, the clock the samples carry. */
+uint64_t tp_stream_now(void);
+
+#endif

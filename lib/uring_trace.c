@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Joins io_uring's tracepoints into per-file and per-ring accounts.
+ *
+ * One request, as a thread submits it: io_uring_submit_req gives its
+ * opcode and SQE flags; io_uring_file_get (only for a normal fd) gives the
+ * fd; io_uring_queue_async_work says it was punted to io-wq. They share
+ * the kernel's request pointer, which is recycled, so a request is keyed
+ * by the pointer from its submit to the next submit of the same pointer,
+ * and samples are joined in time order (tp_stream). With IOSQE_ASYNC the
+ * punt comes first and the fd later, from the io-wq worker's file_get.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uring_trace.h"
+
+#define REQS_MAX (1u << 22)
+
+static const char *const event_names[UT_NEVENTS] = {
+	[UT_SUBMIT] = "io_uring/io_uring_submit_req",
+	[UT_FILE_GET] = "io_uring/io_uring_file_get",
+	[UT_PUNT] = "io_uring/io_uring_queue_async_work",
+	[UT_ENTER] = "syscalls/sys_enter_io_uring_enter",
+};
+
+static void lookup_fields(struct uring_trace *ut)
+{
+	unsigned int k;
+
+	for (k = 0; k < UT_NEVENTS; k++) {
+		if (!ut->have[k])
+			continue;
+		ut->f_ctx[k] = tp_field_find(&ut->fmts[k], "ctx");
+		ut->f_req[k] = tp_field_find(&ut->fmts[k], "req");
+		ut->f_opcode[k] = tp_field_find(&ut->fmts[k], "opcode");
+		ut->f_flags[k] = tp_field_find(&ut->fmts[k], "flags");
+		ut->f_opstr[k] = tp_field_find(&ut->fmts[k], "op_str");
+	}
+	ut->f_fd = ut->have[UT_FILE_GET] ? tp_field_find(&ut->fmts[UT_FILE_GET], "fd") : NULL;
+	ut->f_sq_thread = ut->have[UT_SUBMIT] ? tp_field_find(&ut->fmts[UT_SUBMIT], "sq_thread")
+					      : NULL;
+	ut->f_enter_fd = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "fd") : NULL;
+	ut->f_enter_flags = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "flags")
+					       : NULL;
+}
+
+int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz)
+{
+	char other[256];
+	unsigned int k;
+	int err;
+
+	memset(ut, 0, sizeof(*ut));
+	err = tp_format_load(event_names[UT_PUNT], &ut->fmts[UT_PUNT], why, whysz);
+	if (err)
+		return err;
+	ut->have[UT_PUNT] = true;
+	for (k = 0; k < UT_NEVENTS; k++) {
+		if (k == UT_PUNT)
+			continue;
+		ut->have[k] = !tp_format_load(event_names[k], &ut->fmts[k], other, sizeof(other));
+	}
+	if (!ut->have[UT_SUBMIT]) {
+		ut->have[UT_SUBMIT] = !tp_format_load("io_uring/io_uring_submit_sqe",
+						      &ut->fmts[UT_SUBMIT], other, sizeof(other));
+		ut->submit_sqe = ut->have[UT_SUBMIT];
+	}
+	lookup_fields(ut);
+	return 0;
+}
+
+void uring_trace_free(struct uring_trace *ut)
+{
+	free(ut->files);
+	free(ut->file_of_fd);
+	free(ut->rings);
+	free(ut->reqs);
+	free(ut->enters);
+	memset(ut, 0, sizeof(*ut));
+}
+
+const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, char *buf,
+				size_t bufsz)
+{
+	if (ut->op_names[opcode][0])
+		return ut->op_names[opcode];
+	snprintf(buf, bufsz, "opcode %u", opcode);
+	return buf;
+}
+
+enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode)
+{
+	const char *n = ut->op_names[opcode];
+
+	if (n[0])
+		return !strncmp(n, "READ", 4) ? UT_DIR_READ
+		       : !strncmp(n, "WRITE", 5) ? UT_DIR_WRITE : UT_DIR_OTHER;
+	/* include/uapi/linux/io_uring.h: the numbers have not moved since 5.6. */
+	switch (opcode) {
+	case 1: case 4: case 22:	/* READV, READ_FIXED, READ */
+		return UT_DIR_READ;
+	case 2: case 5: case 23:	/* WRITEV, WRITE_FIXED, WRITE */
+		return UT_DIR_WRITE;
+	}
+	return UT_DIR_OTHER;
+}
+
+static uint64_t hash64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdull;
+	v ^= v >> 33;
+	return v;
+}
+
+static int reqs_grow(struct uring_trace *ut)
+{
+	size_t cap = ut->reqs_cap ? 2 * ut->reqs_cap : 4096, i;
+	struct ut_req *old = ut->reqs, *grown;
+
+	if (cap > REQS_MAX) {
+		/* Distinct request pointers beyond any ring's depth: start over. */
+		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
+		ut->reqs_used = 0;
+		return 0;
+	}
+	grown = calloc(cap, sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	ut->reqs = grown;
+	ut->reqs_cap = cap;
+	ut->reqs_used = 0;
+	for (i = 0; old && i < cap / 2; i++) {
+		struct ut_req *e;
+		size_t h;
+
+		if (!old[i].req)
+			continue;
+		for (h = hash64(old[i].req) & (cap - 1); ut->reqs[h].req; h = (h + 1) & (cap - 1))
+			;
+		e = &ut->reqs[h];
+		*e = old[i];
+		ut->reqs_used++;
+	}
+	free(old);
+	return 0;
+}
+
+/* The request's slot; a new one when create (and the pointer was not seen). */
+static struct ut_req *req_slot(struct uring_trace *ut, uint64_t req, bool create)
+{
+	size_t h;
+
+	if (!req)
+		return NULL;
+	if (!ut->reqs_cap || (create && 2 * (ut->reqs_used + 1) > ut->reqs_cap)) {
+		if (!create && !ut->reqs_cap)
+			return NULL;
+		if (reqs_grow(ut)) {
+			ut->oom = true;
+			return NULL;
+		}
+	}
+	for (h = hash64(req) & (ut->reqs_cap - 1); ut->reqs[h].req; h = (h + 1) & (ut->reqs_cap - 1))
+		if (ut->reqs[h].req == req)
+			return &ut->reqs[h];
+	if (!create)
+		return NULL;
+	ut->reqs_used++;
+	ut->reqs[h].req = req;
+	return &ut->reqs[h];
+}
+
+static struct ut_file *file_of(struct uring_trace *ut, int fd)
+{
+	struct ut_file *f;
+
+	if (fd < 0 || fd >= (1 << 24))
+		return NULL;
+	if ((size_t)fd >= ut->fd_slots) {
+		size_t slots = ut->fd_slots ? ut->fd_slots : 64, i;
+		int32_t *grown;
+
+		while (slots <= (size_t)fd)
+			slots *= 2;
+		grown = reallocarray(ut->file_of_fd, slots, sizeof(*grown));
+		if (!grown)
+			goto oom;
+		for (i = ut->fd_slots; i < slots; i++)
+			grown[i] = -1;
+		ut->file_of_fd = grown;
+		ut->fd_slots = slots;
+	}
+	if (ut->file_of_fd[fd] >= 0)
+		return &ut->files[ut->file_of_fd[fd]];
+	if (ut->nfiles == ut->files_cap) {
+		size_t cap = ut->files_cap ? 2 * ut->files_cap : 16;
+		struct ut_file *grown = reallocarray(ut->files, cap, sizeof(*grown));
+
+		if (!grown)
+			goto oom;
+		ut->files = grown;
+		ut->files_cap = cap;
+	}
+	f = &ut->files[ut->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	ut->file_of_fd[fd] = (int32_t)ut->nfiles++;
+	return f;
+oom:
+	ut->oom = true;
+	return NULL;
+}
+
+static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
+{
+	struct ut_ring *r;
+	size_t i;
+
+	for (i = 0; i < ut->nrings; i++)
+		if (ut->rings[i].ctx == ctx)
+			return &ut->rings[i];
+	if (ut->nrings == ut->rings_cap) {
+		size_t cap = ut->rings_cap ? 2 * ut->rings_cap : 4;
+		struct ut_ring *grown = reallocarray(ut->rings, cap, sizeof(*grown));
+
+		if (!grown) {
+			ut->oom = true;
+			return NULL;
+		}
+		ut->rings = grown;
+		ut->rings_cap = cap;
+	}
+	r = &ut->rings[ut->nrings++];
+	memset(r, 0, sizeof(*r));
+	r->ctx = ctx;
+	r->fd = -1;
+	return r;
+}
+
+static struct ut_thread_enter *enter_of(struct uring_trace *ut, pid_t tid, bool create)
+{
+	size_t i;
+
+	for (i = 0; i < ut->nenters; i++)
+		if (ut->enters[i].tid == tid)
+			return &ut->enters[i];
+	if (!create)
+		return NULL;
+	if (ut->nenters == ut->enters_cap) {
+		size_t cap = ut->enters_cap ? 2 * ut->enters_cap : 16;
+		struct ut_thread_enter *grown = reallocarray(ut->enters, cap, sizeof(*grown));
+
+		if (!grown) {
+			ut->oom = true;
+			return NULL;
+		}
+		ut->enters = grown;
+		ut->enters_cap = cap;
+	}
+	ut->enters[ut->nenters].tid = tid;
+	ut->enters[ut->nenters].fd = -1;
+	return &ut->enters[ut->nenters++];
+}
+
+static void count_op(struct ut_file *f, uint8_t opcode, bool req, bool punt)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nops && f->ops[i].opcode != opcode; i++)
+		;
+	if (i == f->nops) {
+		if (f->nops == UT_MAX_OPS)
+			return;
+		f->ops[f->nops].opcode = opcode;
+		f->ops[f->nops].reqs = f->ops[f->nops].punts = 0;
+		f->nops++;
+	}
+	f->ops[i].reqs += req;
+	f->ops[i].punts += punt;
+}
+
+/* A punted request whose fd is known. */
+static void file_punt(struct uring_trace *ut, struct ut_file *f, const struct ut_req *q)
+{
+	enum ut_dir d = uring_trace_op_dir(ut, q->opcode);
+
+	f->punts++;
+	f->read_punts += d == UT_DIR_READ;
+	f->write_punts += d == UT_DIR_WRITE;
+	f->async_punts += q->async;
+	count_op(f, q->opcode, false, true);
+}
+
+static void learn_op_name(struct uring_trace *ut, unsigned int ev, const struct tp_record *r,
+			  uint8_t opcode)
+{
+	char name[24];
+
+	if (!ut->op_names[opcode][0] && ut->f_opstr[ev] &&
+	    tp_field_str(ut->f_opstr[ev], r->raw, r->len, name, sizeof(name)))
+		memcpy(ut->op_names[opcode], name, sizeof(name));
+}
+
+static void add_submitter(struct ut_ring *ring, pid_t tid, bool sq_thread)
+{
+	unsigned int i;
+
+	for (i = 0; i < ring->nsubmitters; i++)
+		if (ring->submitters[i].tid == tid) {
+			ring->submitters[i].reqs++;
+			return;
+		}
+	if (ring->nsubmitters < UT_MAX_SUBMITTERS) {
+		ring->submitters[ring->nsubmitters].tid = tid;
+		ring->submitters[ring->nsubmitters].sq_thread = sq_thread;
+		ring->submitters[ring->nsubmitters++].reqs = 1;
+	}
+}
+
+/* A request whose pointer is reused (or the watch ends): what it never got. */
+static void settle(struct uring_trace *ut, const struct ut_req *q)
+{
+	struct ut_ring *ring;
+
+	if (q->fd >= 0 || q->fixed)
+		return;
+	ring = ring_of(ut, q->ctx);
+	if (ring) {
+		ring->nofile_reqs++;
+		ring->nofile_punts += q->punted;
+	}
+}
+
+void uring_trace_finish(struct uring_trace *ut)
+{
+	size_t i;
+
+	for (i = 0; i < ut->reqs_cap; i++)
+		if (ut->reqs[i].req && ut->reqs[i].ctx) {
+			settle(ut, &ut->reqs[i]);
+			ut->reqs[i].ctx = 0;
+		}
+}
+
+static void on_enter(struct uring_trace *ut, const struct tp_record *r)
+{
+	struct ut_thread_enter *e = enter_of(ut, r->tid, true);
+	uint64_t fd, flags = 0;
+
+	if (!e || !tp_field_u64(ut->f_enter_fd, r->raw, r->len, &fd))
+		return;
+	tp_field_u64(ut->f_enter_flags, r->raw, r->len, &flags);
+	/* IORING_ENTER_REGISTERED_RING: fd is an index into the thread's ring table. */
+	e->fd = (flags & (1u << 4)) || fd > (uint64_t)INT32_MAX ? -1 : (int)fd;
+}
+
+static void on_submit(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t req = 0, ctx = 0, opcode = 0, flags = 0, sq = 0;
+	struct ut_thread_enter *e;
+	struct ut_ring *ring;
+	struct ut_req *q;
+
+	tp_field_u64(ut->f_req[UT_SUBMIT], r->raw, r->len, &req);
+	tp_field_u64(ut->f_ctx[UT_SUBMIT], r->raw, r->len, &ctx);
+	tp_field_u64(ut->f_opcode[UT_SUBMIT], r->raw, r->len, &opcode);
+	tp_field_u64(ut->f_flags[UT_SUBMIT], r->raw, r->len, &flags);
+	tp_field_u64(ut->f_sq_thread, r->raw, r->len, &sq);
+	learn_op_name(ut, UT_SUBMIT, r, (uint8_t)opcode);
+	ring = ring_of(ut, ctx);
+	if (ring) {
+		ring->reqs++;
+		add_submitter(ring, r->tid, sq != 0);
+		e = sq ? NULL : enter_of(ut, r->tid, false);
+		if (e && e->fd >= 0 && ring->fd != e->fd) {
+			ring->fd_ambiguous |= ring->fd >= 0;
+			ring->fd = e->fd;
+		} else if (e && e->fd < 0) {
+			ring->fd_ambiguous = true;
+		}
+	}
+	q = req_slot(ut, req, true);
+	if (!q)
+		return;
+	if (q->ctx)
+		settle(ut, q);	/* the pointer's previous request */
+	q->ctx = ctx;
+	q->fd = -1;
+	q->opcode = (uint8_t)opcode;
+	q->fixed = flags & UT_REQ_FIXED_FILE;
+	q->async = flags & UT_REQ_FORCE_ASYNC;
+	q->punted = false;
+	if (q->fixed && ring)
+		ring->fixed_reqs++;
+}
+
+static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t req = 0, fd = 0;
+	struct ut_file *f;
+	struct ut_req *q;
+	enum ut_dir d;
+
+	tp_field_u64(ut->f_req[UT_FILE_GET], r->raw, r->len, &req);
+	if (!tp_field_u64(ut->f_fd, r->raw, r->len, &fd))
+		return;
+	f = file_of(ut, (int)(int32_t)fd);
+	if (!f)
+		return;
+	q = req_slot(ut, req, false);
+	if (!q || q->fd >= 0) {
+		/* Submitted before the watch: counted, opcode unknown. */
+		f->reqs++;
+		return;
+	}
+	q->fd = f->fd;
+	d = uring_trace_op_dir(ut, q->opcode);
+	f->reqs++;
+	f->reads += d == UT_DIR_READ;
+	f->writes += d == UT_DIR_WRITE;
+	f->async_reqs += q->async;
+	count_op(f, q->opcode, true, false);
+	if (q->punted)
+		file_punt(ut, f, q);	/* IOSQE_ASYNC: the worker takes the file after the punt */
+}
+
+static void on_punt(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t req = 0, ctx = 0, opcode = 0;
+	struct ut_ring *ring;
+	struct ut_req *q;
+
+	tp_field_u64(ut->f_req[UT_PUNT], r->raw, r->len, &req);
+	tp_field_u64(ut->f_ctx[UT_PUNT], r->raw, r->len, &ctx);
+	if (tp_field_u64(ut->f_opcode[UT_PUNT], r->raw, r->len, &opcode)) {
+		learn_op_name(ut, UT_PUNT, r, (uint8_t)opcode);
+		ut->punt_ops[(uint8_t)opcode]++;
+	}
+	ring = ring_of(ut, ctx);
+	if (ring)
+		ring->punts++;
+	q = req_slot(ut, req, false);
+	if (!q || (q->punted && q->fd < 0 && !q->fixed)) {
+		ut->punts_unattributed++;
+		return;
+	}
+	if (q->punted && q->fd >= 0) {
+		/* Punted again (a retry): one more punt on the same file. */
+		struct ut_file *f = file_of(ut, q->fd);
+
+		if (f)
+			file_punt(ut, f, q);
+		return;
+	}
+	q->punted = true;
+	if (q->fd >= 0) {
+		struct ut_file *f = file_of(ut, q->fd);
+
+		if (f)
+			file_punt(ut, f, q);
+	} else if (q->fixed && ring) {
+		ring->fixed_punts++;
+	}
+	/* Otherwise the fd comes with the worker's file_get, or never (no file). */
+}
+
+void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
+{
+	if (r->event >= UT_NEVENTS)
+		return;
+	ut->samples[r->event]++;
+	switch (r->event) {
+	case UT_SUBMIT:
+		on_submit(ut, r);
+		break;
+	case UT_FILE_GET:
+		on_file_get(ut, r);
+		break;
+	case UT_PUNT:
+		on_punt(ut, r);
+		break;
+	case UT_ENTER:
+		on_enter(ut, r);
+		break;
+	}
+}

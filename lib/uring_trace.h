@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_URING_TRACE_H
+#define URINGLINT_URING_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tp_format.h"
+#include "tp_stream.h"
+
+/* The events, in the order they are given to tp_stream_open. */
+enum ut_event {
+	UT_SUBMIT,	/* io_uring_submit_req (6.4+), io_uring_submit_sqe (before) */
+	UT_FILE_GET,	/* io_uring_file_get: a request takes a normal fd */
+	UT_PUNT,	/* io_uring_queue_async_work */
+	UT_ENTER,	/* syscalls:sys_enter_io_uring_enter: the ring fd a thread enters */
+	UT_NEVENTS,
+};
+
+#define UT_MAX_OPS 12
+#define UT_MAX_SUBMITTERS 16
+
+enum ut_dir { UT_DIR_OTHER, UT_DIR_READ, UT_DIR_WRITE };
+
+/* Requests io_uring made on one fd while watched. */
+struct ut_file {
+	int fd;
+	uint64_t reqs, punts;
+	uint64_t reads, writes, read_punts, write_punts;
+	uint64_t async_reqs, async_punts;	/* the application set IOSQE_ASYNC */
+	struct {
+		uint8_t opcode;
+		uint64_t reqs, punts;
+	} ops[UT_MAX_OPS];
+	unsigned int nops;
+};
+
+/* One ring, known by the kernel's ctx pointer. */
+struct ut_ring {
+	uint64_t ctx;
+	int fd;				/* from a thread's io_uring_enter; -1 unknown */
+	bool fd_ambiguous;		/* entered under two fds (or a registered index) */
+	uint64_t reqs, punts;
+	uint64_t fixed_reqs, fixed_punts;	/* on registered files: no fd in the events */
+	uint64_t nofile_reqs, nofile_punts;	/* no file at all (timeouts, nops, ...) */
+	struct {
+		pid_t tid;
+		bool sq_thread;
+		uint64_t reqs;
+	} submitters[UT_MAX_SUBMITTERS];
+	unsigned int nsubmitters;
+};
+
+/* The requests, joined across events by the kernel's request pointer. */
+struct ut_req {
+	uint64_t req, ctx;
+	int fd;
+	uint8_t opcode;
+	bool fixed, async, punted;
+};
+
+struct ut_thread_enter {
+	pid_t tid;
+	int fd;				/* -1: a registered ring index */
+};
+
+struct uring_trace {
+	struct tp_format fmts[UT_NEVENTS];
+	bool have[UT_NEVENTS];
+	bool submit_sqe;		/* the 6.1-6.3 name */
+	/* fields, looked up once */
+	const struct tp_field *f_ctx[UT_NEVENTS], *f_req[UT_NEVENTS];
+	const struct tp_field *f_opcode[UT_NEVENTS], *f_flags[UT_NEVENTS], *f_opstr[UT_NEVENTS];
+	const struct tp_field *f_fd, *f_sq_thread, *f_enter_fd, *f_enter_flags;
+
+	struct ut_file *files;
+	size_t nfiles, files_cap;
+	int32_t *file_of_fd;		/* index into files by fd, -1 none */
+	size_t fd_slots;
+	struct ut_ring *rings;
+	size_t nrings, rings_cap;
+	struct ut_req *reqs;		/* open addressing, keyed by req */
+	size_t reqs_cap, reqs_used;
+	struct ut_thread_enter *enters;
+	size_t nenters, enters_cap;
+
+	char op_names[256][24];		/* learnt from op_str */
+	uint64_t punt_ops[256];		/* sampled punts by opcode */
+	uint64_t samples[UT_NEVENTS];	/* samples joined, per event */
+	uint64_t punts_unattributed;	/* punted requests submitted before the watch */
+	bool oom;
+};
+
+/*
+ * Loads the formats (root; see tp_format_load). 0, or -errno with why when
+ * the punt tracepoint itself is missing; the others are optional.
+ */
+int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz);
+/* Joins one sample into the tables. */
+void uring_trace_record(struct uring_trace *ut, const struct tp_record *r);
+/* Settles the requests still open: punted ones with no fd count per ring. */
+void uring_trace_finish(struct uring_trace *ut);
+void uring_trace_free(struct uring_trace *ut);
+
+/* The opcode's name ("WRITE") when a sample said it, else "opcode N". */
+const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, char *buf,
+				size_t bufsz);
+/* Read, write or neither, by the opcode's name or, without one, its number. */
+enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
+
+/* REQ_F_FIXED_FILE and REQ_F_FORCE_ASYNC: the SQE flags bits, the low bits of req->flags. */
+#define UT_REQ_FIXED_FILE (1ull << 0)
+#define UT_REQ_FORCE_ASYNC (1ull << 4)
+
+#endif

@@ -1,0 +1,99 @@
+#!/bin/bash
+# End-to-end for audit --watch: one pathology mode per cause of punts, each
+# audited for 2 s while a tracefs instance of its own records the same
+# threads (punt_truth.py). The files blamed, their shares and their causes
+# are compared with that ground truth (watch_compare.py). Then a process that
+# exits mid-watch, and the honest answer without --watch.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+. tests/e2e/live.sh
+
+mkdir -p "$TMP/data"
+TRUTH=tests/e2e/punt_truth.py
+COMPARE=tests/e2e/watch_compare.py
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "audit --watch" "the io_uring tracepoints need root"
+	echo "watch: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+
+# watched MODE: starts MODE, audits it with --watch 2 inside a truth recording.
+watched() {
+	start "$1" || return 1
+	sleep 0.5
+	python3 "$TRUTH" start "watch$pid" "$pid" || { bad "$1: ground truth starts"; return 1; }
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$1.json" 2>"$TMP/$1.err"
+	local rc=$?
+	python3 "$TRUTH" stop "watch$pid" "$pid" >"$TMP/$1.truth"
+	stop "$pid"
+	[ "$rc" -eq 0 ] || { bad "$1: audit --watch exits 0" "rc $rc: $(cat "$TMP/$1.err")"; return 1; }
+}
+
+for c in "buffered-fd buffered" "small-buffered buffered" "sparse holes" "cached page-cache" \
+	 "dirty-read dirty-page-cache" "extending extending" "async iosqe-async"; do
+	set -- $c
+	watched "$1" || continue
+	if msg=$(python3 "$COMPARE" "$TMP/$1.json" "$TMP/$1.truth" "$2"); then
+		ok "$1: $msg"
+	else
+		bad "$1: file, share and cause against the tracepoints" "$msg"
+	fi
+done
+
+# The log written with plain write(2) and the small files nobody writes through io_uring.
+for m in buffered-fd small-buffered; do
+	[ -s "$TMP/$m.json" ] || continue
+	blamed=$(jq -r '[.findings[] | select(.status == "fail" or .status == "warn") |
+		select(.id == "fd-o-direct" or .id == "fd-append" or .id == "file-punts" or
+		       .id == "file-extents") | .subject] | join("\n")' "$TMP/$m.json")
+	if grep -q 'data\.dat' <<<"$blamed" && ! grep -qE 'app\.log|small-' <<<"$blamed"; then
+		ok "$m: only data.dat is blamed, not the log or the files io_uring never wrote"
+	else
+		bad "$m: only data.dat is blamed" "$blamed"
+	fi
+done
+
+# IOSQE_ASYNC is read from the request: every punt of the async mode carries it.
+if [ -s "$TMP/async.json" ]; then
+	jq -e '[.findings[] | select(.id == "file-punts") | .evidence |
+		select(.iosqe_async_punts == .punts and .punts > 0)] | length == 1' \
+		"$TMP/async.json" >/dev/null && ok "async: every punt had IOSQE_ASYNC" ||
+		bad "async: every punt had IOSQE_ASYNC" "$(jq -c '.findings[] | select(.id == "file-punts") | .evidence' "$TMP/async.json")"
+fi
+
+# Without --watch nothing is claimed about files io_uring may or may not write.
+if start small-buffered; then
+	"$BIN" audit "$pid" --format json --fail-on never >"$TMP/nowatch.json" 2>/dev/null
+	stop "$pid"
+	jq -e '[.findings[] | select(.id == "fd-o-direct")] as $f |
+		($f | map(select(.status == "pass" or .status == "fail")) | length == 0) and
+		($f | map(select(.status == "skip" and (.message | contains("run audit --watch")))) | length == 1)' \
+		"$TMP/nowatch.json" >/dev/null && ok "small-buffered without --watch: not judged, never passed" ||
+		bad "small-buffered without --watch: not judged" "$(jq -c '.findings[] | select(.id == "fd-o-direct") | [.status,.message]' "$TMP/nowatch.json")"
+fi
+
+# A process that exits mid-watch: exit 3, the time really watched, and why it ended.
+if start buffered-fd; then
+	victim=$pid
+	( sleep 1.5; kill "$victim" ) &
+	t0=$(date +%s.%N)
+	"$BIN" audit "$victim" --watch 5 --format json >"$TMP/exit.json" 2>"$TMP/exit.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	wait
+	took=$(echo "$t1 - $t0" | bc)
+	if [ "$rc" -eq 3 ] && [ "$(wc -l <"$TMP/exit.err")" -eq 1 ] && grep -q "exited" "$TMP/exit.err" &&
+	   jq -e '.processes[0].watch | .ended == "process exited" and .seconds_watched < 2 and .seconds_watched > 0.2' "$TMP/exit.json" >/dev/null &&
+	   jq -e '[.findings[] | select(.id == "iowq-punts") | .evidence | select((.per_second | length) <= 2 and .ended == "process exited")] | length == 1' "$TMP/exit.json" >/dev/null &&
+	   [ "$(echo "$took < 3.5" | bc)" -eq 1 ]; then
+		ok "exit mid-watch: exit 3 after $(printf %.1f "$took") s, $(jq '.processes[0].watch.seconds_watched' "$TMP/exit.json") s watched, one line on stderr"
+	else
+		bad "exit mid-watch: exit 3" "rc $rc in $took s" "$(cat "$TMP/exit.err")" "$(jq -c '.processes[0].watch | del(.files, .rings)' "$TMP/exit.json")"
+	fi
+fi
+
+echo "watch: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

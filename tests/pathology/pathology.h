@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_PATHOLOGY_H
+#define URINGLINT_PATHOLOGY_H
+
+#include <liburing.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#define MIB (1024 * 1024)
+
+extern volatile sig_atomic_t stop;
+
+void die(const char *what, int err);
+void sleep_ms(long ms);
+/* A file of size bytes in dir, opened with flags; written through once when prefill. */
+int data_file(const char *dir, const char *name, off_t size, int flags, int prefill);
+void ring_init(struct io_uring *ring, unsigned entries, unsigned flags, unsigned idle, int wq_fd);
+void reap(struct io_uring *ring, unsigned n);
+void *aligned_buf(size_t len);
+
+/* Runs mode when it is one of punt_causes.c's, until stopped; 0 when it is not. */
+int punt_cause_mode(const char *mode, const char *dir);
+
+/* The no-ring mode (no_ring.c): a service that fell back to Linux AIO, until stopped. */
+void no_ring(void);
+
+#endif
