@@ -16,8 +16,13 @@ PKGS := liburing libproc2 blkid json-c smartcols
 # Debian packages: to build, and to run the tests.
 DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
 	libsmartcols-dev
+# Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
+# mariadbd, mariadb-install-db and the client without mariadb-server's service,
+# so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
+# e2fsprogs makes the loop ext4 they run on.
+DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
-	clang libclang-rt-14-dev valgrind prometheus python3
+	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs
@@ -37,7 +42,7 @@ endif
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
-	$(PKG_CFLAGS) -MMD -MP
+	-I$(B)/gen $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
@@ -72,6 +77,13 @@ VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
 	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
+
+# lib/app_fixes.tbl, the application fix table, compiled into lib/app_fixes.c
+# as one C string.
+$(B)/gen/app_fixes.tbl.h: lib/app_fixes.tbl
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+$(B)/lib/app_fixes.o $(B)/fuzz/lib/app_fixes.o: $(B)/gen/app_fixes.tbl.h
 
 $(LIB_A): $(LIB_OBJ)
 	rm -f $@
@@ -142,7 +154,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=gnu11 $(WARNINGS) -O1 -g $(FUZZ_SAN) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
-	-Itests/fuzz $(PKG_CFLAGS)
+	-Itests/fuzz -I$(B)/gen $(PKG_CFLAGS)
 FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(FUZZ_CMD_SRC))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 .SECONDARY: $(FUZZ_OBJ)
@@ -206,6 +218,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/preflight.sh
 	@bash tests/bench/audit.sh
 	@bash tests/bench/probe_vs_fio.sh
+	@bash tests/bench/watch.sh
 
 install: uringlint $(B)/uringlint.1
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)

@@ -80,12 +80,14 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 	char subject[4200];
 
 	file_subject(pf, f, subject, sizeof(subject));
-	if (uf && uf->punts)
+	if (uf && ut_file_fault_punts(uf))
 		return proc_add(c, ctx, STATUS_FAIL, subject,
 				"opened without O_DIRECT, and %llu of the %llu io_uring requests on it "
 				"were punted to io-wq (%.0f%%) in %.1f s",
-				(unsigned long long)uf->punts, (unsigned long long)uf->reqs,
-				100.0 * (double)uf->punts / (double)uf->reqs,
+				(unsigned long long)ut_file_fault_punts(uf),
+				(unsigned long long)ut_file_fault_reqs(uf),
+				100.0 * (double)ut_file_fault_punts(uf) /
+					(double)ut_file_fault_reqs(uf),
 				pf->watch->seconds_watched);
 	if (uf)
 		return proc_add(c, ctx, STATUS_WARN, subject,
@@ -133,7 +135,7 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			continue;
 		}
 		/* Watched: a buffered file io_uring only read, without a punt, is fine. */
-		if (uf ? !uf->writes && !uf->punts : !proc_file_writable(f))
+		if (uf ? !uf->writes && !ut_file_fault_punts(uf) : !proc_file_writable(f))
 			continue;
 		judged++;
 		fi = buffered_finding(c, ctx, f, why, workers);
@@ -144,8 +146,8 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		finding_ev_int(fi, "iou_wrk", all);
 		finding_ev_int(fi, "iou_wrk_active", workers);
 		if (uf) {
-			finding_ev_int(fi, "requests", (int64_t)uf->reqs);
-			finding_ev_int(fi, "punts", (int64_t)uf->punts);
+			finding_ev_int(fi, "requests", (int64_t)ut_file_fault_reqs(uf));
+			finding_ev_int(fi, "punts", (int64_t)ut_file_fault_punts(uf));
 		}
 	}
 	snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);

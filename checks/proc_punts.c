@@ -228,10 +228,11 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	const char *path = wf && wf->first.path ? wf->first.path : "(closed)";
 	const struct proc_file *pfile = file_by_fd(pf, uf->fd, wf ? wf->first.path : NULL);
 	uint64_t rest_r = uf->read_punts, rest_w = uf->write_punts, other;
+	uint64_t punts = ut_file_fault_punts(uf), reqs = ut_file_fault_reqs(uf);
 	struct causes cs = { .list = json_object_new_array() };
-	char subject[4200];
+	char subject[4200], kernel[160] = "";
 	struct finding *fi;
-	double share = pct(uf->punts, uf->reqs);
+	double share = pct(punts, reqs);
 
 	if (uf->async_punts) {
 		cause(&cs, "iosqe-async", uf->async_punts, true, FIX_ASYNC,
@@ -242,7 +243,11 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	}
 	state_causes(&cs, pf, pfile, wf, rest_w, true);
 	state_causes(&cs, pf, pfile, wf, rest_r, false);
-	other = uf->punts - uf->read_punts - uf->write_punts;
+	other = punts - uf->read_punts - uf->write_punts;
+	if (uf->kernel_async_punts)
+		snprintf(kernel, sizeof(kernel), " (and %llu requests of opcodes io_uring always runs "
+			 "in io-wq, such as FSYNC, not counted)",
+			 (unsigned long long)uf->kernel_async_punts);
 	if (other)
 		cause(&cs, "other-opcodes", other, false, NULL,
 		      "%llu punted requests were neither reads nor writes",
@@ -250,8 +255,8 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
 	fi = proc_add(c, ctx, share >= 1.0 ? STATUS_FAIL : STATUS_WARN, subject,
 		      "%llu of %llu io_uring requests on this file were punted to io-wq (%.0f%%) in "
-		      "%.1f s: %s", (unsigned long long)uf->punts, (unsigned long long)uf->reqs,
-		      share, w->seconds_watched, cs.text);
+		      "%.1f s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
+		      share, w->seconds_watched, kernel, cs.text);
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");
@@ -262,6 +267,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	finding_ev_int(fi, "read_punts", (int64_t)uf->read_punts);
 	finding_ev_int(fi, "write_punts", (int64_t)uf->write_punts);
 	finding_ev_int(fi, "iosqe_async_punts", (int64_t)uf->async_punts);
+	finding_ev_int(fi, "always_async_punts", (int64_t)uf->kernel_async_punts);
 	if (pfile) {
 		char flags[16];
 
@@ -324,7 +330,7 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
-	uint64_t reqs = 0, fixed = 0;
+	uint64_t reqs = 0, fixed = 0, kernel = 0;
 	unsigned int punted = 0;
 	char subject[32];
 	size_t i;
@@ -345,7 +351,8 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	}
 	for (i = 0; i < w->ut.nfiles; i++) {
 		reqs += w->ut.files[i].reqs;
-		if (w->ut.files[i].punts) {
+		kernel += w->ut.files[i].kernel_async_punts;
+		if (ut_file_fault_punts(&w->ut.files[i])) {
 			add_file_finding(c, ctx, i);
 			punted++;
 		}
@@ -360,7 +367,9 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	if (!punted)
 		proc_add(c, ctx, STATUS_PASS, subject,
 			 "no request on any file was punted in %.1f s: %llu requests on %zu fds and "
-			 "%llu on registered files (io_uring tracepoints)",
+			 "%llu on registered files (io_uring tracepoints)%s",
 			 w->seconds_watched, (unsigned long long)reqs, w->ut.nfiles,
-			 (unsigned long long)fixed);
+			 (unsigned long long)fixed,
+			 kernel ? "; only requests of opcodes io_uring always runs in io-wq, such "
+				  "as FSYNC, were" : "");
 }

@@ -261,6 +261,11 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 			      "no new iou-wrk thread in %.1f s, but %u workers already run and may be "
 			      "taking punts; the tracepoint would count them (%s)",
 			      w->seconds_watched, pf->threads.iou_wrk, w->fallback_why);
+	} else if (w->tracepoint && w->total && w->ut.punts_kernel_async >= w->total) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "the %llu requests punted to io-wq in %.1f s are all of opcodes io_uring "
+			      "always runs there (%s): no read or write was punted",
+			      (unsigned long long)w->total, w->seconds_watched, list);
 	} else if (!w->total) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "no request punted to io-wq in %.1f s%s (%s)", w->seconds_watched,
@@ -285,7 +290,7 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 			      "%llu new io-wq workers in %.1f s: each is at least one punted request "
 			      "(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
 	}
-	if (w->total)
+	if (w->total && fi->status != STATUS_PASS)
 		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
 				    "extending writes (preallocate and write once), unaligned I/O, "
 				    "IOSQE_ASYNC where it is not needed");

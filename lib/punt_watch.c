@@ -201,6 +201,8 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	}
 	if (now > end)
 		now = end;
+	/* Counts and samples end together; requests in flight then are not yet punted. */
+	tp_stream_disable(&s);
 	tp_stream_counts(&s, counts);
 	/* Everything counted has been written by now: deliver the rest. */
 	tp_stream_drain(&s, UINT64_MAX, on_record, &run);

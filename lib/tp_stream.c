@@ -188,6 +188,16 @@ void tp_stream_refresh(struct tp_stream *s)
 	attach_new(s, true);
 }
 
+void tp_stream_disable(struct tp_stream *s)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < s->n; i++)
+		for (k = 0; k < s->nev; k++)
+			if (s->t[i].fds[k] >= 0)
+				ioctl(s->t[i].fds[k], PERF_EVENT_IOC_DISABLE, 0);
+}
+
 void tp_stream_counts(const struct tp_stream *s, uint64_t *counts)
 {
 	unsigned int i, k;

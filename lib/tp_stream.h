@@ -61,6 +61,8 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 		   unsigned int nev, size_t budget_bytes);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
+/* Stops every event, so the counts and the samples left end at the same moment. */
+void tp_stream_disable(struct tp_stream *s);
 /* Exact counts of each event over all threads seen, including exited ones. */
 void tp_stream_counts(const struct tp_stream *s, uint64_t *counts);
 /*

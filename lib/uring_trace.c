@@ -108,6 +108,30 @@ enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode)
 	return UT_DIR_OTHER;
 }
 
+/*
+ * The opcodes whose prep sets REQ_F_FORCE_ASYNC (io_uring/sync.c, fs.c,
+ * openclose.c, statx.c, xattr.c, advise.c, truncate.c). Seen here for FSYNC:
+ * submit_req flags 0x10 without IOSQE_ASYNC from the application (fio --fsync).
+ */
+static const char *const always_async[] = {
+	"FSYNC", "SYNC_FILE_RANGE", "FALLOCATE", "OPENAT", "OPENAT2", "STATX", "RENAMEAT",
+	"UNLINKAT", "MKDIRAT", "SYMLINKAT", "LINKAT", "FSETXATTR", "SETXATTR", "FGETXATTR",
+	"GETXATTR", "MADVISE", "FADVISE", "FTRUNCATE",
+};
+
+bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
+{
+	const char *n = ut->op_names[opcode];
+	size_t i;
+
+	if (!n[0])
+		return opcode == 3;	/* IORING_OP_FSYNC, without a name to go by */
+	for (i = 0; i < sizeof(always_async) / sizeof(always_async[0]); i++)
+		if (!strcmp(n, always_async[i]))
+			return true;
+	return false;
+}
+
 static uint64_t hash64(uint64_t v)
 {
 	v ^= v >> 33;
@@ -288,10 +312,13 @@ static void file_punt(struct uring_trace *ut, struct ut_file *f, const struct ut
 {
 	enum ut_dir d = uring_trace_op_dir(ut, q->opcode);
 
+	bool kernel = uring_trace_op_always_async(ut, q->opcode);
+
 	f->punts++;
 	f->read_punts += d == UT_DIR_READ;
 	f->write_punts += d == UT_DIR_WRITE;
-	f->async_punts += q->async;
+	f->async_punts += q->async && !kernel;
+	f->kernel_async_punts += kernel;
 	count_op(f, q->opcode, false, true);
 }
 
@@ -422,7 +449,8 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	f->reqs++;
 	f->reads += d == UT_DIR_READ;
 	f->writes += d == UT_DIR_WRITE;
-	f->async_reqs += q->async;
+	f->async_reqs += q->async && !uring_trace_op_always_async(ut, q->opcode);
+	f->kernel_async_reqs += uring_trace_op_always_async(ut, q->opcode);
 	count_op(f, q->opcode, true, false);
 	if (q->punted)
 		file_punt(ut, f, q);	/* IOSQE_ASYNC: the worker takes the file after the punt */
@@ -439,6 +467,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	if (tp_field_u64(ut->f_opcode[UT_PUNT], r->raw, r->len, &opcode)) {
 		learn_op_name(ut, UT_PUNT, r, (uint8_t)opcode);
 		ut->punt_ops[(uint8_t)opcode]++;
+		ut->punts_kernel_async += uring_trace_op_always_async(ut, (uint8_t)opcode);
 	}
 	ring = ring_of(ut, ctx);
 	if (ring)
@@ -462,7 +491,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 
 		if (f)
 			file_punt(ut, f, q);
-	} else if (q->fixed && ring) {
+	} else if (q->fixed && ring && !uring_trace_op_always_async(ut, q->opcode)) {
 		ring->fixed_punts++;
 	}
 	/* Otherwise the fd comes with the worker's file_get, or never (no file). */

@@ -29,6 +29,8 @@ struct ut_file {
 	uint64_t reqs, punts;
 	uint64_t reads, writes, read_punts, write_punts;
 	uint64_t async_reqs, async_punts;	/* the application set IOSQE_ASYNC */
+	/* opcodes io_uring always runs in io-wq (FSYNC, FALLOCATE, ...): no fault */
+	uint64_t kernel_async_reqs, kernel_async_punts;
 	struct {
 		uint8_t opcode;
 		uint64_t reqs, punts;
@@ -89,6 +91,7 @@ struct uring_trace {
 	uint64_t punt_ops[256];		/* sampled punts by opcode */
 	uint64_t samples[UT_NEVENTS];	/* samples joined, per event */
 	uint64_t punts_unattributed;	/* punted requests submitted before the watch */
+	uint64_t punts_kernel_async;	/* sampled punts of opcodes io_uring always punts */
 	bool oom;
 };
 
@@ -106,8 +109,25 @@ void uring_trace_free(struct uring_trace *ut);
 /* The opcode's name ("WRITE") when a sample said it, else "opcode N". */
 const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, char *buf,
 				size_t bufsz);
+/*
+ * Whether io_uring marks this opcode for io-wq itself, in its prep
+ * (REQ_F_FORCE_ASYNC, the same bit as IOSQE_ASYNC): FSYNC, FALLOCATE and
+ * the path operations never run inline, whatever the application does.
+ */
+bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode);
 /* Read, write or neither, by the opcode's name or, without one, its number. */
 enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
+
+/* Punts and requests on a file, less those of opcodes io_uring always punts. */
+static inline uint64_t ut_file_fault_punts(const struct ut_file *f)
+{
+	return f->punts - f->kernel_async_punts;
+}
+
+static inline uint64_t ut_file_fault_reqs(const struct ut_file *f)
+{
+	return f->reqs - f->kernel_async_reqs;
+}
 
 /* REQ_F_FIXED_FILE and REQ_F_FORCE_ASYNC: the SQE flags bits, the low bits of req->flags. */
 #define UT_REQ_FIXED_FILE (1ull << 0)

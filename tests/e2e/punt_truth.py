@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Ground truth for audit --watch, taken without uringlint's code path.
 
-  punt_truth.py start NAME PID   trace PID's threads in a tracefs instance of its own
+  punt_truth.py start NAME PID   trace io_uring in a tracefs instance of its own
   punt_truth.py stop NAME PID    stop, print per-fd requests and punts as JSON, remove it
 
 ftrace's text output, not perf samples: requests are joined by the hashed
@@ -34,15 +34,16 @@ def start(name, pid):
     d = inst(name)
     os.mkdir(d)
     put(os.path.join(d, "buffer_size_kb"), "16384")
-    put(os.path.join(d, "options/event-fork"), "1")
-    tids = " ".join(os.listdir("/proc/%d/task" % pid))
-    put(os.path.join(d, "set_event_pid"), tids)
+    # No pid filter: io-wq workers are made by create_io_thread(), which
+    # fires no sched_process_fork, so event-fork would miss them. Every
+    # line carries its thread group instead, and is filtered by it.
+    put(os.path.join(d, "options/record-tgid"), "1")
     for e in EVENTS:
         put(os.path.join(d, "events/io_uring", e, "enable"), "1")
     put(os.path.join(d, "tracing_on"), "1")
 
 
-LINE = re.compile(r"\s(io_uring_\w+): (.*)$")
+LINE = re.compile(r"\(\s*(\d+)\).*\s(io_uring_\w+): (.*)$")
 
 
 def stop(name, pid):
@@ -64,9 +65,9 @@ def stop(name, pid):
                     total["lost"] = int(m.group(2)) - int(m.group(1))
             continue
         m = LINE.search(line)
-        if not m:
+        if not m or int(m.group(1)) != pid:
             continue
-        ev, rest = m.group(1), m.group(2)
+        ev, rest = m.group(2), m.group(3)
         req = re.search(r"(?:req|request) ([0-9a-f]+)", rest).group(1)
         if ev == "io_uring_submit_req":
             flags = int(re.search(r"flags 0x([0-9a-f]+)", rest).group(1), 16)

@@ -16,6 +16,7 @@ seeds() { # NAME: the seed files of one harness
 		-o -name version_signature \) ;;
 	merge) find tests/e2e/expected -name '*.json' -type f ;;
 	escape) find testdata -name comm -type f ;;
+	app_fixes) echo lib/app_fixes.tbl ;;
 	esac
 	[ -d "tests/fuzz/seeds/$1" ] && find "tests/fuzz/seeds/$1" -type f
 	[ -d "tests/fuzz/regressions/$1" ] && find "tests/fuzz/regressions/$1" -type f

@@ -558,6 +558,11 @@ static void test_file_punts(void **state)
 	/* Nothing in the flags or the state explains it: said so. */
 	files[0].gen.flags = O_RDWR | O_DIRECT;
 	expect_says("file-punts", STATUS_FAIL, "cause unknown");
+	/* FSYNC is always punted by io_uring itself: no fault, and said so. */
+	watch_file5(1100, 1000, 100);
+	ufiles[0].write_punts = 0;
+	ufiles[0].kernel_async_reqs = ufiles[0].kernel_async_punts = 100;
+	expect_says("file-punts", STATUS_PASS, "only requests of opcodes io_uring always runs");
 	pf.watch = NULL;
 }
 
@@ -683,6 +688,11 @@ static void test_workers_and_punts(void **state)
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "WRITE");
 	watch.ops[0].n = 3000;
 	expect_says("iowq-punts", STATUS_FAIL, "WRITE 3000");
+	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
+	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "FSYNC");
+	watch.ut.punts_kernel_async = 3000;
+	expect_says("iowq-punts", STATUS_PASS, "all of opcodes io_uring always runs there");
+	watch.ut.punts_kernel_async = 0;
 	/* Fallback with workers running: no proof either way. */
 	watch.tracepoint = false;
 	watch.total = 0;
