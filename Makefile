@@ -174,13 +174,17 @@ fuzz: deps
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology
+E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need
 
-PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c
+PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c tests/pathology/no_ring.c
 
 $(B)/tests/pathology: $(PATHOLOGY_SRC) tests/pathology/pathology.h $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(PATHOLOGY_SRC) $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
+
+$(B)/tests/ring-need: tests/e2e/ring-need.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
 
 $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 	@mkdir -p $(dir $@)

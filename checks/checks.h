@@ -149,6 +149,7 @@ void check_blk_queue_depth(const struct check *c, struct check_ctx *ctx);
 void check_blk_scheduler(const struct check *c, struct check_ctx *ctx);
 void check_blk_stacked(const struct check *c, struct check_ctx *ctx);
 void check_blk_iopoll(const struct check *c, struct check_ctx *ctx);
+void check_uring_fallback(const struct check *c, struct check_ctx *ctx);
 void check_proc_rings(const struct check *c, struct check_ctx *ctx);
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_fd_append(const struct check *c, struct check_ctx *ctx);
@@ -251,6 +252,63 @@ uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_
 
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
+
+/*
+ * Why io_uring_setup() fails for credentials st (NULL when unknown), as the
+ * kernel decides it (uring_causes.c): the EPERM cause, described in buf,
+ * and the command that removes it.
+ */
+enum uring_eperm_cause {
+	EPERM_NONE,
+	EPERM_SYSCTL,	/* kernel.io_uring_disabled = 2 */
+	EPERM_GROUP,	/* = 1, without CAP_SYS_ADMIN, not in kernel.io_uring_group */
+	EPERM_SECCOMP,	/* a filter is active: a likely cause, not a proven one */
+};
+enum uring_eperm_cause uring_eperm_cause(const struct host_facts *hf, const struct proc_status *st,
+					 char *buf, size_t len);
+const char *uring_eperm_fix(enum uring_eperm_cause cause);
+
+/*
+ * RLIMIT_MEMLOCK against one ring: what a ring of sq_entries (CQ twice
+ * that) charges on this kernel (an unknown kernel is taken as 6.14+), and
+ * whether a caller with status st and limits lim (NULL when unknown) can
+ * be refused for it.
+ */
+enum ring_memlock {
+	RING_ML_UNKNOWN,	/* the caller's limit or capabilities unknown */
+	RING_ML_CAP,		/* CAP_IPC_LOCK: io_uring charges nothing */
+	RING_ML_UNCHARGED,	/* 5.12 to 6.13 charge rings to the memory cgroup */
+	RING_ML_UNLIMITED,
+	RING_ML_BELOW,		/* the limit is below one such ring */
+	RING_ML_FITS,		/* it holds one; the user's other charges may not leave room */
+};
+uint64_t ring_memlock_charge(const struct host_facts *hf, uint32_t sq_entries, uint32_t cq_entries);
+enum ring_memlock ring_memlock_judge(const struct host_facts *hf, const struct proc_status *st,
+				     const struct proc_limits *lim, uint64_t need);
+/* Why io_uring_setup() of such a ring got ENOMEM, in words, into buf. */
+void ring_enomem_why(const struct host_facts *hf, const struct proc_status *st,
+		     const struct proc_limits *lim, uint32_t sq_entries, char *buf, size_t len);
+
+#define FIX_SYSCTL_ZERO                                                                    \
+	"sysctl -w kernel.io_uring_disabled=0, and persist it: echo "                      \
+	"'kernel.io_uring_disabled = 0' > /etc/sysctl.d/90-io_uring.conf"
+#define FIX_GROUP                                                                          \
+	"add the service's user to a group and allow that group: sysctl -w "               \
+	"kernel.io_uring_group=GID (persist in /etc/sysctl.d/90-io_uring.conf), or allow " \
+	"everyone: " FIX_SYSCTL_ZERO
+#define FIX_SECCOMP                                                                        \
+	"run the service with a seccomp profile that allows io_uring_setup, "              \
+	"io_uring_enter and io_uring_register (Docker: --security-opt seccomp=PROFILE.json; " \
+	"Kubernetes: a Localhost seccompProfile); the runtime default profiles of Docker 25+ " \
+	"and containerd 2.0+ block them"
+
+/*
+ * proc-memlock on kernels that charge rings to RLIMIT_MEMLOCK: whether the
+ * limit, less used bytes locked and pinned and the process's own rings,
+ * leaves no room for one more ring like its largest (none: the plan's
+ * size); the words in buf when it does not.
+ */
+bool proc_memlock_ring_short(const struct check_ctx *ctx, uint64_t used, char *buf, size_t len);
 
 /* Shared by the memlock-limit row and its findings. */
 #define FIX_MEMLOCK_TEXT                                                                   \

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "units.h"
 
 static const char *errno_name(int err)
 {
@@ -20,10 +21,56 @@ static void append(char *buf, size_t bufsz, const char *name)
 	snprintf(buf + used, bufsz - used, "%s%s", used ? ", " : "", name);
 }
 
+/*
+ * Why the probe's rings and its one-page buffer were refused memory: the
+ * probe holds one ring open and adds a second (two for ATTACH_WQ), or
+ * registers the page, so these are the totals it needed at once.
+ */
+static void enomem_why(const struct host_facts *hf, bool rings, char *buf, size_t len)
+{
+	const struct proc_status *st = fact_ok(&hf->self_status.e) ? &hf->self_status.st : NULL;
+	uint64_t ring = ring_memlock_charge(hf, URING_FEATURES_RING_ENTRIES,
+					      2 * URING_FEATURES_RING_ENTRIES);
+	char l[BYTES_STR_MAX], r1[BYTES_STR_MAX], r2[BYTES_STR_MAX], r3[BYTES_STR_MAX];
+	char b[BYTES_STR_MAX], note[160] = "";
+
+	if (st && proc_status_has_cap(st, CAP_BIT_IPC_LOCK)) {
+		snprintf(buf, len, "uringlint has CAP_IPC_LOCK, which io_uring does not charge, so "
+			 "memory itself (or its cgroup's limit) ran out");
+		return;
+	}
+	if (!fact_ok(&hf->self_limits.e)) {
+		snprintf(buf, len, "registered buffers%s are charged to RLIMIT_MEMLOCK, which could "
+			 "not be read (%s)", ring ? " and rings" : "", hf->self_limits.e.why);
+		return;
+	}
+	format_bytes(hf->self_limits.lim.memlock.soft, l);
+	format_bytes(2 * ring, r2);
+	format_bytes(3 * ring, r3);
+	format_bytes(ring + hf->page_size, b);
+	format_bytes(ring, r1);
+	if (st && hf->self_limits.lim.memlock.soft >= 3 * ring + hf->page_size)
+		snprintf(note, sizeof(note), "; the limit holds that, so other processes of uid %u "
+			 "hold the rest: the charge is per user", st->euid);
+	if (ring)
+		snprintf(buf, len, "RLIMIT_MEMLOCK is %s, and trying them needs %s at once for a "
+			 "second %u-entry ring next to the probe's own (%s each; %s for ATTACH_WQ's "
+			 "two), and %s for a one-page registered buffer next to it%s",
+			 l, r2, URING_FEATURES_RING_ENTRIES, r1, r3, b, note);
+	else
+		snprintf(buf, len, "RLIMIT_MEMLOCK is %s, and a one-page registered buffer needs "
+			 "%s of it%s%s", l, format_bytes(hf->page_size, b),
+			 rings ? "; this kernel charges rings to the memory cgroup, not to "
+				 "RLIMIT_MEMLOCK, so a setup flag's ENOMEM is the cgroup's memory limit"
+			       : "", note);
+}
+
 void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 {
 	const struct uring_features *uf = &ctx->host->features;
-	char core[512] = "", useful[512] = "", item[96];
+	char core[512] = "", useful[512] = "", nomem[512] = "", why[512] = "", item[96];
+	const char *table_fix = c->fix;
+	bool nomem_core = false, nomem_rings = false;
 	struct json_object *table;
 	struct finding *f;
 	size_t i, ok = 0;
@@ -50,15 +97,34 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 			ok++;
 			continue;
 		}
+		/* ENOMEM is the memory the try was charged, not a feature the kernel lacks. */
+		if (u->err == -ENOMEM) {
+			append(nomem, sizeof(nomem), u->name);
+			nomem_core |= u->need == NEED_CORE;
+			nomem_rings |= u->kind == FEATURE_SETUP;
+			continue;
+		}
 		snprintf(item, sizeof(item), "%s (%s, since %s)", u->name, errno_name(u->err),
 			 u->since);
 		append(u->need == NEED_CORE ? core : useful,
 		       u->need == NEED_CORE ? sizeof(core) : sizeof(useful), item);
 	}
+	if (nomem[0]) {
+		enomem_why(ctx->host, nomem_rings, why, sizeof(why));
+		snprintf(nomem + strlen(nomem), sizeof(nomem) - strlen(nomem),
+			 " could not be tried: io_uring refused them memory (ENOMEM), which says "
+			 "nothing of the kernel's features; ");
+	}
 	if (core[0])
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
-			       "%zu of %zu features work; missing what the fast path rests on: %s%s%s",
-			       ok, uf->n, core, useful[0] ? "; also missing: " : "", useful);
+			       "%zu of %zu features work; missing what the fast path rests on: %s%s%s"
+			       "%s%s%s",
+			       ok, uf->n, core, useful[0] ? "; also missing: " : "", useful,
+			       nomem[0] ? "; " : "", nomem, why);
+	else if (nomem[0])
+		f = report_add(ctx->report, c, nomem_core ? STATUS_FAIL : STATUS_WARN, "host",
+			       "%zu of %zu features work; %s%s%s%s", ok, uf->n, nomem, why,
+			       useful[0] ? "; missing: " : "", useful);
 	else if (useful[0])
 		f = report_add(ctx->report, c, STATUS_WARN, "host",
 			       "%zu of %zu features work; missing: %s", ok, uf->n, useful);
@@ -68,6 +134,9 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 			       "COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN, registered buffers and "
 			       "files, IOWQ_MAX_WORKERS, and the storage and network opcodes",
 			       uf->n);
+	if (nomem[0])
+		finding_set_fix(f, "%s%s%s", core[0] || useful[0] ? table_fix : "",
+				core[0] || useful[0] ? "; and for the ENOMEM: " : "", FIX_MEMLOCK_TEXT);
 	json_object_object_add(f->evidence, "features", table);
 }
 

@@ -38,7 +38,11 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 	bool kv_known = fact_ok(&hf->kernel.e);
 	uint32_t code = kv_known ? kernel_version_code(&hf->kernel.v) : KV(6, 14, 0);
 	bool charged = uring_rings_charged_to_memlock(code);
-	uint64_t ring = uring_ring_bytes(plan->ring_entries, 2 * plan->ring_entries, hf->page_size);
+	/* What the kernel charges where it charges rings (5.10 rounded to powers of two). */
+	uint64_t ring = charged ? uring_ring_charge(code, plan->ring_entries, 2 * plan->ring_entries,
+						    hf->page_size)
+				: uring_ring_bytes(plan->ring_entries, 2 * plan->ring_entries,
+						   hf->page_size);
 	uint64_t need_ring = charged ? ring : 0;
 	uint64_t need = need_ring + plan->fixed_buffer_bytes;
 	char soft[BYTES_STR_MAX], hard[BYTES_STR_MAX], r[BYTES_STR_MAX], n[BYTES_STR_MAX];

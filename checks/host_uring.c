@@ -13,70 +13,53 @@
 #include "units.h"
 #include "uring_sizes.h"
 
-#define FIX_SYSCTL_ZERO                                                                    \
-	"sysctl -w kernel.io_uring_disabled=0, and persist it: echo "                      \
-	"'kernel.io_uring_disabled = 0' > /etc/sysctl.d/90-io_uring.conf"
-#define FIX_GROUP                                                                          \
-	"add the service's user to a group and allow that group: sysctl -w "               \
-	"kernel.io_uring_group=GID (persist in /etc/sysctl.d/90-io_uring.conf), or allow " \
-	"everyone: " FIX_SYSCTL_ZERO
-#define FIX_SECCOMP                                                                        \
-	"run the service with a seccomp profile that allows io_uring_setup, "              \
-	"io_uring_enter and io_uring_register (Docker: --security-opt seccomp=PROFILE.json; " \
-	"Kubernetes: a Localhost seccompProfile); the runtime default profiles of Docker 25+ " \
-	"and containerd 2.0+ block them"
-
-enum eperm_cause {
-	CAUSE_NONE,
-	CAUSE_SYSCTL,	/* kernel.io_uring_disabled = 2 */
-	CAUSE_GROUP,	/* = 1, without CAP_SYS_ADMIN, not in kernel.io_uring_group */
-	CAUSE_SECCOMP,	/* a filter is active: a likely cause, not a proven one */
-};
-
-static const char *const cause_fix[] = {
-	[CAUSE_SYSCTL] = FIX_SYSCTL_ZERO,
-	[CAUSE_GROUP] = FIX_GROUP,
-	[CAUSE_SECCOMP] = FIX_SECCOMP,
-};
-
-/* Why a process with these credentials would get EPERM, described in buf. */
-static enum eperm_cause eperm_cause(const struct host_facts *hf, char *buf, size_t len)
+/* uringlint's credentials stand for the service's; NULL when proc/self/status is unreadable. */
+static const struct proc_status *self_status(const struct host_facts *hf)
 {
-	const struct proc_status *st = &hf->self_status.st;
-	bool have_status = fact_ok(&hf->self_status.e);
+	return fact_ok(&hf->self_status.e) ? &hf->self_status.st : NULL;
+}
 
-	if (fact_ok(&hf->uring_disabled.e) && hf->uring_disabled.value == 2) {
-		snprintf(buf, len,
-			 "kernel.io_uring_disabled = 2 refuses every io_uring_setup(), root included");
-		return CAUSE_SYSCTL;
-	}
-	if (fact_ok(&hf->uring_disabled.e) && hf->uring_disabled.value == 1 && have_status &&
-	    !proc_status_has_cap(st, CAP_BIT_SYS_ADMIN)) {
-		int64_t g = fact_ok(&hf->uring_group.e) ? hf->uring_group.value : -1;
+static const struct proc_limits *self_limits(const struct host_facts *hf)
+{
+	return fact_ok(&hf->self_limits.e) ? &hf->self_limits.lim : NULL;
+}
 
-		if (g < 0 || g > 0xfffffffe || !proc_status_in_group(st, (gid_t)g)) {
-			if (g < 0)
-				snprintf(buf, len,
-					 "kernel.io_uring_disabled = 1 allows only CAP_SYS_ADMIN and "
-					 "kernel.io_uring_group, which is %lld (no group); uid %u lacks "
-					 "CAP_SYS_ADMIN",
-					 (long long)g, st->euid);
-			else
-				snprintf(buf, len,
-					 "kernel.io_uring_disabled = 1 allows only CAP_SYS_ADMIN and "
-					 "members of kernel.io_uring_group %lld; uid %u is in neither",
-					 (long long)g, st->euid);
-			return CAUSE_GROUP;
-		}
+/*
+ * The one-entry ring worked; the ring of the planned size (--ring-entries)
+ * may not: RLIMIT_MEMLOCK that holds a small ring but not the service's.
+ */
+static struct finding *judge_planned(const struct check *c, struct check_ctx *ctx)
+{
+	const struct host_facts *hf = ctx->host;
+	const struct uring_setup_result *u = &hf->uring_setup.r;
+	char why[512];
+	struct finding *f;
+
+	if (!u->planned_entries)
+		return report_add(ctx->report, c, STATUS_PASS, "host",
+				  "io_uring_setup() created a ring (features 0x%x)", u->features);
+	if (!u->planned_err)
+		return report_add(ctx->report, c, STATUS_PASS, "host",
+				  "io_uring_setup() created a one-entry ring (features 0x%x) and a "
+				  "%u-entry ring (--ring-entries)",
+				  u->features, u->planned_entries);
+	if (u->planned_err == -ENOMEM) {
+		ring_enomem_why(hf, self_status(hf), self_limits(hf), u->planned_entries, why,
+				sizeof(why));
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "io_uring_setup() created a one-entry ring but returned ENOMEM for a "
+			       "%u-entry ring (--ring-entries): %s",
+			       u->planned_entries, why);
+		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
+	} else {
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "io_uring_setup() created a one-entry ring but returned %s for a "
+			       "%u-entry ring (--ring-entries)",
+			       strerrorname_np(-u->planned_err) ? strerrorname_np(-u->planned_err)
+								 : strerror(-u->planned_err),
+			       u->planned_entries);
 	}
-	if (have_status && st->seccomp == 2) {
-		snprintf(buf, len,
-			 "a seccomp filter is active (Seccomp: 2, %d filter(s) in proc/self/status) "
-			 "and container runtimes' default profiles deny io_uring",
-			 st->seccomp_filters);
-		return CAUSE_SECCOMP;
-	}
-	return CAUSE_NONE;
+	return f;
 }
 
 static void judge_live(const struct check *c, struct check_ctx *ctx)
@@ -84,18 +67,26 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 	const struct host_facts *hf = ctx->host;
 	const struct proc_status *st = &hf->self_status.st;
 	int err = hf->uring_setup.r.err;
-	enum eperm_cause cause;
-	char buf[512], lim[BYTES_STR_MAX];
+	enum uring_eperm_cause cause;
+	char buf[512];
 	struct finding *f;
 
 	if (!err) {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
-			       "io_uring_setup() created a ring (features 0x%x)",
-			       hf->uring_setup.r.features);
+		f = judge_planned(c, ctx);
 		finding_ev_str(f, "tested", "live");
 		finding_ev_int(f, "features", hf->uring_setup.r.features);
 		if (fact_ok(&hf->self_status.e))
 			finding_ev_int(f, "uid", st->euid);
+		if (hf->uring_setup.r.planned_entries) {
+			finding_ev_int(f, "planned_entries", hf->uring_setup.r.planned_entries);
+			finding_ev_int(f, "planned_ring_memlock_bytes",
+				       (int64_t)ring_memlock_charge(hf, hf->uring_setup.r.planned_entries,
+							   2 * hf->uring_setup.r.planned_entries));
+			finding_ev_str(f, "planned_error",
+				       hf->uring_setup.r.planned_err
+					       ? strerrorname_np(-hf->uring_setup.r.planned_err)
+					       : NULL);
+		}
 		return;
 	}
 
@@ -115,11 +106,11 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 				   "system calls in its seccomp profile");
 		break;
 	case EPERM:
-		cause = eperm_cause(hf, buf, sizeof(buf));
-		if (cause != CAUSE_NONE) {
+		cause = uring_eperm_cause(hf, self_status(hf), buf, sizeof(buf));
+		if (cause != EPERM_NONE) {
 			f = report_add(ctx->report, c, STATUS_FAIL, "host",
 				       "io_uring_setup() returned EPERM: %s", buf);
-			finding_set_fix(f, "%s", cause_fix[cause]);
+			finding_set_fix(f, "%s", uring_eperm_fix(cause));
 		} else {
 			f = report_add(ctx->report, c, STATUS_FAIL, "host",
 				       "io_uring_setup() returned EPERM, and neither the sysctls nor "
@@ -130,23 +121,10 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 		}
 		break;
 	case ENOMEM:
-		if (!fact_ok(&hf->self_limits.e))
-			snprintf(lim, sizeof(lim), "unknown");
-		else
-			format_bytes(hf->self_limits.lim.memlock.soft, lim);
+		ring_enomem_why(hf, self_status(hf), self_limits(hf), 1, buf, sizeof(buf));
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
-			       "io_uring_setup() returned ENOMEM for a one-entry ring: "
-			       "RLIMIT_MEMLOCK is %s and %s",
-			       lim,
-			       fact_ok(&hf->kernel.e) &&
-					       !uring_rings_charged_to_memlock(
-						       kernel_version_code(&hf->kernel.v))
-				       ? "this kernel charges rings to the memory cgroup, so the "
-					 "cgroup's memory limit is exhausted"
-				       : "this kernel charges ring memory to it");
-		finding_set_fix(f, "raise RLIMIT_MEMLOCK for the service (systemd: "
-				   "LimitMEMLOCK=infinity; limits.conf: '<user> - memlock "
-				   "unlimited') or grant it CAP_IPC_LOCK");
+			       "io_uring_setup() returned ENOMEM for a one-entry ring: %s", buf);
+		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
 		break;
 	default:
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
@@ -168,10 +146,10 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 	const struct host_facts *hf = ctx->host;
 	const struct proc_status *st = &hf->self_status.st;
 	const struct proc_limits *lim = &hf->self_limits.lim;
-	enum eperm_cause cause;
+	enum uring_eperm_cause cause;
 	char buf[512], a[BYTES_STR_MAX], b[BYTES_STR_MAX];
 	struct finding *f;
-	uint64_t ring;
+	uint64_t ring, planned;
 
 	if (!fact_ok(&hf->kernel.e)) {
 		check_fact_missing(c, ctx, "host", &hf->kernel.e);
@@ -185,18 +163,17 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(f, "upgrade the kernel; 6.1 or later is recommended");
 		goto out;
 	}
-	cause = eperm_cause(hf, buf, sizeof(buf));
-	if (cause == CAUSE_SYSCTL || cause == CAUSE_GROUP) {
+	cause = uring_eperm_cause(hf, self_status(hf), buf, sizeof(buf));
+	if (cause == EPERM_SYSCTL || cause == EPERM_GROUP) {
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
 			       "io_uring_setup() would return EPERM: %s; judged from the captured "
 			       "tree, not tested live",
 			       buf);
-		finding_set_fix(f, "%s", cause_fix[cause]);
+		finding_set_fix(f, "%s", uring_eperm_fix(cause));
 		goto out;
 	}
-	ring = uring_ring_bytes(1, 2, hf->page_size);
-	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) &&
-	    uring_rings_charged_to_memlock(kernel_version_code(&hf->kernel.v)) &&
+	ring = uring_ring_charge(kernel_version_code(&hf->kernel.v), 1, 2, hf->page_size);
+	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && ring &&
 	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < ring) {
 		f = report_add(ctx->report, c, STATUS_FAIL, "host",
 			       "io_uring_setup() would return ENOMEM: RLIMIT_MEMLOCK is %s and "
@@ -207,11 +184,28 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 				   "CAP_IPC_LOCK");
 		goto out;
 	}
-	if (cause == CAUSE_SECCOMP) {
+	/* As live, the service's ring too: a limit may hold a small ring and not that one. */
+	planned = ctx->plan ? uring_ring_charge(kernel_version_code(&hf->kernel.v),
+						ctx->plan->ring_entries, 2 * ctx->plan->ring_entries,
+						hf->page_size)
+			    : 0;
+	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && planned &&
+	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < planned) {
+		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			       "io_uring_setup() would return ENOMEM for a %u-entry ring "
+			       "(--ring-entries): RLIMIT_MEMLOCK is %s and such a ring needs %s on "
+			       "this kernel, which charges ring memory to it; judged from the "
+			       "captured tree, not tested live",
+			       ctx->plan->ring_entries, format_bytes(lim->memlock.soft, a),
+			       format_bytes(planned, b));
+		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
+		goto out;
+	}
+	if (cause == EPERM_SECCOMP) {
 		f = report_add(ctx->report, c, STATUS_WARN, "host",
 			       "%s; whether this filter blocks io_uring can only be tested live",
 			       buf);
-		finding_set_fix(f, "%s", cause_fix[cause]);
+		finding_set_fix(f, "%s", uring_eperm_fix(cause));
 		goto out;
 	}
 	if (!fact_ok(&hf->self_status.e) || !fact_ok(&hf->uring_disabled.e)) {

@@ -29,8 +29,8 @@ const struct app_entry *proc_app(const struct proc_facts *pf)
 
 	if (!t)
 		return NULL;
-	return app_fixes_match(t, pf->comm, pf->image.exe[0] ? pf->image.exe : NULL,
-			       (const char *const *)pf->image.libs, pf->image.nlibs);
+	return app_fixes_match(t, pf->comm, pf->exe[0] ? pf->exe : NULL,
+			       (const char *const *)pf->maps.libs, pf->maps.nlibs);
 }
 
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind)

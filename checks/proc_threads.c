@@ -191,7 +191,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	char subject[32], used[BYTES_STR_MAX], lim[BYTES_STR_MAX];
+	char subject[32], used[BYTES_STR_MAX], lim[BYTES_STR_MAX], ring[512];
 	uint64_t u, l;
 	struct finding *fi;
 
@@ -212,6 +212,9 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 			      l == LIMIT_INFINITY ? "RLIMIT_MEMLOCK is unlimited"
 						  : "the process has CAP_IPC_LOCK, which io_uring does "
 						    "not charge");
+	} else if (proc_memlock_ring_short(ctx, u, ring, sizeof(ring))) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject, "%s", ring);
+		finding_set_fix(fi, "%s", FIX_MEMLOCK_TEXT);
 	} else if (u * 10 >= l * 9) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%s locked and pinned (VmLck + VmPin) of its %s RLIMIT_MEMLOCK: the next "

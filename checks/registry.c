@@ -58,12 +58,17 @@ const struct check check_table[] = {
 		.severity = SEVERITY_CRITICAL,
 		.scope = SCOPE_HOST,
 		.run = check_io_uring_available,
-		.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring, "
-			    "destroyed at once. Then, to name the cause of a failure: "
+		.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring and, "
+			    "for preflight and report, of a ring of the planned --ring-entries "
+			    "(the CQ twice that, as liburing makes it), each destroyed at once. "
+			    "An ENOMEM is tried again for 500 ms: a ring just closed, by uringlint "
+			    "or another process of the same user, stays charged until the kernel's "
+			    "teardown has run (15 to 65 ms on an idle 6.18 host). Then, to name the "
+			    "cause of a failure: "
 			    "kernel.io_uring_disabled and kernel.io_uring_group, the Seccomp, "
 			    "CapEff, Gid and Groups lines of proc/self/status, and "
-			    "RLIMIT_MEMLOCK. Under --root the same files decide, and the "
-			    "message says that nothing was tested live.",
+			    "RLIMIT_MEMLOCK. Under --root the same files decide, for both rings, "
+			    "and the message says that nothing was tested live.",
 		.why = "A service that cannot create a ring either stops or silently falls "
 		       "back to a slower I/O path. The kernel refuses setup with ENOSYS "
 		       "when io_uring is not built in (or a sandbox fakes that), EPERM when "
@@ -72,7 +77,10 @@ const struct check check_table[] = {
 		       "the call (Docker 25+ and containerd 2.0+ default profiles do) or a "
 		       "security module does, and ENOMEM when RLIMIT_MEMLOCK cannot hold the "
 		       "ring on kernels that charge ring memory to it (up to 5.11 and from "
-		       "6.14).",
+		       "6.14). A limit that holds a one-entry ring (8 KiB) can still refuse the "
+		       "service's: a 4096-entry ring needs 404 KiB on 6.14 and later (512 KiB on "
+		       "5.10, which rounded each region to a power of two of pages), so the "
+		       "planned size is tried too, and its failure names the size it needs.",
 		.fix = "make io_uring_setup() succeed for the service's user: allow it in "
 		       "kernel.io_uring_disabled and kernel.io_uring_group, in its seccomp "
 		       "profile and LSM policy, and give it enough RLIMIT_MEMLOCK; the "
@@ -137,9 +145,16 @@ const struct check check_table[] = {
 		       "registered buffers and gets EINVAL either fails to start or silently "
 		       "falls back to a slower path. Trying each is the only proof. Missing "
 		       "SQPOLL, registered buffers or files, or the basic read, write and fsync "
-		       "opcodes fail the check; newer flags and opcodes only warn.",
+		       "opcodes fail the check; newer flags and opcodes only warn. A try refused "
+		       "with ENOMEM says nothing of the kernel's features: it is the memory the "
+		       "try is charged (RLIMIT_MEMLOCK for registered buffers on every kernel, "
+		       "and for rings up to 5.11 and from 6.14), so it is reported with the "
+		       "limit and the sizes the tries needed (a second 4-entry ring, 8 KiB on "
+		       "6.14 and later, beside the probe's own; a one-page buffer), and its fix "
+		       "is the limit, not the kernel.",
 		.fix = "use a kernel that has what the service asks for (6.1 or later has all of "
-		       "it), or configure the service not to ask for what is missing",
+		       "it), or configure the service not to ask for what is missing; for what "
+		       "was refused with ENOMEM, raise RLIMIT_MEMLOCK (the finding says so)",
 		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
@@ -450,6 +465,35 @@ const struct check check_table[] = {
 		.fix = "nvme.poll_queues=N or virtio_blk.poll_queues=N on the kernel command line "
 		       "(or in modprobe.d), or drop IORING_SETUP_IOPOLL",
 		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+	},
+	{
+		.id = "uring-fallback",
+		.title = "The process runs on io_uring, not on a fallback",
+		.category = "proc-rings",
+		.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.run = check_uring_fallback,
+		.looks_at = "Its io_uring fds; without one, proc/PID/maps: anon_inode:[io_uring] "
+			    "mappings (rings whose fds were closed), an io_uring library mapped "
+			    "(liburing.so, liburing-ffi.so) and Linux AIO rings (/[aio], one per "
+			    "io_setup() context). For the cause: kernel.io_uring_disabled and "
+			    "kernel.io_uring_group, the process's CapEff, groups and Seccomp, its "
+			    "RLIMIT_MEMLOCK, and the kernel version, against what rings of 64, 256 "
+			    "and 4096 entries are charged on it.",
+		.why = "A service whose io_uring_setup() fails often falls back to another I/O "
+		       "path (Linux AIO, a thread pool) and says so only in its log: every other "
+		       "check then has no ring to judge. On kernels that charge ring memory to "
+		       "RLIMIT_MEMLOCK (up to 5.11 and from 6.14) a limit too small for the ring "
+		       "is the usual cause: a 4096-entry ring needs 404 KiB on 6.14 and later, "
+		       "above the 64 KiB many systems still default to, while a 64-entry one "
+		       "needs 8 KiB. 5.12 to 6.13 charge rings to the memory cgroup, so there "
+		       "the limit is not named. A process with no ring that maps no io_uring "
+		       "library and has no AIO context is not judged: a runtime built into the "
+		       "binary leaves no mark in its maps.",
+		.fix = "make io_uring_setup() succeed for the service (the finding names the cause "
+		       "it sees): " FIX_MEMLOCK_TEXT "; or allow io_uring in kernel.io_uring_disabled, "
+		       "kernel.io_uring_group and the service's seccomp profile",
+		.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 	{
 		.id = "proc-rings",

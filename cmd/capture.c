@@ -245,7 +245,7 @@ static void capture_blockdevs(struct capture *c)
 
 static int capture_process(struct capture *c, pid_t pid)
 {
-	static const char *const files[] = { "stat", "status", "limits", "mountinfo", "comm" };
+	static const char *const files[] = { "stat", "status", "limits", "mountinfo", "comm", "maps" };
 	char p[PATH_MAX], base[64];
 	struct dirent *de;
 	size_t i;

@@ -157,6 +157,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 		goto out_root;
 
 	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	copts.ring_entries = a.plan.ring_entries;
 	hf = cmd_host_report(&sr, &copts, "preflight", &r);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);

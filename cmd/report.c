@@ -106,10 +106,11 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		goto out_args;
 
-	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
-	hf = cmd_host_report(&sr, &copts, "report", &r);
 	plan_defaults(&plan);
 	config_apply_plan(g->cfg, &plan);
+	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	copts.ring_entries = plan.ring_entries;
+	hf = cmd_host_report(&sr, &copts, "report", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,

@@ -122,7 +122,7 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 	fact_read_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
 
 	if (sr->live) {
-		uring_probe_setup(&hf->uring_setup.r);
+		uring_probe_setup(opts->ring_entries, &hf->uring_setup.r);
 		if (opts->try_features)
 			uring_features_probe(&hf->features);
 		else

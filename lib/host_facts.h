@@ -80,6 +80,7 @@ struct collect_opts {
 	size_t ndirs;
 	bool try_features;	/* io_uring setup flags, registrations, opcodes */
 	bool try_odirect;	/* a temporary O_DIRECT file in each directory */
+	unsigned int ring_entries;	/* also try a ring this large (the plan's); 0: not */
 };
 
 /* Collects every fact, and each directory's; never fails as a whole. */

@@ -306,6 +306,22 @@ static void mark_registered(struct proc_facts *pf)
 	}
 }
 
+/* The executable's basename, for the application table; a name over 255 bytes cannot be. */
+static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char path[64], target[4096], *base;
+	size_t n;
+
+	snprintf(path, sizeof(path), "proc/%d/exe", (int)pf->pid);
+	if (sysroot_readlink(sr, path, target, sizeof(target)))
+		return;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	n = strnlen(base, sizeof(pf->exe) - 1);
+	memcpy(pf->exe, base, n);
+	pf->exe[n] = '\0';
+}
+
 /* Live only: size, type, O_DIRECT alignment and extents through /proc/PID/fd/N. */
 static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf)
 {
@@ -455,12 +471,17 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
+	/*
+	 * The mappings: without a ring fd, rings whose fd was closed and what it
+	 * uses instead; always, the libraries that say which application it is.
+	 */
+	proc_maps_collect(sr, pid, &pf->maps);
+	collect_exe(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
 	collect_file_details(sr, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
-	proc_image_collect(sr, pid, &pf->image);
 	/*
 	 * The window comes after the heavy reads (FIEMAP, libproc2): on a small
 	 * host the audit's own CPU would otherwise be in what it measures.
@@ -498,7 +519,7 @@ void proc_facts_free(struct proc_facts *pf)
 	free(pf->watch);
 	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);
-	proc_image_free(&pf->image);
+	proc_maps_free(&pf->maps);
 	memset(pf, 0, sizeof(*pf));
 }
 

@@ -10,10 +10,10 @@
 #include "blockdev.h"
 #include "fact.h"
 #include "fdinfo.h"
+#include "proc_maps.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "punt_watch.h"
-#include "proc_image.h"
 #include "proc_tasks.h"
 #include "proc_window.h"
 #include "sysroot.h"
@@ -103,8 +103,9 @@ struct proc_facts {
 
 	struct proc_threads threads;
 
-	/* the executable and the shared objects mapped: which application this is */
-	struct proc_image image;
+	/* What its mappings show: rings whose fd was closed, AIO, the libraries it uses */
+	struct proc_maps maps;
+	char exe[256];			/* basename of its executable, "" unknown */
 
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
 	struct proc_window window;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "uring_features.h"
+#include "uring_probe.h"
 
 static int try_setup(unsigned int flags)
 {
@@ -29,10 +30,10 @@ static int try_setup(unsigned int flags)
 
 		p.sq_thread_cpu = cpu < 0 ? 0 : (unsigned int)cpu;
 	}
-	ret = io_uring_queue_init_params(4, &ring, &p);
+	ret = uring_queue_init_patient(URING_FEATURES_RING_ENTRIES, &ring, &p);
 	if (ret < 0)
 		return ret;
-	io_uring_queue_exit(&ring);
+	uring_queue_exit_noted(&ring);
 	return 0;
 }
 
@@ -43,28 +44,35 @@ static int try_attach_wq(void)
 	int ret;
 
 	memset(&p, 0, sizeof(p));
-	ret = io_uring_queue_init_params(4, &a, &p);
+	ret = uring_queue_init_patient(URING_FEATURES_RING_ENTRIES, &a, &p);
 	if (ret < 0)
 		return ret;
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_ATTACH_WQ;
 	p.wq_fd = (unsigned int)a.ring_fd;
-	ret = io_uring_queue_init_params(4, &b, &p);
+	ret = uring_queue_init_patient(URING_FEATURES_RING_ENTRIES, &b, &p);
 	if (!ret)
-		io_uring_queue_exit(&b);
-	io_uring_queue_exit(&a);
+		uring_queue_exit_noted(&b);
+	uring_queue_exit_noted(&a);
 	return ret;
+}
+
+/* One page, registered: what REGISTER_BUFFERS charges to RLIMIT_MEMLOCK. */
+static int register_page(void *arg)
+{
+	static char buf[4096] __attribute__((aligned(4096)));
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+
+	return io_uring_register_buffers(arg, &iov, 1);
 }
 
 static int try_register(struct io_uring *ring, const char *what)
 {
-	static char buf[4096] __attribute__((aligned(4096)));
-	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 	unsigned int workers[2] = { 0, 0 };	/* 0, 0 only reads the current limits */
 	int fd, ret;
 
 	if (!strcmp(what, "buffers")) {
-		ret = io_uring_register_buffers(ring, &iov, 1);
+		ret = uring_patient(register_page, ring);
 		if (!ret)
 			io_uring_unregister_buffers(ring);
 		return ret;
@@ -176,7 +184,7 @@ void uring_features_probe(struct uring_features *uf)
 
 	memset(uf, 0, sizeof(*uf));
 	memset(&p, 0, sizeof(p));
-	ret = io_uring_queue_init_params(4, &ring, &p);
+	ret = uring_queue_init_patient(URING_FEATURES_RING_ENTRIES, &ring, &p);
 	if (ret < 0) {
 		fact_fail(&uf->e, ret, "io_uring_setup() fails (%s): nothing to probe",
 			  strerror(-ret));
@@ -200,7 +208,7 @@ void uring_features_probe(struct uring_features *uf)
 	}
 	if (probe)
 		io_uring_free_probe(probe);
-	io_uring_queue_exit(&ring);
+	uring_queue_exit_noted(&ring);
 }
 
 const char *uring_feature_kind_name(enum uring_feature_kind k)

@@ -28,6 +28,13 @@ struct uring_feature {
 
 #define URING_FEATURES_MAX 48
 
+/*
+ * The probe's rings: one held open for the registrations and the opcode
+ * table, and throwaway ones for each setup flag (two at once for
+ * ATTACH_WQ); the registered buffer is one page.
+ */
+#define URING_FEATURES_RING_ENTRIES 4
+
 struct uring_features {
 	struct fact_err e;	/* no ring at all, or not live */
 	struct uring_feature items[URING_FEATURES_MAX];

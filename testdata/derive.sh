@@ -5,6 +5,7 @@
 #   sh testdata/capture.sh testdata/host-6.18          (with an XFS loop mount at /mnt/xfs)
 #   sh testdata/capture.sh testdata/uring-disabled-2   (while kernel.io_uring_disabled=2)
 #   prlimit --memlock=65536:65536 sh testdata/capture.sh testdata/old-5.10-memlock-64k
+#   sh testdata/capture.sh testdata/proc-6.18-no-ring PID   (PID: build/tests/pathology no-ring)
 #   sh testdata/derive.sh
 #
 # Each edit below is what its tree's README row says it shows.
@@ -15,12 +16,15 @@ cd "$(dirname "$0")"
 trim() {
 	t=$1
 	# Mounts of the capture host's tooling, and init's arguments after "--".
-	grep -v ' /mnt/sandboxing' "$t/proc/self/mountinfo" >"$t/mi.tmp" && mv "$t/mi.tmp" "$t/proc/self/mountinfo"
+	for mi in "$t"/proc/self/mountinfo "$t"/proc/[0-9]*/mountinfo; do
+		[ -f "$mi" ] || continue
+		grep -v ' /mnt/sandboxing' "$mi" >"$t/mi.tmp" && mv "$t/mi.tmp" "$mi"
+	done
 	echo "console=ttyS0 quiet reboot=k panic=1 random.trust_cpu=1" >"$t/proc/cmdline"
 	sed -i 's/(builder@[^)]*)/(builder@localhost)/' "$t/proc/version"
 	echo init >"$t/proc/1/comm"
 }
-for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k; do
+for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k proc-6.18-no-ring; do
 	trim "$t"
 done
 

@@ -24,7 +24,7 @@ has() {
 mkdir -p "$TMP/data"
 
 # --- captured processes: text and JSON against expected outputs ----------------
-for c in "proc-6.18 31435" "proc-6.1 100" "debian12-6.1-qemu --all"; do
+for c in "proc-6.18 31435" "proc-6.1 100" "debian12-6.1-qemu --all" "proc-6.18-no-ring 13045"; do
 	set -- $c
 	"$BIN" --root "testdata/$1" audit "$2" --no-color >"$TMP/$1.txt" 2>"$TMP/$1.err"
 	echo "exit $?" >>"$TMP/$1.txt"
@@ -309,6 +309,61 @@ for mode in append unaligned-buffers many-sqpoll attached cq-overflow fragmented
 		bad "$mode: $id $st" "$(jq -c --arg id "$id" '.findings[] | select(.id == $id) | [.status, .subject, .message]' "$TMP/out")"
 	stop "$pid"
 done
+
+# --- a service that fell back to Linux AIO (pathology no-ring) ------------------------
+# The ground truth is the process's own: liburing in its maps, no io_uring fd or
+# mapping, an AIO ring, no CAP_IPC_LOCK, its RLIMIT_MEMLOCK; and what rings of 64, 256
+# and 4096 entries need, measured by ring-need (each limit tried under a fresh uid),
+# never taken from uringlint.
+if start no-ring; then
+	maps=$(cat "/proc/$pid/maps")
+	ring_fds=0
+	for l in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$l" 2>/dev/null)" = "anon_inode:[io_uring]" ] && ring_fds=$((ring_fds + 1))
+	done
+	limit=$(awk '/^Max locked memory/ {print $4}' "/proc/$pid/limits")
+	capeff=$(awk '/^CapEff:/ {print $2}' "/proc/$pid/status")
+	if grep -q '/liburing\.so' <<<"$maps" && ! grep -q 'anon_inode:\[io_uring\]' <<<"$maps" &&
+		[ "$ring_fds" = 0 ] && grep -q '/\[aio\]' <<<"$maps" && [ $(((0x$capeff >> 14) & 1)) = 0 ]; then
+		run "no-ring" 1 "$BIN" audit "$pid" --format json
+		jq -e --argjson p "$pid" '.findings[] | select(.id == "uring-fallback" and .pid == $p) |
+			.status == "fail" and (.message | contains("not on io_uring") and contains("liburing") and
+			contains("Linux AIO instead (1 io_setup() context)")) and .evidence.aio_contexts == 1' \
+			"$TMP/out" >/dev/null && ok "no-ring: uring-fallback fails, naming liburing and the AIO context" ||
+			bad "no-ring: uring-fallback fails" "$(jq -c '.findings[] | select(.id == "uring-fallback")' "$TMP/out")"
+		need=$("$HELPERS/ring-need" 64 256 4096 2>"$TMP/need.err")
+		rc=$?
+		set -- $(awk '{print $2}' <<<"$need")
+		f='.findings[] | select(.id == "uring-fallback")'
+		m='.findings[] | select(.id == "proc-memlock")'
+		if [ "$rc" = 77 ]; then
+			skip "no-ring: the cause against measured ring sizes" "$(head -n 1 "$TMP/need.err")"
+		elif [ "$rc" != 0 ] || [ $# != 3 ]; then
+			bad "no-ring: ring sizes measured" "exit $rc: $need $(cat "$TMP/need.err")"
+		elif [ "$3" = 0 ]; then
+			# Rings are not charged to RLIMIT_MEMLOCK here: it must not be blamed.
+			jq -e "($f | .evidence.likely_cause != \"RLIMIT_MEMLOCK\" and (.message | contains(\"not why\"))) and
+				($m | .status == \"pass\")" "$TMP/out" >/dev/null &&
+				ok "no-ring: rings are not charged here (measured), and the limit is not blamed" ||
+				bad "no-ring: the limit is not blamed" "$(jq -c "$f, $m" "$TMP/out")"
+		else
+			# Each size as measured, in the evidence and, in KiB, in the message; the
+			# limit blamed exactly when a 4096-entry ring does not fit it.
+			if [ "$limit" -lt "$3" ]; then cause='"RLIMIT_MEMLOCK"' memlock=warn; else cause=null memlock=pass; fi
+			jq -e --argjson a "$1" --argjson b "$2" --argjson c "$3" --argjson cause "$cause" --arg ml "$memlock" "
+				($f | .evidence.ring_memlock_bytes == {\"64\": \$a, \"256\": \$b, \"4096\": \$c} and
+				.evidence.likely_cause == \$cause and .evidence.memlock_soft == $limit and
+				(.message | contains(\"64 entries needs \(\$a / 1024) KiB, 256 entries needs \(\$b / 1024) KiB and 4096 entries needs \(\$c / 1024) KiB\"))) and
+				($m | .status == \$ml)" "$TMP/out" >/dev/null &&
+				ok "no-ring: the sizes measured ($1, $2, $3 bytes) and the $limit-byte limit make the cause" ||
+				bad "no-ring: the cause against measured sizes ($need, limit $limit)" "$(jq -c "$f, $m" "$TMP/out")"
+		fi
+	else
+		bad "no-ring: liburing mapped, an AIO ring, no ring, no CAP_IPC_LOCK" "fds $ring_fds, CapEff $capeff" \
+			"$(grep -E 'uring|aio' <<<"$maps")"
+	fi
+	stop "$pid"
+fi
 
 if start many-files; then
 	run "many-files" 0 "$BIN" audit "$pid" --format json --fail-on never &&

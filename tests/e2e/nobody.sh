@@ -28,7 +28,7 @@ mkdir -p "$S/build/tests" "$S/cmd"
 cp -a tests testdata "$S/"
 cp cmd/uringlint.bash-completion "$S/cmd/"
 [ -f build/uringlint.1 ] && cp build/uringlint.1 "$S/build/"
-cp "$HELPERS/pathology" "$HELPERS/seccomp-deny" "$S/build/tests/"
+cp "$HELPERS/pathology" "$HELPERS/seccomp-deny" "$HELPERS/ring-need" "$S/build/tests/"
 install -m 0755 "$BIN" "$S/uringlint"
 chmod -R a+rX,go-w "$S"
 
@@ -115,11 +115,12 @@ jq -e --arg d "$TMP/data" '[.findings[] | select(.id == "fs-o-direct" and (.subj
 	bad "preflight: O_DIRECT try in an unwritable dir" "$(jq -c '.findings[] | select(.id == "fs-o-direct") | [.subject,.status,.message]' "$TMP/nobody.json")"
 
 # Process checks on root's processes: /proc/PID/fd, fdinfo and stack are root's alone.
-for mode in clean buffered attached cq-overflow fragmented; do
+for mode in clean buffered attached cq-overflow fragmented no-ring; do
 	start "$mode" || continue
 	[ "$mode" = buffered ] && sleep 0.3
 	both "$mode: nobody's verdicts agree with root's" audit "$pid" &&
-		denied "$mode: checks that need the fds skip as nobody" proc-rings fd-o-direct fd-append cq-overflow file-extents
+		denied "$mode: checks that need the fds skip as nobody" proc-rings fd-o-direct fd-append \
+			cq-overflow file-extents uring-fallback
 	stop "$pid"
 done
 if start buffered; then

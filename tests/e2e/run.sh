@@ -280,6 +280,61 @@ else
 	fi
 fi
 
+# A limit that holds a one-entry ring but not the service's: io-uring-available tries
+# the planned --ring-entries too, and names the limit and the size; io-uring-features
+# names the limit, not the kernel, for what was refused with ENOMEM. The sizes are
+# measured by ring-need (each limit tried under a fresh uid), not taken from uringlint.
+# The charge is per user, and other suites may run as nobody meanwhile: each run here
+# is an unprivileged uid no other process has.
+fresh_uid=$((0x60000000 + ($$ & 0xffff) * 16))
+as_fresh_user() { # KIB ARGS...: uringlint as an unused uid under ulimit -l KIB
+	local kib=$1
+	shift
+	fresh_uid=$((fresh_uid + 1))
+	setpriv --reuid=$fresh_uid --regid=$fresh_uid --clear-groups \
+		sh -c "ulimit -l $kib && exec \"\$0\" \"\$@\"" "$TMP/uringlint" "$@"
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "planned ring under a low limit" "needs root and setpriv to switch users"
+elif ! need=$("$HELPERS/ring-need" 4 4096 2>"$TMP/need.err"); then
+	skip "planned ring under a low limit" "ring-need: $(head -n 1 "$TMP/need.err")"
+else
+	set -- $(awk '{print $2}' <<<"$need")
+	install -m 0755 "$BIN" "$TMP/uringlint"
+	chmod 0755 "$TMP"
+	if [ "$2" = 0 ]; then
+		skip "planned ring under a low limit" "Linux $(uname -r) does not charge rings to RLIMIT_MEMLOCK (measured)"
+	elif [ $((64 << 10)) -ge "$2" ] || [ $((64 << 10)) -lt $((2 * $1)) ]; then
+		bad "planned ring under a low limit" "64 KiB should hold two 4-entry rings ($1 bytes each), not a 4096-entry one ($2)"
+	else
+		run "64 KiB, --ring-entries 4096, unprivileged" 1 as_fresh_user 64 preflight --ring-entries 4096 \
+			--only io-uring-available,io-uring-features --format json &&
+			jq -e --argjson n "$2" '.findings[] | select(.id == "io-uring-available") | .status == "fail" and
+				.evidence.planned_entries == 4096 and .evidence.planned_error == "ENOMEM" and
+				.evidence.planned_ring_memlock_bytes == $n and
+				(.message | contains("one-entry ring but returned ENOMEM for a 4096-entry ring") and
+				contains("RLIMIT_MEMLOCK is 64 KiB and a 4096-entry ring needs \($n / 1024) KiB"))' \
+				"$TMP/out" >/dev/null &&
+			ok "64 KiB: io-uring-available fails for the planned 4096 entries, with the $2 bytes measured" ||
+			bad "64 KiB: io-uring-available fails for the planned ring" "$(jq -c '.findings[]' "$TMP/out")"
+		run "64 KiB, --ring-entries 64, unprivileged" 0 as_fresh_user 64 preflight --ring-entries 64 \
+			--only io-uring-available --format json &&
+			jq -e '.findings[0] | .status == "pass" and (.message | contains("a 64-entry ring (--ring-entries)"))' \
+				"$TMP/out" >/dev/null && ok "64 KiB: a 64-entry plan passes" ||
+			bad "64 KiB: a 64-entry plan passes" "$(jq -c '.findings[]' "$TMP/out")"
+		# Room for the probe's own 4-entry ring and nothing more.
+		kib=$(($1 / 1024))
+		run "$kib KiB, unprivileged" 1 as_fresh_user "$kib" preflight --ring-entries 1 \
+			--only io-uring-features --format json &&
+			jq -e --arg l "RLIMIT_MEMLOCK is $kib KiB" '.findings[0] | .status == "fail" and
+				(.message | contains("could not be tried: io_uring refused them memory (ENOMEM)") and
+				contains($l) and contains("REGISTER_BUFFERS") and (contains("missing") | not)) and
+				(.fix | contains("LimitMEMLOCK") and (contains("kernel") | not))' "$TMP/out" >/dev/null &&
+			ok "$kib KiB: io-uring-features names RLIMIT_MEMLOCK, not the kernel" ||
+			bad "$kib KiB: io-uring-features names RLIMIT_MEMLOCK" "$(jq -c '.findings[]' "$TMP/out")"
+	fi
+fi
+
 # --- live data directories ----------------------------------------------------
 # /dev/shm: tmpfs takes O_DIRECT as a no-op (6.6+) or refuses it; either way it fails.
 if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* /proc/PID/maps: the mapped shared objects that name an application. */
+/* /proc/PID/maps: rings, AIO contexts, and the libraries that name an application. */
 #include "fuzz.h"
-#include "proc_image.h"
+#include "proc_maps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	struct proc_image im = { 0 };
+	struct proc_maps m;
 
-	proc_image_parse_maps(text, &im);
-	proc_image_free(&im);
+	proc_maps_parse(text, &m);
+	proc_maps_free(&m);
 	free(text);
 	return 0;
 }

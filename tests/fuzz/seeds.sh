@@ -11,6 +11,7 @@ seeds() { # NAME: the seed files of one harness
 	cmdline) find testdata -path '*/proc/cmdline' -type f ;;
 	interrupts) find testdata -path '*/proc/interrupts' -type f ;;
 	mountinfo) find testdata -name mountinfo -type f ;;
+	maps) find testdata -name maps -path '*/proc/[0-9]*' -type f ;;
 	kernel_version) find testdata -type f \( -name osrelease -o -path '*/proc/version' \
 		-o -name version_signature \) ;;
 	merge) find tests/e2e/expected -name '*.json' -type f ;;

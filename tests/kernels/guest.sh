@@ -57,7 +57,7 @@ echo "@@kernel $(uname -r)"
 case_json preflight-ext4 "$UL" preflight --dir "$data" --format json --fail-on never
 [ -n "$xfs" ] && case_json preflight-xfs "$UL" preflight --dir "$xfs" --format json --fail-on never
 
-for mode in clean buffered append many-sqpoll attached cq-overflow; do
+for mode in clean buffered append many-sqpoll attached cq-overflow no-ring; do
 	start "$mode" "$data/$mode" || continue
 	# Let buffered writes be punted before the audit looks for io-wq workers.
 	[ "$mode" = buffered ] && sleep 1

@@ -28,6 +28,8 @@
  *   hostile-names     a comm and a thread name with escapes and a newline, and registered
  *                     files named with escapes, a forged report line, Markdown and XML
  *                     metacharacters and bytes that are not UTF-8
+ *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
+ *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -458,6 +460,8 @@ int main(int argc, char **argv)
 		churn(dir);
 	} else if (!strcmp(mode, "hostile-names")) {
 		hostile_names(dir);
+	} else if (!strcmp(mode, "no-ring")) {
+		no_ring();
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;

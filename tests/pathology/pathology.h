@@ -21,4 +21,7 @@ void *aligned_buf(size_t len);
 /* Runs mode when it is one of punt_causes.c's, until stopped; 0 when it is not. */
 int punt_cause_mode(const char *mode, const char *dir);
 
+/* The no-ring mode (no_ring.c): a service that fell back to Linux AIO, until stopped. */
+void no_ring(void);
+
 #endif

@@ -149,8 +149,59 @@ static void test_available_live(void **state)
 	hf.self_limits.lim.memlock.soft = 0;
 	f = run("io-uring-available", &hf, &r);
 	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "RLIMIT_MEMLOCK is 0 B");
+	assert_contains(f->message, "RLIMIT_MEMLOCK is 0 B and a 1-entry ring needs 8 KiB");
 	assert_contains(f->message, "charges ring memory");
+	report_free(&r);
+
+	/* 6.1 charges rings to the memory cgroup: the limit is not named as the cause. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	f = run("io-uring-available", &hf, &r);
+	assert_contains(f->message, "memory cgroup");
+	assert_null(strstr(f->message, "RLIMIT_MEMLOCK is"));
+	report_free(&r);
+}
+
+/* A one-entry ring fits the limit, the service's ring (--ring-entries) does not. */
+static void test_available_planned_ring(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	hf.uring_setup.r.planned_entries = 4096;
+	f = run("io-uring-available", &hf, &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_contains(f->message, "a 4096-entry ring (--ring-entries)");
+	report_free(&r);
+
+	hf.self_limits.lim.memlock.soft = 64 << 10;
+	hf.uring_setup.r.planned_err = -ENOMEM;
+	f = run("io-uring-available", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "RLIMIT_MEMLOCK is 64 KiB and a 4096-entry ring needs 404 KiB");
+	assert_contains(finding_fix(f), "LimitMEMLOCK");
+	assert_int_equal(json_object_get_int64(json_object_object_get(f->evidence,
+								    "planned_ring_memlock_bytes")),
+			 413696);
+	report_free(&r);
+
+	/* The limit holds the ring: the rest of the user's charge is in the way. */
+	hf.self_limits.lim.memlock.soft = 8 << 20;
+	f = run("io-uring-available", &hf, &r);
+	assert_contains(f->message, "per user");
+	report_free(&r);
+
+	hf.self_status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	f = run("io-uring-available", &hf, &r);
+	assert_contains(f->message, "CAP_IPC_LOCK");
+	report_free(&r);
+
+	hf.uring_setup.r.planned_err = -EINVAL;
+	f = run("io-uring-available", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "EINVAL for a 4096-entry ring");
 	report_free(&r);
 }
 
@@ -182,6 +233,19 @@ static void test_available_captured(void **state)
 	f = run("io-uring-available", &hf, &r);
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_contains(f->message, "ENOMEM");
+	report_free(&r);
+
+	/* 64 KiB holds a one-entry ring but not the planned 4096 entries (404 KiB). */
+	hf.self_limits.lim.memlock.soft = 64 << 10;
+	f = run("io-uring-available", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "ENOMEM for a 4096-entry ring (--ring-entries)");
+	assert_contains(f->message, "needs 404 KiB");
+	report_free(&r);
+	plan.ring_entries = 256;
+	f = run("io-uring-available", &hf, &r);
+	plan_defaults(&plan);
+	assert_int_equal(f->status, STATUS_PASS);
 	report_free(&r);
 
 	/* 6.1 does not charge rings, and has no sysctl to prove io_uring is built in. */
@@ -394,6 +458,58 @@ static void test_features(void **state)
 	report_free(&r);
 }
 
+/* ENOMEM names RLIMIT_MEMLOCK and what the tries needed, never a kernel that lacks them. */
+static void test_features_enomem(void **state)
+{
+	struct host_facts hf;
+	const struct finding *f;
+	struct report r;
+
+	(void)state;
+	healthy(&hf);
+	hf.self_limits.lim.memlock.soft = 8 << 10;
+	add_feature(&hf, "SQPOLL", NEED_CORE, 0);
+	add_feature(&hf, "DEFER_TASKRUN", NEED_USEFUL, -ENOMEM);
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "DEFER_TASKRUN could not be tried");
+	assert_contains(f->message, "RLIMIT_MEMLOCK is 8 KiB");
+	assert_contains(f->message, "16 KiB at once");
+	assert_null(strstr(f->message, "missing"));
+	assert_contains(finding_fix(f), "LimitMEMLOCK");
+	assert_null(strstr(finding_fix(f), "kernel"));
+	report_free(&r);
+
+	hf.features.items[0].err = -ENOMEM;
+	hf.features.items[0].kind = FEATURE_REGISTER;
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "SQPOLL, DEFER_TASKRUN could not be tried");
+	report_free(&r);
+
+	/* 6.1: rings go to the memory cgroup; only the buffer is RLIMIT_MEMLOCK's. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	f = run("io-uring-features", &hf, &r);
+	assert_contains(f->message, "one-page registered buffer needs 4 KiB");
+	assert_contains(f->message, "memory cgroup");
+	report_free(&r);
+
+	/* With CAP_IPC_LOCK nothing is charged: the memory itself ran out. */
+	hf.self_status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	f = run("io-uring-features", &hf, &r);
+	assert_contains(f->message, "CAP_IPC_LOCK");
+	report_free(&r);
+
+	/* A feature really missing keeps its verdict and its fix beside the ENOMEM. */
+	hf.features.items[0].err = -EINVAL;
+	f = run("io-uring-features", &hf, &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "missing what the fast path rests on: SQPOLL (EINVAL");
+	assert_contains(f->message, "DEFER_TASKRUN could not be tried");
+	assert_contains(finding_fix(f), "and for the ENOMEM");
+	report_free(&r);
+}
+
 static void test_container_seccomp(void **state)
 {
 	struct host_facts hf;
@@ -505,11 +621,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_version),
 		cmocka_unit_test(test_available_live),
+		cmocka_unit_test(test_available_planned_ring),
 		cmocka_unit_test(test_available_captured),
 		cmocka_unit_test(test_disabled_sysctl),
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_known_cves),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_features_enomem),
 		cmocka_unit_test(test_container_seccomp),
 		cmocka_unit_test(test_nproc_nofile),
 		cmocka_unit_test(test_runner_gates),

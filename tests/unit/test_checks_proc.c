@@ -65,6 +65,8 @@ static int setup(void **state)
 	plan_defaults(&plan);
 	hf.live = true;
 	hf.cpus = 2;
+	hf.page_size = 4096;
+	kernel_version_parse("6.18.44", &hf.kernel.v);
 	cpulist_parse("0-1", &hf.cpu.online);
 	cpulist_parse("1", &hf.cpu.isolated);
 	hf.cpu.nnodes = 1;
@@ -732,6 +734,116 @@ static void test_memlock(void **state)
 	expect("proc-memlock", STATUS_PASS);
 }
 
+/* On kernels that charge rings, the limit must hold one ring more; rings are not in VmPin. */
+static void test_memlock_rings(void **state)
+{
+
+	setup(state);
+	pf.status.st.vm_pin_kb = 0;
+	pf.limits.lim.memlock.soft = 64 << 10;
+	pf.nrings = 0;
+	expect_says("proc-memlock", STATUS_WARN, "cannot hold one 4096-entry ring");
+	expect_says("proc-memlock", STATUS_WARN, "charges 404 KiB");
+	/* 5.12 to 6.13 charge rings to the memory cgroup: 64 KiB is room enough there. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	expect("proc-memlock", STATUS_PASS);
+	/* A 256-entry ring of its own (28 KiB): one more fits 64 KiB, two more would not. */
+	kernel_version_parse("6.18.44", &hf.kernel.v);
+	pf.nrings = 1;
+	rings[0].u.has_ring_state = true;
+	rings[0].u.sq_entries = 256;
+	rings[0].u.cq_entries = 512;
+	expect("proc-memlock", STATUS_PASS);
+	pf.status.st.vm_pin_kb = 16;
+	expect_says("proc-memlock", STATUS_WARN, "one more 256-entry ring like its largest");
+	expect_says("proc-memlock", STATUS_WARN, "28 KiB for its 1 ring");
+}
+
+/* No ring, liburing mapped and an AIO context: the report this check comes from. */
+static void no_ring(void)
+{
+	setup(NULL);
+	pf.nrings = 0;
+	pf.status.st.vm_pin_kb = 0;
+	pf.limits.lim.memlock.soft = pf.limits.lim.memlock.hard = 64 << 10;
+	snprintf(pf.maps.runtime, sizeof(pf.maps.runtime),
+		 "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	pf.maps.aio_contexts = 1;
+}
+
+static void test_fallback(void **state)
+{
+	struct report r;
+	const struct finding *f;
+
+	(void)state;
+	setup(state);
+	expect_says("uring-fallback", STATUS_PASS, "on io_uring: 1 ring fd");
+
+	no_ring();
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_int_equal(f->pid, 42);
+	assert_contains(f->message, "not on io_uring: it maps /usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	assert_contains(f->message, "Linux AIO instead (1 io_setup() context)");
+	assert_contains(f->message, "Likely cause: RLIMIT_MEMLOCK is 64 KiB");
+	assert_contains(f->message, "64 entries needs 8 KiB, 256 entries needs 28 KiB and 4096 "
+				    "entries needs 404 KiB: rings of 4096 entries do not fit");
+	assert_contains(finding_fix(f), "LimitMEMLOCK");
+	assert_string_equal(json_object_get_string(json_object_object_get(f->evidence,
+									  "likely_cause")),
+			    "RLIMIT_MEMLOCK");
+	report_free(&r);
+
+	/* 6.1 does not charge rings to the limit: it is not blamed. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "No cause seen here");
+	assert_contains(f->message, "memory cgroup");
+	assert_null(strstr(f->message, "Likely cause"));
+	assert_contains(finding_fix(f), "strace");
+	report_free(&r);
+
+	/* A cause that stops every process is named first. */
+	hf.uring_disabled.value = 2;
+	expect_says("uring-fallback", STATUS_FAIL, "Likely cause: kernel.io_uring_disabled = 2");
+	hf.uring_disabled.value = 0;
+	pf.status.st.seccomp = 2;
+	expect_says("uring-fallback", STATUS_FAIL, "Likely cause: a seccomp filter");
+	pf.status.st.seccomp = 0;
+
+	/* With CAP_IPC_LOCK nothing is charged. */
+	kernel_version_parse("6.18.44", &hf.kernel.v);
+	pf.status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	expect_says("uring-fallback", STATUS_FAIL, "it has CAP_IPC_LOCK");
+	pf.status.st.cap_eff = 0;
+	pf.limits.lim.memlock.soft = 8 << 20;
+	expect_says("uring-fallback", STATUS_FAIL, "each fits on its own");
+
+	/* Only an AIO context, no io_uring library: a warning, since a static runtime shows nothing. */
+	pf.maps.runtime[0] = '\0';
+	expect_says("uring-fallback", STATUS_WARN, "maps no io_uring library");
+}
+
+static void test_fallback_not_judged(void **state)
+{
+	(void)state;
+	no_ring();
+	/* Ring memory mapped without an fd: io_uring_close_ring_fd(). */
+	pf.maps.uring_maps = 2;
+	expect_says("uring-fallback", STATUS_PASS, "fds were closed");
+	/* Nothing of io_uring or AIO at all: nothing to judge. */
+	memset(&pf.maps, 0, sizeof(pf.maps));
+	expect_says("uring-fallback", STATUS_SKIP, "nothing shows it means to use io_uring");
+	fact_fail(&pf.maps.e, -EACCES, "cannot read 'proc/42/maps': Permission denied");
+	expect_says("uring-fallback", STATUS_SKIP, "Permission denied");
+	fact_fail(&pf.maps.e, -EBADMSG, "cannot parse 'proc/42/maps': unexpected content");
+	expect("uring-fallback", STATUS_ERROR);
+	fact_fail(&pf.fds_e, -EACCES, "cannot read 'proc/42/fd': Permission denied");
+	expect_says("uring-fallback", STATUS_SKIP, "proc/42/fd");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -753,6 +865,9 @@ int main(void)
 		cmocka_unit_test(test_workers_and_punts),
 		cmocka_unit_test(test_dstate),
 		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_memlock_rings),
+		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_fallback_not_judged),
 	};
 
 	return cmocka_run_group_tests_name("checks_proc", tests, NULL, NULL);

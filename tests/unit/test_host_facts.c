@@ -17,6 +17,7 @@ static void collect_dirs(const char *root, const char *const *dirs, size_t ndirs
 
 	struct collect_opts o = {
 		.dirs = dirs, .ndirs = ndirs, .try_features = true, .try_odirect = true,
+		.ring_entries = 64,
 	};
 
 	assert_int_equal(sysroot_open(&sr, root), 0);
@@ -78,6 +79,9 @@ static void test_live(void **state)
 	assert_int_equal(hf.self_status.e.err, 0);
 	assert_int_equal(hf.self_status.st.tgid, getpid());
 	assert_int_equal(hf.uring_setup.e.err, 0);
+	/* The planned ring is tried too (a 64-entry one fits Debian's 8 MiB default). */
+	assert_int_equal(hf.uring_setup.r.planned_entries, 64);
+	assert_int_equal(hf.uring_setup.r.planned_err, 0);
 	assert_true(hf.cpus >= 1);
 	assert_int_equal(hf.features.e.err, 0);
 	assert_true(hf.features.n > 20);

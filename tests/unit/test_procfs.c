@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "proc_maps.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "testutil.h"
@@ -119,6 +120,51 @@ static void test_limits_garbage(void **state)
 			 -EBADMSG);
 }
 
+/* Captured on 6.18 from the pathology's no-ring and attached processes. */
+static void test_maps(void **state)
+{
+	struct proc_maps m;
+	char *text;
+
+	(void)state;
+	text = slurp("tests/fuzz/seeds/maps/no-ring-6.18");
+	assert_int_equal(proc_maps_parse(text, &m), 0);
+	assert_int_equal(m.mappings, 31);
+	assert_int_equal(m.uring_maps, 0);
+	assert_int_equal(m.aio_contexts, 1);
+	assert_string_equal(m.runtime, "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	free(text);
+
+	/* Four rings: eight mappings (the rings and the SQEs of each). */
+	text = slurp("tests/fuzz/seeds/maps/attached-6.18");
+	assert_int_equal(proc_maps_parse(text, &m), 0);
+	assert_int_equal(m.uring_maps, 8);
+	assert_int_equal(m.aio_contexts, 0);
+	free(text);
+
+	/* liburing-ffi, a deleted file after an upgrade; a path with a blank. */
+	assert_int_equal(proc_maps_parse("7f00-7f01 r-xp 00000000 fe:00 12 /opt/a b/liburing-ffi.so.2.5 "
+					 "(deleted)\n7f02-7f03 rw-p 00000000 00:00 0\n", &m), 0);
+	assert_string_equal(m.runtime, "/opt/a b/liburing-ffi.so.2.5 (deleted)");
+	assert_int_equal(m.mappings, 2);
+	/* A file only named like the library, in a directory, does not count. */
+	assert_int_equal(proc_maps_parse("7f00-7f01 r--p 0 fe:00 12 /srv/liburing.so.d/x\n", &m), 0);
+	assert_string_equal(m.runtime, "");
+	assert_int_equal(proc_maps_parse("", &m), 0);
+	assert_int_equal(m.mappings, 0);
+}
+
+static void test_maps_garbage(void **state)
+{
+	struct proc_maps m;
+
+	(void)state;
+	assert_int_equal(proc_maps_parse("banana\n", &m), -EBADMSG);
+	assert_int_equal(proc_maps_parse("7f00-7f01 r--p 0 fe:00\n", &m), -EBADMSG);
+	assert_int_equal(proc_maps_parse("zz 7f00-7f01 r--p 0 fe:00 1\n", &m), -EBADMSG);
+	assert_int_equal(proc_maps_parse(" 7f00-7f01 r--p 0 fe:00 1 /x\n", &m), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +174,8 @@ int main(void)
 		cmocka_unit_test(test_status_garbage),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_limits_garbage),
+		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_maps_garbage),
 	};
 
 	return cmocka_run_group_tests_name("procfs", tests, NULL, NULL);

@@ -3,8 +3,8 @@
  * The watch's join on hand-built samples laid out by 6.18's own format
  * files: a punted buffered write, IOSQE_ASYNC (the punt before the
  * worker's file_get), FSYNC (io_uring's own choice), a registered file,
- * and a request pointer reused. And the maps parser behind the
- * application table.
+ * and a request pointer reused. And the libraries the maps parser keeps
+ * for the application table.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "proc_image.h"
+#include "proc_maps.h"
 #include "uring_trace.h"
 
 static const char submit_fmt[] =
@@ -188,26 +188,29 @@ static void test_fields_bounded(void **state)
 	assert_int_equal(tp_format_parse("no fields here", &fmt), -EINVAL);
 }
 
-static void test_maps(void **state)
+static void test_maps_libs(void **state)
 {
-	struct proc_image im;
+	struct proc_maps m;
 
 	(void)state;
-	memset(&im, 0, sizeof(im));
-	proc_image_parse_maps(
+	assert_int_equal(proc_maps_parse(
 		"55d0-55d1 r-xp 00000000 fe:01 11 /usr/sbin/mariadbd\n"
 		"7f00-7f01 r-xp 00000000 fe:01 12 /usr/lib/x86_64-linux-gnu/liburing.so.2.3\n"
 		"7f01-7f02 r--p 00001000 fe:01 12 /usr/lib/x86_64-linux-gnu/liburing.so.2.3\n"
 		"7f02-7f03 r-xp 00000000 fe:01 13 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
 		"7f03-7f04 rw-s 00000000 00:01 14 /memfd:not-a-library (deleted)\n"
 		"7f04-7f05 rw-p 00000000 00:00 0 [heap]\n"
-		"7f05-7f06 r-xp 00000000 fe:01 15 /opt/x/libfoo.so (deleted)", &im);
-	assert_int_equal(im.nlibs, 3);
-	assert_string_equal(im.libs[0], "liburing.so.2.3");
-	assert_string_equal(im.libs[1], "libc.so.6");
-	assert_string_equal(im.libs[2], "libfoo.so");
-	assert_true(im.liburing);
-	proc_image_free(&im);
+		"7f05-7f06 r-xp 00000000 fe:01 15 /opt/x/libfoo.so (deleted)", &m), 0);
+	assert_int_equal(m.nlibs, 3);
+	assert_string_equal(m.libs[0], "liburing.so.2.3");
+	assert_string_equal(m.libs[1], "libc.so.6");
+	assert_string_equal(m.libs[2], "libfoo.so");
+	assert_string_equal(m.runtime, "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	proc_maps_free(&m);
+	/* A bad line empties it all, libraries included. */
+	assert_int_equal(proc_maps_parse("7f00-7f01 r-xp 0 fe:01 12 /x/liba.so\nnot a line\n", &m),
+			 -EBADMSG);
+	assert_int_equal(m.nlibs, 0);
 }
 
 int main(void)
@@ -215,7 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_fields_bounded),
-		cmocka_unit_test(test_maps),
+		cmocka_unit_test(test_maps_libs),
 	};
 
 	return cmocka_run_group_tests_name("uring_trace", tests, NULL, NULL);

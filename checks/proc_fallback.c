@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Is the process on io_uring at all? A service whose io_uring_setup() fails
+ * often falls back to another I/O path without a word: it then maps its
+ * io_uring library (or a Linux AIO ring) and has no ring. Where that is
+ * seen, say so and name the likely cause, with the credentials and limits
+ * of the process itself.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "json_bytes.h"
+#include "units.h"
+
+/* The ring sizes services commonly ask for, smallest first. */
+static const uint32_t usual_entries[] = { 64, 256, 4096 };
+#define NUSUAL (sizeof(usual_entries) / sizeof(usual_entries[0]))
+
+#define FIX_FIND_SETUP_ERROR                                                               \
+	"find why the service has no ring: its log at start, or strace -f -e "             \
+	"trace=io_uring_setup of its start, shows io_uring_setup()'s errno"
+
+/*
+ * RLIMIT_MEMLOCK against rings of the usual sizes, in words, into buf;
+ * true when some of them cannot be created under it (a likely cause).
+ */
+static bool memlock_words(const struct check_ctx *ctx, const struct proc_status *st,
+			  const struct proc_limits *lim, char *buf, size_t len)
+{
+	const struct host_facts *hf = ctx->host;
+	char l[BYTES_STR_MAX], b[BYTES_STR_MAX], kernel[48], over[64] = "";
+	size_t i, used, below = 0;
+	uint64_t need[NUSUAL];
+
+	for (i = 0; i < NUSUAL; i++)
+		need[i] = ring_memlock_charge(hf, usual_entries[i], 2 * usual_entries[i]);
+	if (fact_ok(&hf->kernel.e))
+		snprintf(kernel, sizeof(kernel), "Linux %u.%u", hf->kernel.v.major,
+			 hf->kernel.v.minor);
+	else
+		snprintf(kernel, sizeof(kernel), "this kernel (version unknown, taken as 6.14+)");
+	format_bytes(lim ? lim->memlock.soft : 0, l);
+	switch (ring_memlock_judge(hf, st, lim, need[0])) {
+	case RING_ML_CAP:
+		snprintf(buf, len, "it has CAP_IPC_LOCK, which io_uring does not charge, so "
+			 "RLIMIT_MEMLOCK is not why");
+		return false;
+	case RING_ML_UNCHARGED:
+		snprintf(buf, len, "%s charges ring memory to the memory cgroup, not to "
+			 "RLIMIT_MEMLOCK, so its limit (%s) is not why a ring could not be created",
+			 kernel, l);
+		return false;
+	case RING_ML_UNLIMITED:
+		snprintf(buf, len, "its RLIMIT_MEMLOCK is unlimited");
+		return false;
+	case RING_ML_UNKNOWN:
+		snprintf(buf, len, "its RLIMIT_MEMLOCK or capabilities could not be read");
+		return false;
+	case RING_ML_BELOW:
+	case RING_ML_FITS:
+		break;
+	}
+	used = (size_t)snprintf(buf, len, "RLIMIT_MEMLOCK is %s without CAP_IPC_LOCK, and %s "
+				"charges ring memory to it: a ring of", l, kernel);
+	for (i = 0; i < NUSUAL && used < len; i++) {
+		used += (size_t)snprintf(buf + used, len - used, "%s %u entries needs %s",
+					 i ? (i + 1 == NUSUAL ? " and" : ",") : "", usual_entries[i],
+					 format_bytes(need[i], b));
+		if (lim->memlock.soft < need[i])
+			snprintf(over + strlen(over), sizeof(over) - strlen(over), "%s%u",
+				 below++ ? (i + 1 == NUSUAL ? " and " : ", ") : "", usual_entries[i]);
+	}
+	if (used >= len)
+		return below > 0;
+	if (below == NUSUAL)
+		snprintf(buf + used, len - used, ": none of them fits");
+	else if (below)
+		snprintf(buf + used, len - used, ": rings of %s entries do not fit", over);
+	else
+		snprintf(buf + used, len - used, ": each fits on its own, but the charge is per "
+			 "user, so other processes of uid %u may have used the limit up", st->euid);
+	return below > 0;
+}
+
+static void add_charges(struct finding *f, const struct check_ctx *ctx)
+{
+	struct json_object *o = json_object_new_object();
+	char key[16];
+	size_t i;
+
+	for (i = 0; i < NUSUAL; i++) {
+		snprintf(key, sizeof(key), "%u", usual_entries[i]);
+		json_object_object_add(o, key, json_object_new_int64(
+			(int64_t)ring_memlock_charge(ctx->host, usual_entries[i],
+							   2 * usual_entries[i])));
+	}
+	json_object_object_add(f->evidence, "ring_memlock_bytes", o);
+}
+
+/* No ring, and an io_uring library or an AIO context: not on io_uring, and why. */
+static void not_on_uring(const struct check *c, struct check_ctx *ctx, const char *subject)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_maps *m = &pf->maps;
+	const struct proc_status *st = fact_ok(&pf->status.e) ? &pf->status.st : NULL;
+	const struct proc_limits *lim = fact_ok(&pf->limits.e) ? &pf->limits.lim : NULL;
+	char eperm[512], memlock[512], what[700], aio[96] = "";
+	enum uring_eperm_cause cause = uring_eperm_cause(ctx->host, st, eperm, sizeof(eperm));
+	bool ml = memlock_words(ctx, st, lim, memlock, sizeof(memlock));
+	struct finding *f;
+
+	if (m->runtime[0])
+		snprintf(what, sizeof(what), "it maps %s%s but has no ring (no anon_inode:[io_uring] "
+			 "fd or mapping)", m->runtime, m->runtime_truncated ? "..." : "");
+	else
+		snprintf(what, sizeof(what), "it has no ring (no anon_inode:[io_uring] fd or "
+			 "mapping) and maps no io_uring library");
+	if (m->aio_contexts)
+		snprintf(aio, sizeof(aio), "; it does its I/O through Linux AIO instead (%u io_setup() "
+			 "context%s)", m->aio_contexts, m->aio_contexts == 1 ? "" : "s");
+	f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
+		     "not on io_uring: %s%s. %s%s%s%s%s", what, aio,
+		     cause != EPERM_NONE || ml ? "Likely cause: " : "No cause seen here: ",
+		     cause != EPERM_NONE ? eperm : "", cause != EPERM_NONE ? "; " : "", memlock,
+		     cause != EPERM_NONE || ml
+			     ? ""
+			     : "; it may not have asked for a ring (some runtimes create one only "
+			       "when configured to), or io_uring_setup() failed for a reason not "
+			       "visible here, such as a security module");
+	if (cause != EPERM_NONE && ml)
+		finding_set_fix(f, "%s; and %s", uring_eperm_fix(cause), FIX_MEMLOCK_TEXT);
+	else if (cause != EPERM_NONE)
+		finding_set_fix(f, "%s", uring_eperm_fix(cause));
+	else if (ml)
+		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
+	else
+		finding_set_fix(f, "%s", FIX_FIND_SETUP_ERROR);
+	json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
+	finding_ev_int(f, "aio_contexts", m->aio_contexts);
+	finding_ev_str(f, "likely_cause", cause == EPERM_SYSCTL    ? "kernel.io_uring_disabled"
+					  : cause == EPERM_GROUP   ? "kernel.io_uring_group"
+					  : cause == EPERM_SECCOMP ? "seccomp"
+					  : ml			   ? "RLIMIT_MEMLOCK"
+								   : NULL);
+	if (lim)
+		finding_ev_int(f, "memlock_soft", lim->memlock.soft == LIMIT_INFINITY
+						 ? -1 : (int64_t)lim->memlock.soft);
+	add_charges(f, ctx);
+}
+
+void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_maps *m = &pf->maps;
+	char subject[32];
+	struct finding *f;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!fact_ok(&pf->fds_e)) {
+		check_fact_missing(c, ctx, subject, &pf->fds_e)->pid = pf->pid;
+		return;
+	}
+	if (pf->nrings) {
+		f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s", pf->nrings,
+			     pf->nrings == 1 ? "" : "s");
+		finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+		return;
+	}
+	if (!fact_ok(&m->e)) {
+		proc_add(c, ctx, m->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, subject,
+			 "no io_uring fd, and what it maps instead could not be read: %s", m->e.why);
+		return;
+	}
+	if (m->uring_maps) {
+		f = proc_add(c, ctx, STATUS_PASS, subject,
+			     "on io_uring: no ring fd, but %u anon_inode:[io_uring] mapping%s: rings "
+			     "whose fds were closed once registered (io_uring_close_ring_fd())",
+			     m->uring_maps, m->uring_maps == 1 ? "" : "s");
+		finding_ev_int(f, "uring_mappings", m->uring_maps);
+		return;
+	}
+	if (!m->runtime[0] && !m->aio_contexts) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "no io_uring fd or mapping, no io_uring library mapped and no Linux AIO "
+			 "context: nothing shows it means to use io_uring (a runtime built into the "
+			 "binary leaves no mark in its maps)");
+		return;
+	}
+	not_on_uring(c, ctx, subject);
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * no-ring: a service that fell back to Linux AIO. Without CAP_IPC_LOCK and
+ * with RLIMIT_MEMLOCK lowered to 64 KiB, io_uring_queue_init() of 4096
+ * entries gets ENOMEM where rings are charged to the limit (up to 5.11,
+ * from 6.14); on 5.12 to 6.13 it works, and the ring is closed at once, as
+ * by a service that gave up on io_uring for another reason. Then an
+ * io_setup() context, liburing still mapped. "ready PID ENOMEM" or "ready
+ * PID closed" says which.
+ */
+#include <errno.h>
+#include <linux/aio_abi.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pathology.h"
+
+/* Drops CAP_IPC_LOCK from this process's sets, so io_uring charges it like a service. */
+static void drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	int w = CAP_IPC_LOCK / 32;
+	__u32 bit = 1u << (CAP_IPC_LOCK % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		die("capget", errno);
+	d[w].effective &= ~bit;
+	d[w].permitted &= ~bit;
+	d[w].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d))
+		die("capset", errno);
+}
+
+/* What a service does when io_uring_queue_init() fails and it has a fallback. */
+void no_ring(void)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	struct io_uring ring;
+	aio_context_t aio = 0;
+	const char *why = "ENOMEM";
+	int ret;
+
+	drop_ipc_lock();
+	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+		die("setrlimit(RLIMIT_MEMLOCK)", errno);
+	ret = io_uring_queue_init(4096, &ring, 0);
+	if (!ret) {
+		io_uring_queue_exit(&ring);
+		why = "closed";
+	} else if (ret != -ENOMEM) {
+		die("io_uring_queue_init", ret);
+	}
+	if (syscall(SYS_io_setup, 128, &aio))
+		die("io_setup", errno);
+	printf("ready %d %s\n", getpid(), why);
+	fflush(stdout);
+	while (!stop)
+		pause();
+	syscall(SYS_io_destroy, aio);
+}
