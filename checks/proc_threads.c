@@ -112,11 +112,23 @@ static const struct dstate_class dclasses[] = {
 	  "snapshot that froze it" },
 	{ { "folio_wait", "wait_on_page", "__folio_lock", "filemap_" }, "page cache",
 	  "threads wait for page-cache pages: use O_DIRECT for data files" },
+	/* fsync and O_DSYNC: blkdev_issue_flush waits in submit_bio_wait for the cache flush. */
+	{ { "submit_bio_wait", "blkdev_issue_flush", NULL }, "device cache flush (fsync)",
+	  "fsync and O_DSYNC writes wait for the device to flush its cache; io_uring always "
+	  "runs FSYNC in io-wq: batch flushes, or write with O_DSYNC | O_DIRECT" },
 	{ { "jbd2", "ext4_journal", NULL }, "ext4 journal",
 	  "threads wait for ext4's journal: metadata-heavy writes (extending, allocating); "
 	  "preallocate data files" },
 	{ { "wbt_wait", "rq_qos_wait", "balance_dirty_pages", NULL }, "writeback throttling",
 	  "dirty page cache is being throttled: use O_DIRECT" },
+	/*
+	 * Seen here: io-wq workers of O_DIRECT writes that extend a file, in D at
+	 * ext4_file_write_iter, which takes the inode lock exclusively for them.
+	 */
+	{ { "ext4_file_write_iter", "ext4_buffered_write_iter", "ext4_dio_write_iter", NULL },
+	  "ext4 inode lock",
+	  "writes that extend the file, and buffered writes, take ext4's inode lock exclusively "
+	  "and queue behind each other: O_DIRECT overwrites of preallocated, written files" },
 };
 
 static const struct dstate_class *classify(const struct proc_thread *t)

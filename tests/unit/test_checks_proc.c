@@ -716,6 +716,19 @@ static void test_dstate(void **state)
 	assert_contains(f->message, "XFS inode lock");
 	assert_contains(finding_fix(f), "O_DIRECT overwrites");
 	report_free(&r);
+	/* Extending O_DIRECT writes on ext4, as seen: the inode lock. */
+	threads[2].stack = (char *)"[<0>] ext4_file_write_iter+0x60f/0x960\n"
+				   "[<0>] io_write+0x130/0x400\n[<0>] io_issue_sqe+0x37/0x590\n";
+	f = run("dstate-threads", &r);
+	assert_contains(f->message, "ext4 inode lock");
+	report_free(&r);
+	/* fsync: the device's cache flush. */
+	threads[2].stack = (char *)"[<0>] submit_bio_wait+0x5d/0x90\n"
+				   "[<0>] blkdev_issue_flush+0x2e/0x40\n[<0>] ext4_sync_file+0x1d3/0x380\n";
+	f = run("dstate-threads", &r);
+	assert_contains(f->message, "device cache flush (fsync)");
+	report_free(&r);
+	threads[2].stack = NULL;
 	for (i = 3; i < 8; i++)
 		threads[i] = (struct proc_thread){ .tid = 50 + i, .comm = "iou-wrk-42", .state = 'D',
 						   .wchan = "blk_mq_get_tag" };
