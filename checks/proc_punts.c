@@ -170,7 +170,8 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 {
 	const struct file_state *a = wf && !wf->first.err ? &wf->first : NULL;
 	const struct file_state *b = wf && !wf->last.err && !wf->reused ? &wf->last : NULL;
-	int flags = pfile ? (int)pfile->gen.flags : -1;
+	/* The flags as the audit read them, or as the watch did for a file opened since. */
+	int flags = pfile ? (int)pfile->gen.flags : a ? a->flags : -1;
 	const char *fs = pfile ? proc_file_fstype(pf, pfile) : "";
 	char s1[BYTES_STR_MAX], s2[BYTES_STR_MAX];
 	unsigned int before = c->n;
@@ -219,6 +220,17 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 		cause(c, "dirty-page-cache", punts, false, FIX_CACHE,
 		      "up to %llu dirty pages of the file were in the page cache: an O_DIRECT read "
 		      "must wait for them to be written back", (unsigned long long)dirty);
+	/*
+	 * Dirty pages come and go between two looks (each punted read writes its
+	 * range back); cached pages of an O_DIRECT file still mean a buffered
+	 * user of it, whose writes also hold the inode lock reads must wait for.
+	 */
+	else if (!writes && cached)
+		cause(c, "dirty-page-cache", punts, false, FIX_CACHE,
+		      "up to %llu pages of the file were in the page cache, none seen dirty in %u "
+		      "looks: something writes it through the page cache, and O_DIRECT reads wait "
+		      "for its writeback or its inode lock", (unsigned long long)cached,
+		      wf ? wf->cache_reads : 0);
 	if (c->n == before)
 		cause(c, "unknown", punts, false, NULL,
 		      "cause unknown for %llu punted %s: O_DIRECT%s, %s",

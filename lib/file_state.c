@@ -108,6 +108,26 @@ static void read_cache(int fd, struct file_state *st)
 	st->cache_err = mincore_pages(fd, st->size, st);
 }
 
+/* The "flags:\t0100002" line of fdinfo: octal, as the kernel prints it. */
+static int read_flags(pid_t pid, int fdnum)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fdnum);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "flags:");
+	return p ? (int)strtol(p + 6, NULL, 8) : -1;
+}
+
 void file_state_read(pid_t pid, int fdnum, struct file_state *st)
 {
 	char link[64], target[4096];
@@ -117,6 +137,7 @@ void file_state_read(pid_t pid, int fdnum, struct file_state *st)
 
 	memset(st, 0, sizeof(*st));
 	st->ext_err = st->cache_err = -ENODATA;
+	st->flags = read_flags(pid, fdnum);
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fdnum);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0) {

@@ -18,6 +18,7 @@ struct file_state {
 	dev_t dev;
 	ino_t ino;
 	bool regular;
+	int flags;			/* open flags from fdinfo, -1 unknown */
 	uint64_t size;
 	uint64_t allocated;		/* st_blocks * 512 */
 	int ext_err;			/* FIEMAP: 0 or -errno */

@@ -18,7 +18,7 @@ struct watch_file {
 	struct file_state first;	/* when its first request was seen */
 	struct file_state last;		/* at the end; last.err when it had gone */
 	bool reused;			/* the fd named another file at the end */
-	/* the page cache of a file with punts, read every 250 ms: the most seen */
+	/* the page cache of a file with punts, read every 100 ms: the most seen */
 	unsigned int cache_reads;
 	uint64_t peak_cached, peak_dirty;	/* dirty includes writeback */
 };
@@ -54,7 +54,7 @@ struct punt_watch {
 
 /*
  * Live only. As root, samples io_uring's tracepoints on every thread of
- * pid (rescanned every 100 ms), which touches no global tracing state; if
+ * pid (rescanned every 10 ms), which touches no global tracing state; if
  * tracefs is not mounted it is mounted in a private mount namespace of
  * this process only. Otherwise, or when that fails, counts new iou-wrk
  * threads instead and says why in fallback_why. Stops early when the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The facts audit --watch gathered, for the JSON inventory: counts, not verdicts. */
+#include <stdio.h>
 #include <string.h>
 
 #include "json_bytes.h"
@@ -17,6 +18,12 @@ static struct json_object *state_json(const struct file_state *st)
 	if (st->err)
 		return NULL;
 	o = json_object_new_object();
+	if (st->flags >= 0) {
+		char flags[16];
+
+		snprintf(flags, sizeof(flags), "0%o", (unsigned int)st->flags);
+		json_object_object_add(o, "flags", json_object_new_string(flags));
+	}
 	json_object_object_add(o, "size", i64(st->size));
 	json_object_object_add(o, "allocated", i64(st->allocated));
 	json_object_object_add(o, "extents", st->ext_err ? NULL : i64(st->extents));

@@ -477,7 +477,7 @@ static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
 	memset(wfiles, 0, sizeof(wfiles));
 	ufiles[0] = (struct ut_file){ .fd = 5, .reqs = reqs, .writes = writes, .punts = punts,
 				      .write_punts = punts < writes ? punts : writes };
-	wfiles[0].first = (struct file_state){ .path = table_path, .regular = true,
+	wfiles[0].first = (struct file_state){ .path = table_path, .regular = true, .flags = -1,
 					       .size = 1ull << 30, .allocated = 1ull << 30,
 					       .extents = 4, .cache_how = "cachestat" };
 	wfiles[0].last = wfiles[0].first;
@@ -558,6 +558,12 @@ static void test_file_punts(void **state)
 	/* Nothing in the flags or the state explains it: said so. */
 	files[0].gen.flags = O_RDWR | O_DIRECT;
 	expect_says("file-punts", STATUS_FAIL, "cause unknown");
+	/* Opened since the audit read the fd table: the watch's own look at its flags. */
+	pf.nfiles = 0;
+	wfiles[0].first.flags = O_RDWR;
+	expect_says("file-punts", STATUS_FAIL, "buffered writes (no O_DIRECT)");
+	pf.nfiles = 2;
+	wfiles[0].first.flags = -1;
 	/* FSYNC is always punted by io_uring itself: no fault, and said so. */
 	watch_file5(1100, 1000, 100);
 	ufiles[0].write_punts = 0;
