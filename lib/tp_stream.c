@@ -46,9 +46,8 @@ static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes)
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
 		/*
-		 * Wake nobody per sample: a wakeup is an irq_work per event,
-		 * which slowed a punt-heavy workload by a fifth. uringlint reads
-		 * the rings on a timer instead.
+		 * Wake nobody per sample (a wakeup would be an irq_work per
+		 * event): uringlint reads the rings on a timer instead.
 		 */
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)(data_bytes / 2),
