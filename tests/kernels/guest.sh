@@ -67,6 +67,16 @@ for mode in clean buffered append many-sqpoll attached cq-overflow no-ring; do
 	[ -s "$ready.err" ] && emit "audit-$mode.pathology" 1 "$ready.err"
 done
 
+# audit --watch: the tracepoints' fields by name on every kernel (6.1 has
+# io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each.
+for mode in async buffered-fd extending; do
+	start "$mode" "$data/watch-$mode" || continue
+	sleep 0.5
+	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never
+	stop
+	[ -s "$ready.err" ] && emit "watch-$mode.pathology" 1 "$ready.err"
+done
+
 # Names a process chooses: a comm with a newline, and registered files named
 # with escapes and newlines, which kernels before 6.14 print raw in fdinfo.
 if start hostile-names "$data/hostile-names"; then

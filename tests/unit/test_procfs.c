@@ -133,6 +133,7 @@ static void test_maps(void **state)
 	assert_int_equal(m.uring_maps, 0);
 	assert_int_equal(m.aio_contexts, 1);
 	assert_string_equal(m.runtime, "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	proc_maps_free(&m);
 	free(text);
 
 	/* Four rings: eight mappings (the rings and the SQEs of each). */
@@ -140,6 +141,7 @@ static void test_maps(void **state)
 	assert_int_equal(proc_maps_parse(text, &m), 0);
 	assert_int_equal(m.uring_maps, 8);
 	assert_int_equal(m.aio_contexts, 0);
+	proc_maps_free(&m);
 	free(text);
 
 	/* liburing-ffi, a deleted file after an upgrade; a path with a blank. */
@@ -147,9 +149,13 @@ static void test_maps(void **state)
 					 "(deleted)\n7f02-7f03 rw-p 00000000 00:00 0\n", &m), 0);
 	assert_string_equal(m.runtime, "/opt/a b/liburing-ffi.so.2.5 (deleted)");
 	assert_int_equal(m.mappings, 2);
+	assert_int_equal(m.nlibs, 1);
+	assert_string_equal(m.libs[0], "liburing-ffi.so.2.5");
+	proc_maps_free(&m);
 	/* A file only named like the library, in a directory, does not count. */
 	assert_int_equal(proc_maps_parse("7f00-7f01 r--p 0 fe:00 12 /srv/liburing.so.d/x\n", &m), 0);
 	assert_string_equal(m.runtime, "");
+	proc_maps_free(&m);
 	assert_int_equal(proc_maps_parse("", &m), 0);
 	assert_int_equal(m.mappings, 0);
 }
