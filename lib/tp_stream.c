@@ -352,7 +352,8 @@ int tp_stream_drain(struct tp_stream *s, uint64_t until_ns,
 	}
 	for (k = 0; k < s->nrecs; k++)
 		s->recs[k].raw = s->arena + (uintptr_t)s->recs[k].raw;
-	qsort(s->recs, s->nrecs, sizeof(*s->recs), by_time);
+	if (s->nrecs > 1)
+		qsort(s->recs, s->nrecs, sizeof(*s->recs), by_time);
 	for (k = 0; k < s->nrecs; k++) {
 		if (s->recs[k].time < s->last_time)
 			s->out_of_order++;
