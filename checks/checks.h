@@ -247,8 +247,18 @@ bool proc_watched(const struct proc_facts *pf);
 /* The watch's account of an open file (its fd, on the same path), or NULL; wf may be NULL. */
 const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struct proc_file *f,
 					const struct watch_file **wf);
-/* Requests seen on registered files of rings that register f (the events name no fd). */
-uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f);
+/*
+ * What the watch saw on registered files of the rings that register f: the
+ * events name no fd, so these are the ring's, shared by its files; requests
+ * of rings the audit could not tell apart are kept apart.
+ */
+struct watched_fixed {
+	uint64_t reqs, punts;
+	size_t files;			/* registered files of those rings */
+	uint64_t unmapped_reqs, unmapped_punts;
+};
+void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
+			struct watched_fixed *wfx);
 
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);

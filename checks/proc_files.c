@@ -89,6 +89,27 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 				100.0 * (double)ut_file_fault_punts(uf) /
 					(double)ut_file_fault_reqs(uf),
 				pf->watch->seconds_watched);
+	if (!uf && proc_watched(pf)) {
+		struct watched_fixed wfx;
+		uint64_t reqs, punts;
+
+		/* A registered file: the ring's account is all the events give. */
+		proc_watched_fixed(pf, f, &wfx);
+		reqs = wfx.reqs + wfx.unmapped_reqs;
+		punts = wfx.punts + wfx.unmapped_punts;
+		if (punts)
+			return proc_add(c, ctx, STATUS_FAIL, subject,
+					"data file (%s) opened without O_DIRECT; %llu of the %llu "
+					"requests on registered files were punted in %.1f s (the events "
+					"name no file: this is one of %zu registered files)",
+					why, (unsigned long long)punts, (unsigned long long)reqs,
+					pf->watch->seconds_watched, wfx.files ? wfx.files : 1);
+		return proc_add(c, ctx, STATUS_WARN, subject,
+				"data file (%s) opened without O_DIRECT; none of the %llu requests on "
+				"registered files was punted in %.1f s: buffered I/O stays on the fast "
+				"path only while the page cache absorbs it",
+				why, (unsigned long long)reqs, pf->watch->seconds_watched);
+	}
 	if (uf)
 		return proc_add(c, ctx, STATUS_WARN, subject,
 				"opened without O_DIRECT; none of the %llu io_uring requests on it "

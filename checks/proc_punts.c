@@ -53,22 +53,34 @@ static const struct proc_ring *ring_of_trace(const struct proc_facts *pf, const 
 	return NULL;
 }
 
-uint64_t proc_watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f)
+void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
+			struct watched_fixed *wfx)
 {
 	const struct punt_watch *w = pf->watch;
-	uint64_t n = 0;
 	size_t i, k;
 
+	memset(wfx, 0, sizeof(*wfx));
 	if (!proc_watched(pf) || !f->registered)
-		return 0;
+		return;
 	for (i = 0; i < w->ut.nrings; i++) {
-		const struct proc_ring *r = ring_of_trace(pf, &w->ut.rings[i]);
+		const struct ut_ring *ur = &w->ut.rings[i];
+		const struct proc_ring *r = ring_of_trace(pf, ur);
 
-		for (k = 0; r && w->ut.rings[i].fixed_reqs && k < r->u.nfiles; k++)
-			if (!strcmp(r->u.files[k].path, f->path))
-				n += w->ut.rings[i].fixed_reqs;
+		if (!ur->fixed_reqs)
+			continue;
+		/* A ring the events do not name could be any: its requests count for all. */
+		if (!r) {
+			wfx->unmapped_reqs += ur->fixed_reqs;
+			wfx->unmapped_punts += ur->fixed_punts;
+			continue;
+		}
+		for (k = 0; k < r->u.nfiles; k++)
+			if (!strcmp(r->u.files[k].path, f->path)) {
+				wfx->reqs += ur->fixed_reqs;
+				wfx->punts += ur->fixed_punts;
+				wfx->files += r->u.nfiles;
+			}
 	}
-	return n;
 }
 
 static const struct proc_file *file_by_fd(const struct proc_facts *pf, int fd, const char *path)
@@ -265,7 +277,14 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	struct finding *fi;
 	double share = pct(punts, reqs);
 
-	if (uf->async_punts) {
+	if (uf->async_punts && w->ut.drain_seen) {
+		/* Drained requests carry the same bit: the application may not have asked. */
+		cause(&cs, "iosqe-async", uf->async_punts, false, FIX_ASYNC,
+		      "%llu were forced to io-wq: IOSQE_ASYNC from the application, or "
+		      "IOSQE_IO_DRAIN, which this process uses and which forces the requests "
+		      "behind a drain there too", (unsigned long long)uf->async_punts);
+		rest_w -= uf->async_punts < rest_w ? uf->async_punts : rest_w;
+	} else if (uf->async_punts) {
 		cause(&cs, "iosqe-async", uf->async_punts, true, FIX_ASYNC,
 		      "%llu had IOSQE_ASYNC set by the application",
 		      (unsigned long long)uf->async_punts);
@@ -363,7 +382,7 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
-	uint64_t reqs = 0, fixed = 0, kernel = 0;
+	uint64_t reqs = 0, fixed = 0, kernel = 0, unresolved;
 	unsigned int punted = 0;
 	char subject[32];
 	size_t i;
@@ -382,6 +401,13 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 			 w->fallback_why);
 		return;
 	}
+	if (!w->ut.f_req[UT_FILE_GET] || !w->ut.have[UT_SUBMIT]) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "this kernel's io_uring tracepoints do not join a request to its file "
+			 "(io_uring_file_get without a request pointer, or no submit event): no "
+			 "per-file account; iowq-punts has the total");
+		return;
+	}
 	for (i = 0; i < w->ut.nfiles; i++) {
 		reqs += w->ut.files[i].reqs;
 		kernel += w->ut.files[i].kernel_async_punts;
@@ -396,6 +422,24 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 			add_registered_finding(c, ctx, &w->ut.rings[i]);
 			punted++;
 		}
+	}
+	/*
+	 * Punts the join could not tie to a file (a worker attached after it took
+	 * the file, a request from before the watch, samples lost): no pass then.
+	 */
+	unresolved = ut_unresolved_punts(&w->ut);
+	if (unresolved || w->lost || w->threads_unattached) {
+		struct finding *fi;
+
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%llu punts in %.1f s could not be tied to a file (%llu samples lost, %u "
+			      "threads not watched, %u attached late): the files above may not be all",
+			      (unsigned long long)unresolved, w->seconds_watched,
+			      (unsigned long long)w->lost, w->threads_unattached, w->threads_late);
+		finding_set_fix(fi, "watch again, longer: io-wq workers started during the watch "
+				    "are attached within 10 ms, and their first requests may be missed");
+		finding_ev_int(fi, "unresolved_punts", (int64_t)unresolved);
+		return;
 	}
 	if (!punted)
 		proc_add(c, ctx, STATUS_PASS, subject,

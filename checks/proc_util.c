@@ -76,10 +76,18 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 	if (uf && uf->reqs)
 		return "io_uring made requests on it while watched";
 	/* Watched, what io_uring did not touch is not its data, registered or not. */
-	if (proc_watched(ctx->proc))
-		return proc_watched_fixed_reqs(ctx->proc, f)
-		       ? "registered with a ring that made requests on registered files while watched"
-		       : NULL;
+	if (proc_watched(ctx->proc)) {
+		struct watched_fixed wfx;
+
+		proc_watched_fixed(ctx->proc, f, &wfx);
+		if (wfx.reqs)
+			return "registered with a ring that made requests on registered files "
+			       "while watched";
+		if (wfx.unmapped_reqs)
+			return "registered, and a ring the events do not name made requests on "
+			       "registered files while watched";
+		return NULL;
+	}
 	if (f->registered)
 		return "registered with a ring";
 	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)

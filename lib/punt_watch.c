@@ -35,7 +35,7 @@ static void sleep_ms(long ms)
 #define TICK_MS 10
 /* A sample this recent may still be being written on another CPU: next tick. */
 #define SETTLE_NS 2000000ull
-/* New threads (a pool's workers) are attached within a tick: their first requests count. */
+/* New threads (a pool's workers) are attached within a tick; what they did before is missed. */
 #define REFRESH_NS 10000000ull
 #define CACHE_NS 100000000ull
 #define NS 1000000000ull

@@ -173,9 +173,18 @@ int tp_format_load(const char *event, struct tp_format *fmt, char *why, size_t w
 			 "perf_event_paranoid refuses others)");
 		return -EPERM;
 	}
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++)
+	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+		char events[64];
+
 		if (!load_from(tracefs_dirs[i], event, fmt))
 			return 0;
+		/* Mounted, and the event is not there: this kernel lacks it. */
+		snprintf(events, sizeof(events), "%s/events", tracefs_dirs[i]);
+		if (!access(events, F_OK)) {
+			snprintf(why, whysz, "this kernel has no %s tracepoint", event);
+			return -ENOENT;
+		}
+	}
 	/* Unmounted (common on servers): mount it where only this process sees it. */
 	if (!private_mount) {
 		if (unshare(CLONE_NEWNS) || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||

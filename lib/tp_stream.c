@@ -131,13 +131,21 @@ static int attach_new(struct tp_stream *s, bool late)
 		tid = atoi(de->d_name);
 		for (i = 0; i < s->n && !known; i++)
 			known = s->t[i].tid == tid;
+		for (i = 0; i < s->nfailed && !known; i++)
+			known = s->failed[i] == tid;
 		if (known)
 			continue;
 		e = attach(s, tid, late);
-		/* A thread that exited meanwhile is no error. */
+		/* A thread that exited meanwhile is no error; one that failed is counted once. */
 		if (e && e != -ESRCH) {
+			pid_t *grown = reallocarray(s->failed, s->nfailed + 1, sizeof(*grown));
+
 			err = e;
 			s->unattached++;
+			if (grown) {
+				s->failed = grown;
+				s->failed[s->nfailed++] = tid;
+			}
 		}
 	}
 	closedir(d);
@@ -377,6 +385,7 @@ void tp_stream_close(struct tp_stream *s)
 				close(s->t[i].fds[k]);
 	}
 	free(s->t);
+	free(s->failed);
 	free(s->arena);
 	free(s->recs);
 	memset(s, 0, sizeof(*s));

@@ -43,6 +43,8 @@ struct tp_stream {
 	unsigned int n, cap;
 	unsigned int late;		/* threads attached after the start */
 	unsigned int unattached;	/* threads that could not be attached */
+	pid_t *failed;			/* their tids: not tried again every tick */
+	unsigned int nfailed;
 	uint64_t lost;			/* samples the kernel dropped (ring full) */
 	uint64_t out_of_order;		/* samples older than ones already delivered */
 	uint64_t delivered;

@@ -110,13 +110,14 @@ enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode)
 
 /*
  * The opcodes whose prep sets REQ_F_FORCE_ASYNC (io_uring/sync.c, fs.c,
- * openclose.c, statx.c, xattr.c, advise.c, truncate.c). Seen here for FSYNC:
+ * openclose.c, statx.c, xattr.c, advise.c, truncate.c, splice.c; for
+ * OPENAT and FADVISE only with some flags). Seen here for FSYNC:
  * submit_req flags 0x10 without IOSQE_ASYNC from the application (fio --fsync).
  */
 static const char *const always_async[] = {
 	"FSYNC", "SYNC_FILE_RANGE", "FALLOCATE", "OPENAT", "OPENAT2", "STATX", "RENAMEAT",
 	"UNLINKAT", "MKDIRAT", "SYMLINKAT", "LINKAT", "FSETXATTR", "SETXATTR", "FGETXATTR",
-	"GETXATTR", "MADVISE", "FADVISE", "FTRUNCATE",
+	"GETXATTR", "MADVISE", "FADVISE", "FTRUNCATE", "SPLICE", "TEE",
 };
 
 bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
@@ -358,7 +359,8 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 	ring = ring_of(ut, q->ctx);
 	if (ring) {
 		ring->nofile_reqs++;
-		ring->nofile_punts += q->punted;
+		/* OPENAT, STATX and the like have no file and always run in io-wq. */
+		ring->nofile_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
 	}
 }
 
@@ -413,13 +415,18 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	q = req_slot(ut, req, true);
 	if (!q)
 		return;
-	if (q->ctx)
+	if (q->ctx) {
 		settle(ut, q);	/* the pointer's previous request */
+		ring = ring_of(ut, ctx);	/* settle may have grown the table */
+	}
 	q->ctx = ctx;
 	q->fd = -1;
 	q->opcode = (uint8_t)opcode;
 	q->fixed = flags & UT_REQ_FIXED_FILE;
 	q->async = flags & UT_REQ_FORCE_ASYNC;
+	/* io_uring forces drained requests to io-wq with the same bit (io_init_req). */
+	if (flags & UT_REQ_IO_DRAIN)
+		ut->drain_seen = true;
 	q->punted = false;
 	if (q->fixed && ring)
 		ring->fixed_reqs++;
@@ -427,19 +434,26 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 
 static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 {
-	uint64_t req = 0, fd = 0;
+	uint64_t req = 0, fd = 0, ctx = 0;
 	struct ut_file *f;
 	struct ut_req *q;
 	enum ut_dir d;
 
 	tp_field_u64(ut->f_req[UT_FILE_GET], r->raw, r->len, &req);
+	tp_field_u64(ut->f_ctx[UT_FILE_GET], r->raw, r->len, &ctx);
 	if (!tp_field_u64(ut->f_fd, r->raw, r->len, &fd))
 		return;
 	f = file_of(ut, (int)(int32_t)fd);
 	if (!f)
 		return;
 	q = req_slot(ut, req, false);
-	if (!q || q->fd >= 0) {
+	/*
+	 * Another ring's request under a reused pointer, one that already has
+	 * its file, or a registered-file one, is not this request.
+	 */
+	if (q && (q->ctx != ctx || q->fd >= 0 || q->fixed))
+		q = NULL;
+	if (!q) {
 		/* Submitted before the watch: counted, opcode unknown. */
 		f->reqs++;
 		return;
@@ -452,8 +466,11 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	f->async_reqs += q->async && !uring_trace_op_always_async(ut, q->opcode);
 	f->kernel_async_reqs += uring_trace_op_always_async(ut, q->opcode);
 	count_op(f, q->opcode, true, false);
-	if (q->punted)
-		file_punt(ut, f, q);	/* IOSQE_ASYNC: the worker takes the file after the punt */
+	/* Forced to io-wq: the worker takes the file after the punt. */
+	if (q->punted && q->async)
+		file_punt(ut, f, q);
+	else if (q->punted)
+		ut->punts_unattributed++;
 }
 
 static void on_punt(struct uring_trace *ut, const struct tp_record *r)
@@ -477,14 +494,9 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		ut->punts_unattributed++;
 		return;
 	}
-	if (q->punted && q->fd >= 0) {
-		/* Punted again (a retry): one more punt on the same file. */
-		struct ut_file *f = file_of(ut, q->fd);
-
-		if (f)
-			file_punt(ut, f, q);
+	/* Punted again (a retry): the file counts requests punted, not punts, so its share stays one. */
+	if (q->punted && q->fd >= 0)
 		return;
-	}
 	q->punted = true;
 	if (q->fd >= 0) {
 		struct ut_file *f = file_of(ut, q->fd);

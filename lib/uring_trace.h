@@ -23,7 +23,7 @@ enum ut_event {
 
 enum ut_dir { UT_DIR_OTHER, UT_DIR_READ, UT_DIR_WRITE };
 
-/* Requests io_uring made on one fd while watched. */
+/* Requests io_uring made on one fd while watched; punts counts requests punted (once each). */
 struct ut_file {
 	int fd;
 	uint64_t reqs, punts;
@@ -92,6 +92,7 @@ struct uring_trace {
 	uint64_t samples[UT_NEVENTS];	/* samples joined, per event */
 	uint64_t punts_unattributed;	/* punted requests submitted before the watch */
 	uint64_t punts_kernel_async;	/* sampled punts of opcodes io_uring always punts */
+	bool drain_seen;		/* IOSQE_IO_DRAIN: its forced requests look like IOSQE_ASYNC */
 	bool oom;
 };
 
@@ -120,6 +121,17 @@ bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode);
 /* Read, write or neither, by the opcode's name or, without one, its number. */
 enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
 
+/* Punts not tied to any file: of requests whose file never showed, or from before the watch. */
+static inline uint64_t ut_unresolved_punts(const struct uring_trace *ut)
+{
+	uint64_t n = ut->punts_unattributed;
+	size_t i;
+
+	for (i = 0; i < ut->nrings; i++)
+		n += ut->rings[i].nofile_punts;
+	return n;
+}
+
 /* Punts and requests on a file, less those of opcodes io_uring always punts. */
 static inline uint64_t ut_file_fault_punts(const struct ut_file *f)
 {
@@ -131,8 +143,9 @@ static inline uint64_t ut_file_fault_reqs(const struct ut_file *f)
 	return f->reqs - f->kernel_async_reqs;
 }
 
-/* REQ_F_FIXED_FILE and REQ_F_FORCE_ASYNC: the SQE flags bits, the low bits of req->flags. */
+/* REQ_F_FIXED_FILE, _IO_DRAIN and _FORCE_ASYNC: the SQE flags bits, the low bits of req->flags. */
 #define UT_REQ_FIXED_FILE (1ull << 0)
 #define UT_REQ_FORCE_ASYNC (1ull << 4)
+#define UT_REQ_IO_DRAIN (1ull << 1)
 
 #endif

@@ -119,6 +119,7 @@ struct json_object *watch_json(const struct punt_watch *w)
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));
 	json_object_object_add(o, "threads_watched", json_object_new_int(w->threads_watched));
 	json_object_object_add(o, "threads_attached_late", json_object_new_int(w->threads_late));
+	json_object_object_add(o, "threads_not_attached", json_object_new_int(w->threads_unattached));
 	json_object_object_add(o, "ring_bytes_per_thread", i64(w->ring_bytes));
 	files = json_object_new_array();
 	for (i = 0; i < w->ut.nfiles; i++)

@@ -21,6 +21,7 @@ static struct uring_user_buf bufs[2];
 static struct punt_watch watch;
 static struct ut_file ufiles[2];
 static struct watch_file wfiles[2];
+static struct tp_field req_field = { .name = "req", .offset = 16, .size = 8 };
 static struct window_ring wrings[2];
 static struct window_thread wthreads[8];
 static struct plan plan;
@@ -486,6 +487,8 @@ static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
 	watch.seconds_watched = 2.0;
 	watch.ut.files = ufiles;
 	watch.ut.nfiles = 1;
+	watch.ut.have[UT_SUBMIT] = true;
+	watch.ut.f_req[UT_FILE_GET] = &req_field;
 	watch.files = wfiles;
 	watch.nfiles = 1;
 	pf.watch = &watch;
@@ -506,6 +509,30 @@ static void test_o_direct_watched(void **state)
 	watch_file5(100, 0, 0);
 	expect_says("fd-o-direct", STATUS_PASS, "O_DIRECT or only read");
 	/*
+	 * Registered, so the events name no file: the ring's account on its
+	 * registered files is what the watch has.
+	 */
+	{
+		static struct uring_user_file uuf = { 0, table_path };
+		static struct ut_ring ur;
+
+		files[0].registered = true;
+		rings[0].u.files = &uuf;
+		rings[0].u.nfiles = 1;
+		watch_file5(0, 0, 0);
+		watch.ut.nfiles = 0;
+		ur = (struct ut_ring){ .ctx = 1, .fd = 3, .reqs = 100, .fixed_reqs = 100 };
+		watch.ut.rings = &ur;
+		watch.ut.nrings = 1;
+		expect_says("fd-o-direct", STATUS_WARN, "none of the 100 requests on registered files");
+		ur.fixed_punts = 40;
+		expect_says("fd-o-direct", STATUS_FAIL, "40 of the 100 requests on registered files");
+		watch.ut.rings = NULL;
+		watch.ut.nrings = 0;
+		rings[0].u.files = NULL;
+		rings[0].u.nfiles = 0;
+	}
+	/*
 	 * io_uring never touched the table while watched: a buffered file it
 	 * did not write is not blamed, even when registered.
 	 */
@@ -525,6 +552,14 @@ static void test_file_punts(void **state)
 	expect_says("file-punts", STATUS_SKIP, "not watched");
 	watch_file5(1000, 1000, 0);
 	expect_says("file-punts", STATUS_PASS, "1000 requests on 1 fds");
+	/* Punts the join could not tie to a file: no pass. */
+	watch.ut.punts_unattributed = 7;
+	expect_says("file-punts", STATUS_WARN, "7 punts in 2.0 s could not be tied to a file");
+	watch.ut.punts_unattributed = 0;
+	/* A kernel whose file_get cannot be joined to its request: said, never passed. */
+	watch.ut.f_req[UT_FILE_GET] = NULL;
+	expect_says("file-punts", STATUS_SKIP, "do not join a request to its file");
+	watch.ut.f_req[UT_FILE_GET] = &req_field;
 	/* O_DIRECT punted writes into a sparse file: the holes are named, as likely. */
 	watch_file5(1000, 1000, 440);
 	wfiles[0].first.allocated = 4096;
@@ -551,6 +586,10 @@ static void test_file_punts(void **state)
 	assert_contains(f->message, "440 had IOSQE_ASYNC set by the application");
 	assert_null(strstr(f->message, "cause unknown"));
 	report_free(&r);
+	/* A process that drains: io_uring forces the requests behind a drain the same way. */
+	watch.ut.drain_seen = true;
+	expect_says("file-punts", STATUS_FAIL, "or IOSQE_IO_DRAIN");
+	watch.ut.drain_seen = false;
 	/* Buffered: certain from the flags. */
 	ufiles[0].async_punts = 0;
 	files[0].gen.flags = O_RDWR;
