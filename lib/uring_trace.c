@@ -491,7 +491,9 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		ring->punts++;
 	q = req_slot(ut, req, false);
 	if (!q || (q->punted && q->fd < 0 && !q->fixed)) {
-		ut->punts_unattributed++;
+		/* FSYNC and the like are io-wq's by design: no file to find for them. */
+		if (!uring_trace_op_always_async(ut, (uint8_t)opcode))
+			ut->punts_unattributed++;
 		return;
 	}
 	/* Punted again (a retry): the file counts requests punted, not punts, so its share stays one. */

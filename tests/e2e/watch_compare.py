@@ -29,7 +29,9 @@ def main():
     least = float(sys.argv[5]) if len(sys.argv) > 5 else 1 / 3
     blamed = {}
     for f in audit["findings"]:
-        if f["id"] == "file-punts" and f["status"] in ("fail", "warn"):
+        # The warning about punts tied to no file names no path: not a blamed file.
+        if f["id"] == "file-punts" and f["status"] in ("fail", "warn") and \
+                f["evidence"].get("path"):
             ev = f["evidence"]
             blamed[ev["path"]] = ev
     truth_files = {f["path"]: f for f in truth["files"].values() if f["punts"] > 0}
