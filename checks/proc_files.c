@@ -83,12 +83,12 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 	if (uf && ut_file_fault_punts(uf))
 		return proc_add(c, ctx, STATUS_FAIL, subject,
 				"opened without O_DIRECT, and %llu of the %llu io_uring requests on it "
-				"were punted to io-wq (%.0f%%) in %.1f s",
+				"were punted to io-wq (%.0f%%) in %s",
 				(unsigned long long)ut_file_fault_punts(uf),
 				(unsigned long long)ut_file_fault_reqs(uf),
 				100.0 * (double)ut_file_fault_punts(uf) /
 					(double)ut_file_fault_reqs(uf),
-				pf->watch->seconds_watched);
+				punt_watch_span(pf->watch).s);
 	if (!uf && proc_watched(pf)) {
 		struct watched_fixed wfx;
 		uint64_t reqs, punts;
@@ -100,23 +100,23 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 		if (punts)
 			return proc_add(c, ctx, STATUS_FAIL, subject,
 					"data file (%s) opened without O_DIRECT; %llu of the %llu "
-					"requests on registered files were punted in %.1f s (the events "
+					"requests on registered files were punted in %s (the events "
 					"name no file: this is one of %zu registered files)",
 					why, (unsigned long long)punts, (unsigned long long)reqs,
-					pf->watch->seconds_watched, wfx.files ? wfx.files : 1);
+					punt_watch_span(pf->watch).s, wfx.files ? wfx.files : 1);
 		return proc_add(c, ctx, STATUS_WARN, subject,
 				"data file (%s) opened without O_DIRECT; none of the %llu requests on "
-				"registered files was punted in %.1f s: buffered I/O stays on the fast "
+				"registered files was punted in %s: buffered I/O stays on the fast "
 				"path only while the page cache absorbs it",
-				why, (unsigned long long)reqs, pf->watch->seconds_watched);
+				why, (unsigned long long)reqs, punt_watch_span(pf->watch).s);
 	}
 	if (uf)
 		return proc_add(c, ctx, STATUS_WARN, subject,
 				"opened without O_DIRECT; none of the %llu io_uring requests on it "
-				"(%llu writes) was punted in %.1f s: buffered I/O stays on the fast path "
+				"(%llu writes) was punted in %s: buffered I/O stays on the fast path "
 				"only while the page cache absorbs it",
 				(unsigned long long)uf->reqs, (unsigned long long)uf->writes,
-				pf->watch->seconds_watched);
+				punt_watch_span(pf->watch).s);
 	if (ext4 || workers)
 		return proc_add(c, ctx, STATUS_FAIL, subject,
 				"data file (%s) written without O_DIRECT%s%s%s: every buffered io_uring "
@@ -183,9 +183,9 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		return;
 	if (proc_watched(pf))
 		proc_add(c, ctx, STATUS_PASS, summary,
-			 "the %u file%s io_uring made requests on in %.1f s %s O_DIRECT or only read; "
+			 "the %u file%s io_uring made requests on in %s %s O_DIRECT or only read; "
 			 "files without io_uring requests were not judged", direct + judged,
-			 direct + judged == 1 ? "" : "s", pf->watch->seconds_watched,
+			 direct + judged == 1 ? "" : "s", punt_watch_span(pf->watch).s,
 			 direct + judged == 1 ? "is" : "are");
 	else if (direct)
 		proc_add(c, ctx, STATUS_PASS, summary,
@@ -222,10 +222,10 @@ void check_fd_append(const struct check *c, struct check_ctx *ctx)
 		if (uf)
 			fi = proc_add(c, ctx, STATUS_FAIL, subject,
 				      "opened O_APPEND and written through io_uring: %llu of %llu "
-				      "writes punted to io-wq in %.1f s; every append extends the file, "
+				      "writes punted to io-wq in %s; every append extends the file, "
 				      "which cannot be done without blocking",
 				      (unsigned long long)uf->write_punts, (unsigned long long)uf->writes,
-				      pf->watch->seconds_watched);
+				      punt_watch_span(pf->watch).s);
 		else
 			fi = proc_add(c, ctx, STATUS_FAIL, subject,
 				      "data file (%s) opened O_APPEND%s: every append extends the file, "
@@ -249,8 +249,8 @@ void check_fd_append(const struct check *c, struct check_ctx *ctx)
 			 unjudged == 1 ? "it" : "them", names, WATCH_HINT);
 	else if (proc_watched(pf))
 		proc_add(c, ctx, STATUS_PASS, subject,
-			 "no file io_uring wrote in %.1f s is opened O_APPEND",
-			 pf->watch->seconds_watched);
+			 "no file io_uring wrote in %s is opened O_APPEND",
+			 punt_watch_span(pf->watch).s);
 	else
 		proc_add(c, ctx, STATUS_PASS, subject, "no writable file on a disk is opened O_APPEND");
 }
@@ -430,8 +430,8 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 				 unread == 1 ? "" : "s", first_err);
 		else if (proc_watched(pf))
 			proc_add(c, ctx, STATUS_SKIP, subject,
-				 "io_uring made no request on a file with readable extents in %.1f s",
-				 pf->watch->seconds_watched);
+				 "io_uring made no request on a file with readable extents in %s",
+				 punt_watch_span(pf->watch).s);
 		else
 			proc_add(c, ctx, STATUS_SKIP, subject,
 				 "no data file known to be io_uring's with readable extents (registered "

@@ -305,8 +305,8 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
 	fi = proc_add(c, ctx, share >= 1.0 ? STATUS_FAIL : STATUS_WARN, subject,
 		      "%llu of %llu io_uring requests on this file were punted to io-wq (%.0f%%) in "
-		      "%.1f s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
-		      share, w->seconds_watched, kernel, cs.text);
+		      "%s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
+		      share, punt_watch_span(w).s, kernel, cs.text);
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");
@@ -348,9 +348,9 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			 (int)pf->pid, ring->fd, ring->u.files[0].path);
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,
 			      "%llu of %llu io_uring requests on the ring's one registered file were "
-			      "punted to io-wq (%.0f%%) in %.1f s: %s",
+			      "punted to io-wq (%.0f%%) in %s: %s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
-			      pct(ur->fixed_punts, ur->fixed_reqs), pf->watch->seconds_watched,
+			      pct(ur->fixed_punts, ur->fixed_reqs), punt_watch_span(pf->watch).s,
 			      cs.text);
 		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
 		app_fixes_for_causes(ctx, fi, &cs);
@@ -364,10 +364,10 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			 ring ? ring->fd : -1);
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,
 			      "%llu of %llu io_uring requests on registered files were punted to io-wq "
-			      "(%.0f%%) in %.1f s, on one of %zu registered files (the tracepoints name "
+			      "(%.0f%%) in %s, on one of %zu registered files (the tracepoints name "
 			      "no file for them)%s%s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
-			      pct(ur->fixed_punts, ur->fixed_reqs), pf->watch->seconds_watched,
+			      pct(ur->fixed_punts, ur->fixed_reqs), punt_watch_span(pf->watch).s,
 			      ring ? ring->u.nfiles : 0, names[0] ? ": " : "", names);
 		finding_set_fix(fi, "check each candidate's open flags and state with fd-o-direct, "
 				    "fd-append and file-extents; for a per-file count, submit on "
@@ -432,9 +432,9 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 		struct finding *fi;
 
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%llu punts in %.1f s could not be tied to a file (%llu samples lost, %u "
+			      "%llu punts in %s could not be tied to a file (%llu samples lost, %u "
 			      "threads not watched, %u attached late): the files above may not be all",
-			      (unsigned long long)unresolved, w->seconds_watched,
+			      (unsigned long long)unresolved, punt_watch_span(w).s,
 			      (unsigned long long)w->lost, w->threads_unattached, w->threads_late);
 		finding_set_fix(fi, "watch again, longer: io-wq workers started during the watch "
 				    "are attached within 10 ms, and their first requests may be missed");
@@ -443,9 +443,9 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	}
 	if (!punted)
 		proc_add(c, ctx, STATUS_PASS, subject,
-			 "no request on any file was punted in %.1f s: %llu requests on %zu fds and "
+			 "no request on any file was punted in %s: %llu requests on %zu fds and "
 			 "%llu on registered files (io_uring tracepoints)%s",
-			 w->seconds_watched, (unsigned long long)reqs, w->ut.nfiles,
+			 punt_watch_span(w).s, (unsigned long long)reqs, w->ut.nfiles,
 			 (unsigned long long)fixed,
 			 kernel ? "; only requests of opcodes io_uring always runs in io-wq, such "
 				  "as FSYNC, were" : "");

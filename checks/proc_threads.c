@@ -286,9 +286,14 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 					    : "no new iou-wrk thread; the tracepoint was not used");
 	} else if (w->tracepoint) {
 		double cover = punt_watch_coverage(w);
-		char part[128] = "";
+		char part[192] = "";
 
-		if (cover < 1.0)
+		if (cover < 1.0 && !w->sampled_all)
+			snprintf(part, sizeof(part), " (the opcodes cover %.1f%% of the punts, sampled "
+				 "in %.2f s of %.1f s to keep the watch cheap at this rate; %llu samples "
+				 "lost)", 100.0 * cover, w->seconds_sampled, w->seconds_watched,
+				 (unsigned long long)w->lost);
+		else if (cover < 1.0)
 			snprintf(part, sizeof(part), " (the opcodes cover %.1f%% of the punts: %llu "
 				 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,

@@ -30,6 +30,13 @@ struct punt_watch {
 	char fallback_why[256];		/* why the tracepoint was not used */
 	unsigned int seconds;		/* asked for */
 	double seconds_watched;		/* really watched: less when the process exited */
+	/*
+	 * Above a rate, samples are taken for only part of each quarter second
+	 * (see punt_watch.c): the per-file and per-ring counts are over these
+	 * seconds, the total and the per-second counts over all of them.
+	 */
+	double seconds_sampled;
+	bool sampled_all;
 	bool exited;			/* the process exited during the watch */
 	uint64_t total;			/* punts (tracepoint, counted exactly) or new iou-wrk threads */
 	uint64_t submitted, file_gets;	/* requests and normal-fd lookups, counted exactly */
@@ -54,7 +61,8 @@ struct punt_watch {
 
 /*
  * Live only. As root, samples io_uring's tracepoints on every thread of
- * pid (rescanned every 10 ms), which touches no global tracing state; if
+ * pid (rescanned every 10 ms), in windows when the rate is high, and
+ * counts its punts throughout; this touches no global tracing state; if
  * tracefs is not mounted it is mounted in a private mount namespace of
  * this process only. Otherwise, or when that fails, counts new iou-wrk
  * threads instead and says why in fallback_why. Stops early when the
@@ -62,6 +70,16 @@ struct punt_watch {
  */
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w);
 void punt_watch_free(struct punt_watch *w);
+
+/*
+ * The time the per-file and per-ring counts are over, for a message's "in
+ * ...": "2.0 s", or "2.0 s (samples from 0.21 s of it)" when sampling had
+ * gaps. A value, so it can sit in an argument list.
+ */
+struct watch_span {
+	char s[64];
+};
+struct watch_span punt_watch_span(const struct punt_watch *w);
 
 /* The share of the punts the per-file and per-opcode breakdowns cover, 0..1. */
 double punt_watch_coverage(const struct punt_watch *w);

@@ -35,13 +35,32 @@ uint64_t tp_stream_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes)
+static int open_counter(const struct tp_format *fmt, pid_t tid)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr),
+		.config = (uint64_t)fmt->id,
+	};
+	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * A thread's sampled events are one group under the first: switching the
+ * leader switches them all, and a context switch visits one group, not
+ * one per event.
+ */
+static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes, bool on,
+		      int leader)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = (uint64_t)fmt->id,
 		.sample_period = 1,
+		.disabled = !on,
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
@@ -52,7 +71,7 @@ static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes)
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)(data_bytes / 2),
 	};
-	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, leader, PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : (int)fd;
 }
@@ -82,7 +101,8 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	t->late = late;
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
-	fd = open_event(&s->fmts[0], tid, s->data_bytes);
+	t->count_fd = -1;
+	fd = open_event(&s->fmts[0], tid, s->data_bytes, s->sampling, -1);
 	if (fd < 0)
 		return fd;
 	t->fds[0] = fd;
@@ -94,8 +114,12 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 		close(fd);
 		return err;
 	}
+	if (s->counted >= 0) {
+		fd = open_counter(&s->fmts[s->counted], tid);
+		t->count_fd = fd >= 0 ? fd : -1;
+	}
 	for (k = 1; k < s->nev; k++) {
-		fd = open_event(&s->fmts[k], tid, s->data_bytes);
+		fd = open_event(&s->fmts[k], tid, s->data_bytes, true, t->fds[0]);
 		if (fd < 0)
 			continue;
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0])) {
@@ -162,7 +186,7 @@ static size_t pow2_floor(size_t v)
 }
 
 int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes)
+		   unsigned int nev, size_t budget_bytes, int counted)
 {
 	unsigned int threads = 0;
 	struct dirent *de;
@@ -171,10 +195,13 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 	DIR *d;
 
 	memset(s, 0, sizeof(*s));
-	if (!nev || nev > TPS_MAX_EVENTS)
+	s->counted = -1;
+	if (!nev || nev > TPS_MAX_EVENTS || counted >= (int)nev)
 		return -EINVAL;
 	s->pid = pid;
 	s->nev = nev;
+	s->counted = counted;
+	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
 	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
 	d = opendir(dir);
@@ -195,14 +222,38 @@ void tp_stream_refresh(struct tp_stream *s)
 	attach_new(s, true);
 }
 
+void tp_stream_sample(struct tp_stream *s, bool on)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	unsigned int i;
+
+	if (s->sampling == on)
+		return;
+	s->sampling = on;
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].fds[0] >= 0)
+			ioctl(s->t[i].fds[0], req, 0);
+}
+
 void tp_stream_disable(struct tp_stream *s)
 {
-	unsigned int i, k;
+	unsigned int i;
+
+	tp_stream_sample(s, false);
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].count_fd >= 0)
+			ioctl(s->t[i].count_fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+uint64_t tp_stream_counted(const struct tp_stream *s)
+{
+	uint64_t sum = 0, v;
+	unsigned int i;
 
 	for (i = 0; i < s->n; i++)
-		for (k = 0; k < s->nev; k++)
-			if (s->t[i].fds[k] >= 0)
-				ioctl(s->t[i].fds[k], PERF_EVENT_IOC_DISABLE, 0);
+		if (s->t[i].count_fd >= 0 && read(s->t[i].count_fd, &v, sizeof(v)) == sizeof(v))
+			sum += v;
+	return sum;
 }
 
 void tp_stream_counts(const struct tp_stream *s, uint64_t *counts)
@@ -383,6 +434,8 @@ void tp_stream_close(struct tp_stream *s)
 		for (k = 0; k < s->nev; k++)
 			if (s->t[i].fds[k] >= 0)
 				close(s->t[i].fds[k]);
+		if (s->t[i].count_fd >= 0)
+			close(s->t[i].count_fd);
 	}
 	free(s->t);
 	free(s->failed);

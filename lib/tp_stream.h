@@ -23,6 +23,7 @@ struct tp_record {
 struct tp_stream_thread {
 	pid_t tid;
 	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
+	int count_fd;			/* the counted event; -1 none */
 	void *ring;
 	size_t ring_len;
 	bool late;		/* appeared after the start: its first events were missed */
@@ -33,11 +34,19 @@ struct tp_stream_thread {
  * perf_event_open, all of a thread's events in one ring buffer so they stay
  * in order, merged across threads by time. Counting (read()) is exact even
  * when the buffers overflow; the samples say which request, file and thread.
+ *
+ * Sampling can be switched off and on (tp_stream_sample) to bound what it
+ * costs at high rates: a disabled event is off the CPU's tracepoint list,
+ * so its tracepoint costs the thread nothing. One event can also be
+ * counted by a separate, always enabled counter, for an exact total across
+ * the gaps.
  */
 struct tp_stream {
 	pid_t pid;
 	struct tp_format fmts[TPS_MAX_EVENTS];
 	unsigned int nev;
+	int counted;			/* the event also counted apart; -1 none */
+	bool sampling;			/* the sampled events are enabled */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
 	unsigned int n, cap;
@@ -57,15 +66,27 @@ struct tp_stream {
 
 /*
  * Opens the nev events on every thread of pid with rings of about
- * budget_bytes in all. 0, or -errno when no thread could be attached.
+ * budget_bytes in all, sampling. counted (an index into fmts, or -1) is
+ * counted apart as well, whether sampling is on or off. 0, or -errno when
+ * no thread could be attached.
  */
 int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes);
+		   unsigned int nev, size_t budget_bytes, int counted);
+/*
+ * Switches the sampled events of every thread on or off (threads attached
+ * later follow). Samples already written stay to be drained.
+ */
+void tp_stream_sample(struct tp_stream *s, bool on);
+/* The exact count of the counted event over all threads; 0 without one. */
+uint64_t tp_stream_counted(const struct tp_stream *s);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
-/* Stops every event, so the counts and the samples left end at the same moment. */
+/* Stops every event, counted ones too, so the counts and the samples left end together. */
 void tp_stream_disable(struct tp_stream *s);
-/* Exact counts of each event over all threads seen, including exited ones. */
+/*
+ * Counts of each sampled event over all threads seen, including exited
+ * ones: exact, over the time sampling was on.
+ */
 void tp_stream_counts(const struct tp_stream *s, uint64_t *counts);
 /*
  * Delivers every sample older than until_ns (CLOCK_MONOTONIC), in time

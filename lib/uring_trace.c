@@ -356,6 +356,11 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 
 	if (q->fd >= 0 || q->fixed)
 		return;
+	/* Its worker's file_get may have come before that worker's events were on. */
+	if (q->time < ut->sampled_since) {
+		ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+		return;
+	}
 	ring = ring_of(ut, q->ctx);
 	if (ring) {
 		ring->nofile_reqs++;
@@ -364,15 +369,24 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 	}
 }
 
-void uring_trace_finish(struct uring_trace *ut)
+/*
+ * Sampling stops (a gap, or the end): a request still without its file may
+ * get it after the stop (a forced punt's worker takes it later), so it is
+ * cut, not taken for one without a file. Its pointer starts over.
+ */
+void uring_trace_cut(struct uring_trace *ut)
 {
 	size_t i;
 
-	for (i = 0; i < ut->reqs_cap; i++)
-		if (ut->reqs[i].req && ut->reqs[i].ctx) {
-			settle(ut, &ut->reqs[i]);
-			ut->reqs[i].ctx = 0;
-		}
+	for (i = 0; i < ut->reqs_cap; i++) {
+		const struct ut_req *q = &ut->reqs[i];
+
+		if (q->req && q->ctx && q->fd < 0 && !q->fixed)
+			ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+	}
+	if (ut->reqs_cap)
+		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
+	ut->reqs_used = 0;
 }
 
 static void on_enter(struct uring_trace *ut, const struct tp_record *r)
@@ -420,6 +434,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 		ring = ring_of(ut, ctx);	/* settle may have grown the table */
 	}
 	q->ctx = ctx;
+	q->time = r->time;
 	q->fd = -1;
 	q->opcode = (uint8_t)opcode;
 	q->fixed = flags & UT_REQ_FIXED_FILE;
@@ -443,9 +458,6 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	tp_field_u64(ut->f_ctx[UT_FILE_GET], r->raw, r->len, &ctx);
 	if (!tp_field_u64(ut->f_fd, r->raw, r->len, &fd))
 		return;
-	f = file_of(ut, (int)(int32_t)fd);
-	if (!f)
-		return;
 	q = req_slot(ut, req, false);
 	/*
 	 * Another ring's request under a reused pointer, one that already has
@@ -454,10 +466,13 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	if (q && (q->ctx != ctx || q->fd >= 0 || q->fixed))
 		q = NULL;
 	if (!q) {
-		/* Submitted before the watch: counted, opcode unknown. */
-		f->reqs++;
+		/* Submitted while not sampled: half a request, left out of the shares. */
+		ut->edge_reqs++;
 		return;
 	}
+	f = file_of(ut, (int)(int32_t)fd);
+	if (!f)
+		return;
 	q->fd = f->fd;
 	d = uring_trace_op_dir(ut, q->opcode);
 	f->reqs++;
@@ -490,7 +505,14 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	if (ring)
 		ring->punts++;
 	q = req_slot(ut, req, false);
-	if (!q || (q->punted && q->fd < 0 && !q->fixed)) {
+	if (q && q->ctx != ctx)
+		q = NULL;
+	if (!q) {
+		/* Submitted while not sampled (before the watch, or in a gap). */
+		ut->edge_punts++;
+		return;
+	}
+	if (q->punted && q->fd < 0 && !q->fixed) {
 		/* FSYNC and the like are io-wq's by design: no file to find for them. */
 		if (!uring_trace_op_always_async(ut, (uint8_t)opcode))
 			ut->punts_unattributed++;

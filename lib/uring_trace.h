@@ -57,6 +57,7 @@ struct ut_ring {
 /* The requests, joined across events by the kernel's request pointer. */
 struct ut_req {
 	uint64_t req, ctx;
+	uint64_t time;			/* of its submit */
 	int fd;
 	uint8_t opcode;
 	bool fixed, async, punted;
@@ -90,7 +91,15 @@ struct uring_trace {
 	char op_names[256][24];		/* learnt from op_str */
 	uint64_t punt_ops[256];		/* sampled punts by opcode */
 	uint64_t samples[UT_NEVENTS];	/* samples joined, per event */
-	uint64_t punts_unattributed;	/* punted requests submitted before the watch */
+	uint64_t punts_unattributed;	/* punted again, or forced, with no file seen */
+	/* events of requests submitted while not sampled: left out of every share */
+	uint64_t edge_reqs, edge_punts;
+	uint64_t cut_punts;		/* punted, file not yet seen when sampling stopped */
+	/*
+	 * When sampling was last switched on, on every thread: a request
+	 * submitted before may have had events on a thread not yet enabled.
+	 */
+	uint64_t sampled_since;
 	uint64_t punts_kernel_async;	/* sampled punts of opcodes io_uring always punts */
 	bool drain_seen;		/* IOSQE_IO_DRAIN: its forced requests look like IOSQE_ASYNC */
 	bool oom;
@@ -105,8 +114,12 @@ int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz);
 void uring_trace_setup(struct uring_trace *ut);
 /* Joins one sample into the tables. */
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r);
-/* Settles the requests still open: punted ones with no fd count per ring. */
-void uring_trace_finish(struct uring_trace *ut);
+/*
+ * Sampling stopped (for a while, or for good): the requests still open are
+ * set aside; those punted with no file yet count in cut_punts, not as
+ * requests without a file.
+ */
+void uring_trace_cut(struct uring_trace *ut);
 void uring_trace_free(struct uring_trace *ut);
 
 /* The opcode's name ("WRITE") when a sample said it, else "opcode N". */

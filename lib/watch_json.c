@@ -113,7 +113,11 @@ struct json_object *watch_json(const struct punt_watch *w)
 	json_object_object_add(o, "punts", i64(w->total));
 	if (!w->tracepoint)
 		return o;
-	json_object_object_add(o, "requests", w->submit_counted ? i64(w->submitted) : NULL);
+	json_object_object_add(o, "requests", w->submit_counted && w->sampled_all
+						      ? i64(w->submitted) : NULL);
+	json_object_object_add(o, "seconds_sampled", json_object_new_double(w->seconds_sampled));
+	json_object_object_add(o, "punts_cut", i64(w->ut.cut_punts));
+	json_object_object_add(o, "punts_outside_samples", i64(w->ut.edge_punts));
 	json_object_object_add(o, "samples_lost", i64(w->lost));
 	json_object_object_add(o, "coverage", json_object_new_double(punt_watch_coverage(w)));
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));

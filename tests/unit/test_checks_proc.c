@@ -484,7 +484,8 @@ static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
 	wfiles[0].last = wfiles[0].first;
 	watch.tracepoint = true;
 	watch.seconds = watch.nper_second = 2;
-	watch.seconds_watched = 2.0;
+	watch.seconds_watched = watch.seconds_sampled = 2.0;
+	watch.sampled_all = true;
 	watch.ut.files = ufiles;
 	watch.ut.nfiles = 1;
 	watch.ut.have[UT_SUBMIT] = true;
@@ -556,6 +557,11 @@ static void test_file_punts(void **state)
 	watch.ut.punts_unattributed = 7;
 	expect_says("file-punts", STATUS_WARN, "7 punts in 2.0 s could not be tied to a file");
 	watch.ut.punts_unattributed = 0;
+	/* Sampled in windows at a high rate: the counts say over what time. */
+	watch.sampled_all = false;
+	watch.seconds_sampled = 0.25;
+	expect_says("file-punts", STATUS_PASS, "in 2.0 s (samples from 0.25 s of it)");
+	watch.sampled_all = true;
 	/* A kernel whose file_get cannot be joined to its request: said, never passed. */
 	watch.ut.f_req[UT_FILE_GET] = NULL;
 	expect_says("file-punts", STATUS_SKIP, "do not join a request to its file");
@@ -733,6 +739,12 @@ static void test_workers_and_punts(void **state)
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "WRITE");
 	watch.ops[0].n = 3000;
 	expect_says("iowq-punts", STATUS_FAIL, "WRITE 3000");
+	/* The opcodes from windows of samples: the total stays exact, the gap is said. */
+	watch.punts_sampled = 300;
+	watch.seconds_watched = 2.0;
+	watch.seconds_sampled = 0.2;
+	expect_says("iowq-punts", STATUS_FAIL, "sampled in 0.20 s of 2.0 s");
+	watch.punts_sampled = 0;
 	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "FSYNC");
 	watch.ut.punts_kernel_async = 3000;
