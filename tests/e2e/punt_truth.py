@@ -46,9 +46,24 @@ def start(name, pid):
 LINE = re.compile(r"\(\s*(\d+)\).*\s(io_uring_\w+): (.*)$")
 
 
+def links(pid):
+    """The process's fds and their paths now, before the parse takes its time."""
+    out = {}
+    try:
+        for fd in os.listdir("/proc/%d/fd" % pid):
+            try:
+                out[int(fd)] = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return out
+
+
 def stop(name, pid):
     d = inst(name)
     put(os.path.join(d, "tracing_on"), "0")
+    paths = links(pid)
     with open(os.path.join(d, "trace")) as f:
         lines = f.read().splitlines()
     for e in EVENTS:
@@ -94,10 +109,7 @@ def stop(name, pid):
                 files[r["fd"]]["punts"] += 1
             r["punted"] = True
     for fd, f in files.items():
-        try:
-            f["path"] = os.readlink("/proc/%d/fd/%d" % (pid, fd))
-        except OSError:
-            f["path"] = None
+        f["path"] = paths.get(fd)
     print(json.dumps({"total": total, "files": {str(k): v for k, v in files.items()}}))
 
 

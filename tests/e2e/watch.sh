@@ -3,7 +3,8 @@
 # audited for 2 s while a tracefs instance of its own records the same
 # threads (punt_truth.py). The files blamed, their shares and their causes
 # are compared with that ground truth (watch_compare.py). Then a process that
-# exits mid-watch, and the honest answer without --watch.
+# exits mid-watch, the honest answer without --watch, and fio at the highest
+# punt rate, where the watch samples in windows.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -93,6 +94,56 @@ if start buffered-fd; then
 	else
 		bad "exit mid-watch: exit 3" "rc $rc in $took s" "$(cat "$TMP/exit.err")" "$(jq -c '.processes[0].watch | del(.files, .rings)' "$TMP/exit.json")"
 	fi
+fi
+
+# The highest rate: fio with every write forced to io-wq on a loop XFS (about 80k punts a
+# second here). The watch samples in windows; the total stays exact, and the file, its
+# share and its cause still match the tracepoints' own count.
+if ! command -v fio >/dev/null; then
+	skip "high rate" "fio is missing"
+elif ! xfs_mount; then
+	skip "high rate" "no loop XFS: $(cat "$TMP/mount.err")"
+else
+	fio --name=layout --ioengine=psync --rw=write --bs=1M --size=64M --direct=1 \
+		--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
+	fio --name=fast --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=16 \
+		--direct=1 --size=64M --time_based --runtime=30 --filename="$TMP/xfs/fio.dat" \
+		--output-format=terse >/dev/null 2>&1 &
+	kids+=($!)
+	fio_pid=$!
+	pid=
+	for _ in $(seq 200); do
+		for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
+			ring_fd "$c" >/dev/null && pid=$c
+		done
+		[ -n "$pid" ] && break
+		sleep 0.02
+	done
+	sleep 0.5
+	if [ -z "$pid" ]; then
+		bad "high rate: fio starts its ring"
+	elif python3 "$TRUTH" start "watchfio$pid" "$pid"; then
+		"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/fast.json" 2>"$TMP/fast.err"
+		python3 "$TRUTH" stop "watchfio$pid" "$pid" >"$TMP/fast.truth"
+		if msg=$(python3 "$COMPARE" "$TMP/fast.json" "$TMP/fast.truth" iosqe-async); then
+			ok "high rate: $msg"
+		else
+			bad "high rate: file, share and cause against the tracepoints" "$msg"
+		fi
+		# Windows engaged; the exact total within the truth's (longer) window, and most of it.
+		if jq -e --slurpfile t "$TMP/fast.truth" '.processes[0].watch |
+			.seconds_sampled < .seconds_watched / 2 and .requests == null and
+			($t[0].total.lost > 0 or (.punts <= $t[0].total.punts and .punts >= 0.6 * $t[0].total.punts))' \
+			"$TMP/fast.json" >/dev/null; then
+			ok "high rate: sampled $(jq '.processes[0].watch.seconds_sampled * 100 | floor / 100' "$TMP/fast.json") s of 2 s, $(jq '.processes[0].watch.punts' "$TMP/fast.json") punts counted exactly (truth $(jq '.total.punts' "$TMP/fast.truth"), lost $(jq '.total.lost' "$TMP/fast.truth"))"
+		else
+			bad "high rate: windows and an exact total" "$(jq -c '.processes[0].watch | del(.files, .rings, .per_second)' "$TMP/fast.json")" "$(jq -c .total "$TMP/fast.truth")"
+		fi
+	else
+		bad "high rate: ground truth starts"
+	fi
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
 fi
 
 echo "watch: $passed passed, $failed failed, $skipped skipped"

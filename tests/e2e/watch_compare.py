@@ -6,7 +6,9 @@ Compares audit --watch's per-file verdict with the ground truth of
 punt_truth.py: the files with punts are the same files, each blamed file's
 share (punted / requests) is within TOLERANCE (0.15) of the truth's, its
 counts are no more than the truth's (whose window holds the audit's) and
-at least MIN_FRACTION (a third) of them (bursty writers: 0), and CAUSE is among the causes file-punts gives.
+at least MIN_FRACTION (a third) of them (bursty writers: 0), times the share of the time
+the watch sampled when it sampled in windows (a high rate), and CAUSE is among the causes
+file-punts gives.
 With --inner the truth was recorded inside the audit's watch (bursty
 writers, whose bursts must fall in both): every file with 5 punts or more in
 the truth must be blamed (a thread a pool starts is watched from its first
@@ -27,6 +29,12 @@ def main():
     cause = sys.argv[3]
     tol = float(sys.argv[4]) if len(sys.argv) > 4 else 0.15
     least = float(sys.argv[5]) if len(sys.argv) > 5 else 1 / 3
+    # At a high rate the watch samples in windows: its counts cover that share of the time.
+    watch = (audit.get("processes") or [{}])[0].get("watch") or {}
+    frac = 1.0
+    if watch.get("seconds_watched") and watch.get("requests") is None and \
+            watch.get("seconds_sampled") is not None:
+        frac = min(1.0, watch["seconds_sampled"] / watch["seconds_watched"])
     blamed = {}
     for f in audit["findings"]:
         # The warning about punts tied to no file names no path: not a blamed file.
@@ -52,6 +60,8 @@ def main():
             print("%s: share %.3f, truth %.3f" % (path, share, tshare))
             return 1
         lo, hi = (t["requests"], float("inf")) if inner else (t["requests"] * least, t["requests"])
+        if frac < 1.0:
+            lo = t["requests"] * least * frac
         if not lo <= ev["requests"] <= hi:
             print("%s: %d requests, truth %d" % (path, ev["requests"], t["requests"]))
             return 1
@@ -59,9 +69,10 @@ def main():
         if cause not in causes:
             print("%s: causes %s, wanted %s" % (path, causes, cause))
             return 1
-        print("%s: %d of %d punted (%.1f%%; truth %d of %d, %.1f%%), cause %s" %
+        print("%s: %d of %d punted (%.1f%%; truth %d of %d, %.1f%%)%s, cause %s" %
               (path, ev["punts"], ev["requests"], 100 * share, t["punts"], t["requests"],
-               100 * tshare, ", ".join(causes)))
+               100 * tshare, "" if frac >= 1.0 else ", sampled %.0f%% of the time" % (100 * frac),
+               ", ".join(causes)))
     return 0
 
 
