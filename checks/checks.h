@@ -76,10 +76,7 @@ struct check;
 typedef void (*check_run_fn)(const struct check *c, struct check_ctx *ctx);
 
 struct check {
-	const char *id;		/* kebab-case, stable: users and CI name it */
-	const char *title;
-	const char *category;	/* key into check_categories */
-	enum check_severity severity;
+	struct check_info info;	/* id, title, category, severity and the explain texts */
 	enum check_scope scope;
 	unsigned int flags;
 	check_run_fn run;
@@ -90,24 +87,12 @@ struct check {
 			const char *fail_why, *warn_why;
 		} kernel_min;
 	} param;
-	const char *looks_at;	/* explain: what it reads */
-	const char *why;	/* explain: why it matters */
-	const char *fix;	/* default fix; a finding may give a sharper one */
-	const char *reference;
-};
-
-struct check_category {
-	const char *id;
-	const char *title;
 };
 
 extern const struct check check_table[];
 extern const size_t check_table_len;
-extern const struct check_category check_categories[];
-extern const size_t check_categories_len;
 
 const struct check *check_find(const char *id);
-const char *check_category_title(const char *id);
 const char *check_scope_name(enum check_scope scope);
 
 /* --only / --skip: comma-separated ids. */

@@ -168,7 +168,7 @@ static void iopoll_one(const struct check *c, struct check_ctx *ctx, const struc
 void check_blk_iopoll(const struct check *c, struct check_ctx *ctx)
 {
 	if (!ctx->plan->iopoll) {
-		report_add(ctx->report, c, STATUS_SKIP, "host",
+		report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 			   "no --iopoll planned: the service does not use IOPOLL");
 		return;
 	}

@@ -16,7 +16,7 @@ struct finding *dir_add(const struct check *c, struct check_ctx *ctx, const stru
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	f = report_add(ctx->report, c, st, df->resolved, "%s", msg);
+	f = report_add(ctx->report, &c->info, st, df->resolved, "%s", msg);
 	finding_ev_str(f, "dir", df->resolved);
 	if (fact_ok(&df->mount.e)) {
 		finding_ev_str(f, "fs", df->mount.m.fstype);
@@ -34,7 +34,7 @@ void dir_checks_each(const struct check *c, struct check_ctx *ctx,
 	size_t i;
 
 	if (!hf->ndirs) {
-		report_add(ctx->report, c, STATUS_SKIP, "host",
+		report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 			   "no --dir given: name the data directories of the captured host");
 		return;
 	}

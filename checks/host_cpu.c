@@ -22,7 +22,7 @@ static bool have_plan(const struct check *c, struct check_ctx *ctx)
 {
 	if (ctx->plan->has_sqpoll_cpus)
 		return true;
-	report_add(ctx->report, c, STATUS_SKIP, "host",
+	report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 		   "no SQPOLL CPUs planned: name them with --sqpoll-cpu LIST");
 	return false;
 }
@@ -52,18 +52,18 @@ void check_sqpoll_cpu_isolated(const struct check *c, struct check_ctx *ctx)
 		nocb = cf->has_rcu_nocbs && cpuset_has(&cf->rcu_nocbs, cpu);
 		if (!iso) {
 			cpus_format(&cf->isolated, list, sizeof(list));
-			f = report_add(ctx->report, c, STATUS_WARN, subject,
+			f = report_add(ctx->report, &c->info, STATUS_WARN, subject,
 				       "CPU %u is not isolated (isolated: %s): the scheduler puts other "
 				       "tasks there, and they compete with the SQPOLL thread's polling",
 				       cpu, list);
 		} else if (!nohz || !nocb) {
-			f = report_add(ctx->report, c, STATUS_PASS, subject,
+			f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 				       "CPU %u is isolated; %s%s%s still interrupt it", cpu,
 				       nohz ? "" : "scheduler ticks (no nohz_full)",
 				       !nohz && !nocb ? " and " : "",
 				       nocb ? "" : "RCU callbacks (no rcu_nocbs)");
 		} else {
-			f = report_add(ctx->report, c, STATUS_PASS, subject,
+			f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 				       "CPU %u is isolated, nohz_full and rcu_nocbs", cpu);
 		}
 		finding_ev_int(f, "cpu", cpu);
@@ -133,10 +133,10 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 			}
 		}
 		if (!hits) {
-			f = report_add(ctx->report, c, STATUS_PASS, subject,
+			f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 				       "no storage or network interrupt is delivered to CPU %u", cpu);
 		} else {
-			f = report_add(ctx->report, c, STATUS_FAIL, subject,
+			f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 				       "%zu storage or network interrupt%s delivered to CPU %u, where the "
 				       "SQPOLL thread will poll: %s%s",
 				       hits, hits == 1 ? " is" : "s are", cpu, names,
@@ -169,13 +169,13 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (!cf->irqbalance_running) {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "irqbalance is not running: manual IRQ placement stays as set");
 		finding_ev_bool(f, "running", false);
 		return;
 	}
 	if (!ctx->plan->has_sqpoll_cpus) {
-		f = report_add(ctx->report, c, STATUS_SKIP, "host",
+		f = report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 			       "irqbalance runs (pid %d); with no --sqpoll-cpu planned there is no "
 			       "placement for it to undo",
 			       cf->irqbalance_pid);
@@ -187,19 +187,19 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 	cpus_format(plan, list, sizeof(list));
 	cpus_format(&cf->banned, banned, sizeof(banned));
 	if (!cf->banned_known) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "irqbalance runs (pid %d) and its banned CPUs could not be read (its "
 			       "environment needs root); it may move IRQs onto SQPOLL CPUs %s",
 			       cf->irqbalance_pid, list);
 	} else if (cpuset_count(&unbanned)) {
 		cpus_format(&unbanned, banned, sizeof(banned));
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "irqbalance runs (pid %d) and does not ban SQPOLL CPU%s %s (%s): it "
 			       "will move interrupts back onto them every 10 seconds",
 			       cf->irqbalance_pid, cpuset_count(&unbanned) == 1 ? "" : "s", banned,
 			       cf->banned_source);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "irqbalance runs (pid %d) and bans SQPOLL CPUs %s (banned: %s, from %s)",
 			       cf->irqbalance_pid, list, banned, cf->banned_source);
 	}
@@ -246,16 +246,16 @@ void check_cpu_frequency_governor(const struct check *c, struct check_ctx *ctx)
 	}
 	snprintf(subject, sizeof(subject), "%s", ctx->plan->has_sqpoll_cpus ? "sqpoll cpus" : "host");
 	if (!judged)
-		f = report_add(ctx->report, c, STATUS_SKIP, subject,
+		f = report_add(ctx->report, &c->info, STATUS_SKIP, subject,
 			       "the planned SQPOLL CPUs have no cpufreq governor");
 	else if (nslow)
-		f = report_add(ctx->report, c, STATUS_WARN, subject,
+		f = report_add(ctx->report, &c->info, STATUS_WARN, subject,
 			       "%zu of %zu CPUs do not run the performance governor (%s): a polling "
 			       "thread that goes idle lets the clock drop, and the next burst pays "
 			       "the ramp-up",
 			       nslow, judged, slow);
 	else
-		f = report_add(ctx->report, c, STATUS_PASS, subject,
+		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			       "all %zu CPUs judged run the performance governor", judged);
 	json_object_object_add(f->evidence, "governors", govs);
 }

@@ -82,12 +82,12 @@ void check_kernel_cves(const struct check *c, struct check_ctx *ctx)
 		n++;
 	}
 	if (!n) {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "Linux %u.%u.%u is outside the affected ranges of the %zu io_uring CVEs "
 			       "uringlint knows",
 			       kv->major, kv->minor, kv->patch, sizeof(cves) / sizeof(cves[0]));
 	} else {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "Linux %u.%u.%u%s is in the affected range of %zu io_uring CVE%s: %s. "
 			       "Distribution kernels backport fixes without changing the version, so "
 			       "this is a range, not a finding of the bug",
@@ -97,7 +97,7 @@ void check_kernel_cves(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(f, "check your distribution's security tracker for these CVEs and "
 				   "this kernel package; upgrade if a fix is not listed, or suppress "
 				   "with --skip %s once verified",
-				c->id);
+				c->info.id);
 	}
 	json_object_object_add(f->evidence, "cves", list);
 	finding_ev_int(f, "known", (int64_t)(sizeof(cves) / sizeof(cves[0])));

@@ -69,7 +69,7 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 {
 	const struct uring_features *uf = &ctx->host->features;
 	char core[512] = "", useful[512] = "", nomem[512] = "", why[512] = "", item[96];
-	const char *table_fix = c->fix;
+	const char *table_fix = c->info.fix;
 	bool nomem_core = false, nomem_rings = false;
 	struct json_object *table;
 	struct finding *f;
@@ -77,7 +77,7 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 
 	if (!fact_ok(&uf->e)) {
 		/* Not being able to create any ring is io-uring-available's verdict, not ours. */
-		report_add(ctx->report, c, STATUS_SKIP, "host", "%s", uf->e.why);
+		report_add(ctx->report, &c->info, STATUS_SKIP, "host", "%s", uf->e.why);
 		return;
 	}
 	table = json_object_new_array();
@@ -116,20 +116,20 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 			 "nothing of the kernel's features; ");
 	}
 	if (core[0])
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "%zu of %zu features work; missing what the fast path rests on: %s%s%s"
 			       "%s%s%s",
 			       ok, uf->n, core, useful[0] ? "; also missing: " : "", useful,
 			       nomem[0] ? "; " : "", nomem, why);
 	else if (nomem[0])
-		f = report_add(ctx->report, c, nomem_core ? STATUS_FAIL : STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, nomem_core ? STATUS_FAIL : STATUS_WARN, "host",
 			       "%zu of %zu features work; %s%s%s%s", ok, uf->n, nomem, why,
 			       useful[0] ? "; missing: " : "", useful);
 	else if (useful[0])
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "%zu of %zu features work; missing: %s", ok, uf->n, useful);
 	else
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "all %zu features tried work: SQPOLL with SQ_AFF, ATTACH_WQ, "
 			       "COOP_TASKRUN, SINGLE_ISSUER, DEFER_TASKRUN, registered buffers and "
 			       "files, IOWQ_MAX_WORKERS, and the storage and network opcodes",
@@ -181,19 +181,19 @@ void check_container_seccomp(const struct check *c, struct check_ctx *ctx)
 		}
 
 	if (seccomp != 2) {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       cf->in_container ? "inside a container (%s: %s) with no seccomp filter"
 						: "%s found and no seccomp filter on this process%s",
 			       where, cf->in_container ? cf->evidence : "");
 	} else if (!fact_ok(&hf->uring_setup.e)) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "a seccomp filter is active (%s); whether it blocks io_uring can only "
 			       "be tested live",
 			       cf->in_container ? cf->runtime : "no container detected");
 		if (fix)
 			finding_set_fix(f, "%s", fix);
 	} else if (err == -EPERM || err == -ENOSYS) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() returned %s under an active seccomp filter%s%s%s: %s",
 			       err == -EPERM ? "EPERM" : "ENOSYS",
 			       cf->in_container ? " in a " : "", cf->in_container ? cf->runtime : "",
@@ -201,7 +201,7 @@ void check_container_seccomp(const struct check *c, struct check_ctx *ctx)
 		if (fix)
 			finding_set_fix(f, "%s", fix);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "a seccomp filter is active%s%s and io_uring_setup() works through it",
 			       cf->in_container ? " in a " : "", cf->in_container ? cf->runtime : "");
 	}

@@ -36,13 +36,13 @@ void check_kernel_min(const struct check *c, struct check_ctx *ctx)
 		snprintf(where, sizeof(where), " (release %s)", kv->release);
 
 	if (code < c->param.kernel_min.fail_below)
-		f = report_add(ctx->report, c, STATUS_FAIL, "host", "Linux %u.%u.%u%s: %s",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host", "Linux %u.%u.%u%s: %s",
 			       kv->major, kv->minor, kv->patch, where, c->param.kernel_min.fail_why);
 	else if (code < c->param.kernel_min.warn_below)
-		f = report_add(ctx->report, c, STATUS_WARN, "host", "Linux %u.%u.%u%s: %s",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host", "Linux %u.%u.%u%s: %s",
 			       kv->major, kv->minor, kv->patch, where, c->param.kernel_min.warn_why);
 	else
-		f = report_add(ctx->report, c, STATUS_PASS, "host", "Linux %u.%u.%u%s",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host", "Linux %u.%u.%u%s",
 			       kv->major, kv->minor, kv->patch, where);
 	version_evidence(f, kv);
 }

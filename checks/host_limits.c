@@ -64,15 +64,15 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 			 "service without it)");
 
 	if (ml->soft == LIMIT_INFINITY) {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "RLIMIT_MEMLOCK is unlimited; %s", accounting_words(kv_known, code));
 	} else if (ml->soft < need_ring) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "RLIMIT_MEMLOCK is %s but one %u-entry ring needs %s: io_uring_setup() "
 			       "fails with ENOMEM; %s%s",
 			       soft, plan->ring_entries, r, accounting_words(kv_known, code), capnote);
 	} else if (ml->soft < need) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "RLIMIT_MEMLOCK is %s, below the %s a %u-entry ring with %s of "
 			       "registered buffers needs: io_uring_register_buffers() fails with "
 			       "ENOMEM beyond the limit; %s%s",
@@ -83,7 +83,7 @@ void check_memlock_limit(const struct check *c, struct check_ctx *ctx)
 					   "soft limit with setrlimit(RLIMIT_MEMLOCK) at start, or %s",
 					hard, FIX_MEMLOCK_TEXT);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "RLIMIT_MEMLOCK is %s, enough for a %u-entry ring with %s of "
 			       "registered buffers (%s); %s",
 			       soft, plan->ring_entries, bufs, n, accounting_words(kv_known, code));
@@ -117,12 +117,12 @@ void check_nproc_limit(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (np->soft == LIMIT_INFINITY) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "RLIMIT_NPROC is unlimited, so nothing caps io-wq's unbounded workers: "
 			       "blocking socket or pipe requests punted to io-wq can each get an "
 			       "iou-wrk thread, thousands under load");
 	} else if (np->soft < bounded) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "RLIMIT_NPROC is %llu, below the %llu bounded io-wq workers one ring "
 			       "may need here (min(%u entries, 4 x %u CPUs)); workers count as the "
 			       "user's threads, so creating them fails and punted requests stall",
@@ -132,7 +132,7 @@ void check_nproc_limit(const struct check *c, struct check_ctx *ctx)
 				   "limits.conf: '<user> - nproc N') above its threads plus %llu per ring",
 				(unsigned long long)bounded);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "RLIMIT_NPROC is %llu: it caps io-wq's unbounded workers per ring and "
 			       "leaves room for the %llu bounded ones (min(%u entries, 4 x %u CPUs))",
 			       (unsigned long long)np->soft, (unsigned long long)bounded,
@@ -157,7 +157,7 @@ void check_nofile_limit(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (nf->soft <= NOFILE_SERVER_MIN) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "RLIMIT_NOFILE is %llu (hard %llu): open files and sockets, and "
 			       "io_uring_register_files() tables (EMFILE beyond it), stop there",
 			       (unsigned long long)nf->soft, (unsigned long long)nf->hard);
@@ -166,7 +166,7 @@ void check_nofile_limit(const struct check *c, struct check_ctx *ctx)
 					   "(setrlimit(RLIMIT_NOFILE)), or LimitNOFILE= in the unit",
 					(unsigned long long)nf->hard);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "RLIMIT_NOFILE is %llu: registered file tables up to that size fit",
 			       (unsigned long long)nf->soft);
 	}

@@ -36,23 +36,23 @@ static struct finding *judge_planned(const struct check *c, struct check_ctx *ct
 	struct finding *f;
 
 	if (!u->planned_entries)
-		return report_add(ctx->report, c, STATUS_PASS, "host",
+		return report_add(ctx->report, &c->info, STATUS_PASS, "host",
 				  "io_uring_setup() created a ring (features 0x%x)", u->features);
 	if (!u->planned_err)
-		return report_add(ctx->report, c, STATUS_PASS, "host",
+		return report_add(ctx->report, &c->info, STATUS_PASS, "host",
 				  "io_uring_setup() created a one-entry ring (features 0x%x) and a "
 				  "%u-entry ring (--ring-entries)",
 				  u->features, u->planned_entries);
 	if (u->planned_err == -ENOMEM) {
 		ring_enomem_why(hf, self_status(hf), self_limits(hf), u->planned_entries, why,
 				sizeof(why));
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() created a one-entry ring but returned ENOMEM for a "
 			       "%u-entry ring (--ring-entries): %s",
 			       u->planned_entries, why);
 		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
 	} else {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() created a one-entry ring but returned %s for a "
 			       "%u-entry ring (--ring-entries)",
 			       strerrorname_np(-u->planned_err) ? strerrorname_np(-u->planned_err)
@@ -93,12 +93,12 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 	switch (-err) {
 	case ENOSYS:
 		if (fact_ok(&hf->self_status.e) && st->seccomp == 2)
-			f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 				       "io_uring_setup() returned ENOSYS while a seccomp filter is "
 				       "active: the filter may answer ENOSYS for io_uring, or the "
 				       "kernel has no CONFIG_IO_URING");
 		else
-			f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 				       "io_uring_setup() returned ENOSYS: this kernel is built "
 				       "without CONFIG_IO_URING");
 		finding_set_fix(f, "boot a kernel built with CONFIG_IO_URING=y (every distribution "
@@ -108,11 +108,11 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 	case EPERM:
 		cause = uring_eperm_cause(hf, self_status(hf), buf, sizeof(buf));
 		if (cause != EPERM_NONE) {
-			f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 				       "io_uring_setup() returned EPERM: %s", buf);
 			finding_set_fix(f, "%s", uring_eperm_fix(cause));
 		} else {
-			f = report_add(ctx->report, c, STATUS_FAIL, "host",
+			f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 				       "io_uring_setup() returned EPERM, and neither the sysctls nor "
 				       "seccomp explain it: a Linux security module denied it "
 				       "(SELinux io_uring class, or the io_uring_allowed LSM hook)");
@@ -122,12 +122,12 @@ static void judge_live(const struct check *c, struct check_ctx *ctx)
 		break;
 	case ENOMEM:
 		ring_enomem_why(hf, self_status(hf), self_limits(hf), 1, buf, sizeof(buf));
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() returned ENOMEM for a one-entry ring: %s", buf);
 		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
 		break;
 	default:
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() failed: %s", strerror(-err));
 		break;
 	}
@@ -156,7 +156,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (kernel_version_code(&hf->kernel.v) < KV(5, 1, 0)) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "Linux %u.%u has no io_uring (added in 5.1); judged from the "
 			       "captured tree",
 			       hf->kernel.v.major, hf->kernel.v.minor);
@@ -165,7 +165,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 	}
 	cause = uring_eperm_cause(hf, self_status(hf), buf, sizeof(buf));
 	if (cause == EPERM_SYSCTL || cause == EPERM_GROUP) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() would return EPERM: %s; judged from the captured "
 			       "tree, not tested live",
 			       buf);
@@ -175,7 +175,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 	ring = uring_ring_charge(kernel_version_code(&hf->kernel.v), 1, 2, hf->page_size);
 	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && ring &&
 	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < ring) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() would return ENOMEM: RLIMIT_MEMLOCK is %s and "
 			       "even a one-entry ring needs %s on this kernel; judged from the "
 			       "captured tree, not tested live",
@@ -191,7 +191,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 			    : 0;
 	if (fact_ok(&hf->self_limits.e) && fact_ok(&hf->self_status.e) && planned &&
 	    !proc_status_has_cap(st, CAP_BIT_IPC_LOCK) && lim->memlock.soft < planned) {
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "io_uring_setup() would return ENOMEM for a %u-entry ring "
 			       "(--ring-entries): RLIMIT_MEMLOCK is %s and such a ring needs %s on "
 			       "this kernel, which charges ring memory to it; judged from the "
@@ -202,7 +202,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		goto out;
 	}
 	if (cause == EPERM_SECCOMP) {
-		f = report_add(ctx->report, c, STATUS_WARN, "host",
+		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "%s; whether this filter blocks io_uring can only be tested live",
 			       buf);
 		finding_set_fix(f, "%s", uring_eperm_fix(cause));
@@ -215,14 +215,14 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		if (e->err == -EBADMSG) {
 			f = check_fact_missing(c, ctx, "host", e);
 		} else {
-			f = report_add(ctx->report, c, STATUS_SKIP, "host",
+			f = report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 				       "no cause found in the captured tree, but it cannot show that "
 				       "io_uring is built in (%s); run live to test",
 				       e->why);
 		}
 		goto out;
 	}
-	f = report_add(ctx->report, c, STATUS_PASS, "host",
+	f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 		       "judged from the captured tree, not tested live: io_uring is built in "
 		       "(kernel.io_uring_disabled exists) and no sysctl, group, seccomp or "
 		       "memlock cause blocks io_uring_setup()");
@@ -247,12 +247,12 @@ void check_io_uring_disabled_sysctl(const struct check *c, struct check_ctx *ctx
 
 	if (hf->uring_disabled.e.err == -ENOENT && fact_ok(&hf->kernel.e)) {
 		if (kernel_version_code(kv) < KV(6, 6, 0))
-			report_add(ctx->report, c, STATUS_SKIP, "host",
+			report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 				   "kernel.io_uring_disabled does not exist before Linux 6.6 "
 				   "(this kernel: %u.%u.%u)",
 				   kv->major, kv->minor, kv->patch);
 		else
-			report_add(ctx->report, c, STATUS_SKIP, "host",
+			report_add(ctx->report, &c->info, STATUS_SKIP, "host",
 				   "%s: Linux %u.%u has this sysctl whenever io_uring is built in, "
 				   "so io_uring is likely not built in",
 				   hf->uring_disabled.e.why, kv->major, kv->minor);
@@ -265,35 +265,35 @@ void check_io_uring_disabled_sysctl(const struct check *c, struct check_ctx *ctx
 
 	switch (v) {
 	case 0:
-		f = report_add(ctx->report, c, STATUS_PASS, "host",
+		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "kernel.io_uring_disabled = 0: every process may create rings");
 		break;
 	case 1:
 		if (!fact_ok(&hf->uring_group.e))
-			f = report_add(ctx->report, c, STATUS_WARN, "host",
+			f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 				       "kernel.io_uring_disabled = 1: only CAP_SYS_ADMIN processes "
 				       "and members of kernel.io_uring_group may create rings (%s)",
 				       hf->uring_group.e.why);
 		else if (g < 0)
-			f = report_add(ctx->report, c, STATUS_WARN, "host",
+			f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 				       "kernel.io_uring_disabled = 1 and kernel.io_uring_group = %lld: "
 				       "only CAP_SYS_ADMIN processes may create rings",
 				       (long long)g);
 		else
-			f = report_add(ctx->report, c, STATUS_WARN, "host",
+			f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 				       "kernel.io_uring_disabled = 1: only CAP_SYS_ADMIN processes and "
 				       "members of group %lld (kernel.io_uring_group) may create rings",
 				       (long long)g);
 		finding_set_fix(f, "%s", FIX_GROUP);
 		break;
 	case 2:
-		f = report_add(ctx->report, c, STATUS_FAIL, "host",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, "host",
 			       "kernel.io_uring_disabled = 2: io_uring_setup() fails with EPERM for "
 			       "every process, root included (rings created before keep working)");
 		finding_set_fix(f, "%s", FIX_SYSCTL_ZERO);
 		break;
 	default:
-		f = report_add(ctx->report, c, STATUS_ERROR, "host",
+		f = report_add(ctx->report, &c->info, STATUS_ERROR, "host",
 			       "kernel.io_uring_disabled = %lld is outside the kernel's range 0-2",
 			       (long long)v);
 		break;

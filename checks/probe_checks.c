@@ -25,7 +25,7 @@ static bool probe_usable(const struct check *c, struct check_ctx *ctx)
 
 	if (fact_ok(&r->e))
 		return true;
-	report_add(ctx->report, c, r->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, r->dir, "%s",
+	report_add(ctx->report, &c->info, r->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, r->dir, "%s",
 		   r->e.why);
 	return false;
 }
@@ -40,15 +40,15 @@ void check_probe_o_direct(const struct check *c, struct check_ctx *ctx)
 		return;
 	subject_of(r, subject, sizeof(subject));
 	if (r->odirect_err) {
-		f = report_add(ctx->report, c, STATUS_FAIL, subject,
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 			       "%s refuses O_DIRECT (%s): every probe mode needs it", r->fs,
 			       strerror(-r->odirect_err));
 	} else if (r->memory_fs) {
-		f = report_add(ctx->report, c, STATUS_FAIL, subject,
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 			       "%s accepts O_DIRECT only as a no-op (6.6+): nothing reaches a device, "
 			       "so there is no fast path to measure", r->fs);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, subject,
+		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			       "O_DIRECT accepted on %s (%s)%s%u-byte offsets, %u-byte buffers",
 			       r->fs, r->device, r->dio_offset_align ? ": " : "",
 			       r->dio_offset_align, r->dio_mem_align);
@@ -101,19 +101,19 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 		}
 	}
 	if (!ran) {
-		report_add(ctx->report, c, STATUS_SKIP, subject, "no O_DIRECT mode ran");
+		report_add(ctx->report, &c->info, STATUS_SKIP, subject, "no O_DIRECT mode ran");
 		return;
 	}
 	if (nbad && tracepoint) {
-		f = report_add(ctx->report, c, STATUS_FAIL, subject,
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 			       "O_DIRECT requests were punted to io-wq: %s; %s", bad, punt_cause(r));
 	} else if (nbad) {
-		f = report_add(ctx->report, c, STATUS_WARN, subject,
+		f = report_add(ctx->report, &c->info, STATUS_WARN, subject,
 			       "new io-wq workers appeared (%s): at least that many punts; without the "
 			       "tracepoint (%s) their share is unknown",
 			       bad, r->punts_why);
 	} else {
-		f = report_add(ctx->report, c, STATUS_PASS, subject,
+		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			       "%u O_DIRECT modes ran and no request was punted to io-wq (%s)", ran,
 			       tracepoint ? "counted with the io_uring_queue_async_work tracepoint"
 					  : "no new iou-wrk thread; the tracepoint needs root");
@@ -134,23 +134,23 @@ void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx)
 		return;
 	subject_of(r, subject, sizeof(subject));
 	if (m->e.err == -ECANCELED || (m->e.err == -EOPNOTSUPP && !m->ran)) {
-		report_add(ctx->report, c, STATUS_SKIP, subject, "%s", m->e.why);
+		report_add(ctx->report, &c->info, STATUS_SKIP, subject, "%s", m->e.why);
 		return;
 	}
 	if (!m->ran) {
-		f = report_add(ctx->report, c, STATUS_FAIL, subject, "the SQPOLL ring did not run: %s",
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, subject, "the SQPOLL ring did not run: %s",
 			       m->e.why);
 		finding_set_fix(f, "SQPOLL needs root before 5.11 and CAP_SYS_NICE in 5.11 and 5.12; "
 				   "upgrade, or grant the capability");
 		return;
 	}
 	if (m->sqpoll_thread && m->syscalls_per_io < 0.05)
-		f = report_add(ctx->report, c, STATUS_PASS, subject,
+		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			       "the SQPOLL thread came up and io_uring_enter fell to %.4f per I/O "
 			       "(default ring: %.3f)",
 			       m->syscalls_per_io, r->modes[PM_DEFAULT].syscalls_per_io);
 	else
-		f = report_add(ctx->report, c, STATUS_WARN, subject,
+		f = report_add(ctx->report, &c->info, STATUS_WARN, subject,
 			       "SQPOLL ran, but %s: %.3f io_uring_enter per I/O",
 			       m->sqpoll_thread ? "submissions still entered the kernel"
 						: "no iou-sqp thread was seen",
@@ -172,16 +172,16 @@ void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx)
 		return;
 	subject_of(r, subject, sizeof(subject));
 	if (m->ran) {
-		report_add(ctx->report, c, STATUS_PASS, subject,
+		report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			   "%u registered buffers (%s) and the registered file worked", r->depth,
 			   format_bytes(r->fixed_bytes, need));
 		return;
 	}
 	if (!r->fixed_err) {
-		report_add(ctx->report, c, STATUS_SKIP, subject, "%s", m->e.why);
+		report_add(ctx->report, &c->info, STATUS_SKIP, subject, "%s", m->e.why);
 		return;
 	}
-	f = report_add(ctx->report, c, r->fixed_err == -ENOMEM ? STATUS_WARN : STATUS_FAIL, subject,
+	f = report_add(ctx->report, &c->info, r->fixed_err == -ENOMEM ? STATUS_WARN : STATUS_FAIL, subject,
 		       "registering %s of buffers failed (%s)%s%s; the other modes ran without them",
 		       format_bytes(r->fixed_bytes, need), strerror(-r->fixed_err),
 		       r->fixed_err == -ENOMEM ? ": RLIMIT_MEMLOCK is " : "",
@@ -208,14 +208,14 @@ void check_probe_cq_overflow(const struct check *c, struct check_ctx *ctx)
 				 which[0] ? ", " : "", probe_mode_name((enum probe_mode)i));
 	}
 	if (!ran) {
-		report_add(ctx->report, c, STATUS_SKIP, subject, "no mode ran");
+		report_add(ctx->report, &c->info, STATUS_SKIP, subject, "no mode ran");
 		return;
 	}
 	if (which[0]) {
-		f = report_add(ctx->report, c, STATUS_FAIL, subject,
+		f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 			       "the CQ overflowed in %s although the probe reaps every completion", which);
 		finding_set_fix(f, "report this: a CQ twice the queue depth should never overflow");
 	} else {
-		report_add(ctx->report, c, STATUS_PASS, subject, "no CQ overflow in %u modes", ran);
+		report_add(ctx->report, &c->info, STATUS_PASS, subject, "no CQ overflow in %u modes", ran);
 	}
 }

@@ -21,7 +21,7 @@ struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum chec
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	f = report_add(ctx->report, c, st, subject, "%s", msg);
+	f = report_add(ctx->report, &c->info, st, subject, "%s", msg);
 	f->pid = ctx->proc->pid;
 	return f;
 }

@@ -7,25 +7,12 @@
 
 #include "checks.h"
 
-const struct check_category check_categories[] = {
-	{ "kernel", "Kernel and io_uring availability" },
-	{ "limits", "Limits" },
-	{ "cpu", "CPU isolation and IRQ placement" },
-	{ "numa", "NUMA" },
-	{ "storage", "Filesystem and device" },
-	{ "proc-rings", "Rings and SQPOLL threads" },
-	{ "proc-files", "Data files" },
-	{ "proc-threads", "Threads, workers and memory" },
-	{ "probe", "Probe verdicts" },
-};
-const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
-
 const struct check check_table[] = {
 	{
-		.id = "kernel-version",
-		.title = "Kernel is recent enough for io_uring's fast path",
-		.category = "kernel",
-		.severity = SEVERITY_HIGH,
+		.info.id = "kernel-version",
+		.info.title = "Kernel is recent enough for io_uring's fast path",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_kernel_min,
 		.param.kernel_min = {
@@ -37,28 +24,28 @@ const struct check check_table[] = {
 			.warn_why = "older than 6.1, the first LTS with "
 				    "IORING_SETUP_DEFER_TASKRUN and statx(STATX_DIOALIGN)",
 		},
-		.looks_at = "proc/sys/kernel/osrelease, and for distribution kernels that "
+		.info.looks_at = "proc/sys/kernel/osrelease, and for distribution kernels that "
 			    "freeze the sublevel, the real one from proc/version (Debian) or "
 			    "proc/version_signature (Ubuntu).",
-		.why = "io_uring changed more than any other kernel interface between 5.1 and "
+		.info.why = "io_uring changed more than any other kernel interface between 5.1 and "
 		       "6.x. Before 5.10 there is no LTS kernel with the io-wq and SQPOLL model "
 		       "services are written for; SQPOLL needs root before 5.11 (CAP_SYS_NICE "
 		       "in 5.11 and 5.12); io-wq workers became iou-wrk threads of the process "
 		       "in 5.12 (backported late in 5.10.y). 6.1 adds IORING_SETUP_DEFER_TASKRUN (completion work run "
 		       "only when the task asks for it) and statx(STATX_DIOALIGN), which tells "
 		       "the O_DIRECT alignment a file really needs.",
-		.fix = "upgrade to an LTS kernel of 6.1 or later (Debian 12 ships 6.1; "
+		.info.fix = "upgrade to an LTS kernel of 6.1 or later (Debian 12 ships 6.1; "
 		       "bookworm-backports and Debian 13 ship newer ones)",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "io-uring-available",
-		.title = "io_uring_setup() works here, or the exact reason it does not",
-		.category = "kernel",
-		.severity = SEVERITY_CRITICAL,
+		.info.id = "io-uring-available",
+		.info.title = "io_uring_setup() works here, or the exact reason it does not",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_CRITICAL,
 		.scope = SCOPE_HOST,
 		.run = check_io_uring_available,
-		.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring and, "
+		.info.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring and, "
 			    "for preflight and report, of a ring of the planned --ring-entries "
 			    "(the CQ twice that, as liburing makes it), each destroyed at once. "
 			    "An ENOMEM is tried again for 500 ms: a ring just closed, by uringlint "
@@ -69,7 +56,7 @@ const struct check check_table[] = {
 			    "CapEff, Gid and Groups lines of proc/self/status, and "
 			    "RLIMIT_MEMLOCK. Under --root the same files decide, for both rings, "
 			    "and the message says that nothing was tested live.",
-		.why = "A service that cannot create a ring either stops or silently falls "
+		.info.why = "A service that cannot create a ring either stops or silently falls "
 		       "back to a slower I/O path. The kernel refuses setup with ENOSYS "
 		       "when io_uring is not built in (or a sandbox fakes that), EPERM when "
 		       "kernel.io_uring_disabled is 2, or is 1 and the caller has neither "
@@ -81,66 +68,66 @@ const struct check check_table[] = {
 		       "service's: a 4096-entry ring needs 404 KiB on 6.14 and later (512 KiB on "
 		       "5.10, which rounded each region to a power of two of pages), so the "
 		       "planned size is tried too, and its failure names the size it needs.",
-		.fix = "make io_uring_setup() succeed for the service's user: allow it in "
+		.info.fix = "make io_uring_setup() succeed for the service's user: allow it in "
 		       "kernel.io_uring_disabled and kernel.io_uring_group, in its seccomp "
 		       "profile and LSM policy, and give it enough RLIMIT_MEMLOCK; the "
 		       "finding names the cause it found",
-		.reference = "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
+		.info.reference = "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
 	},
 	{
-		.id = "io-uring-disabled-sysctl",
-		.title = "kernel.io_uring_disabled lets the service create rings",
-		.category = "kernel",
-		.severity = SEVERITY_HIGH,
+		.info.id = "io-uring-disabled-sysctl",
+		.info.title = "kernel.io_uring_disabled lets the service create rings",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_io_uring_disabled_sysctl,
-		.looks_at = "proc/sys/kernel/io_uring_disabled and "
+		.info.looks_at = "proc/sys/kernel/io_uring_disabled and "
 			    "proc/sys/kernel/io_uring_group (both Linux 6.6 and later).",
-		.why = "0 allows every process. 1 allows only processes with CAP_SYS_ADMIN "
+		.info.why = "0 allows every process. 1 allows only processes with CAP_SYS_ADMIN "
 		       "and members of the group kernel.io_uring_group names (its default, "
 		       "-1, names none), so an unprivileged service gets EPERM. 2 refuses "
 		       "io_uring_setup() to everyone, root included; rings created before the "
 		       "change keep working, so the failure shows only at the next restart.",
-		.fix = "sysctl -w kernel.io_uring_disabled=0, persisted in "
+		.info.fix = "sysctl -w kernel.io_uring_disabled=0, persisted in "
 		       "/etc/sysctl.d/90-io_uring.conf; or, to keep the restriction, "
 		       "kernel.io_uring_group=GID with the service's user in that group",
-		.reference = "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
+		.info.reference = "https://docs.kernel.org/admin-guide/sysctl/kernel.html#io-uring-disabled",
 	},
 	{
-		.id = "kernel-known-cves",
-		.title = "Kernel version outside the affected ranges of known io_uring CVEs",
-		.category = "kernel",
-		.severity = SEVERITY_HIGH,
+		.info.id = "kernel-known-cves",
+		.info.title = "Kernel version outside the affected ranges of known io_uring CVEs",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_kernel_cves,
-		.looks_at = "The kernel version (with the real sublevel of Debian and Ubuntu "
+		.info.looks_at = "The kernel version (with the real sublevel of Debian and Ubuntu "
 			    "kernels) against a table of io_uring CVEs with the version each "
 			    "appeared in, was fixed in mainline, and was fixed in stable branches.",
-		.why = "io_uring has been a rich source of local privilege escalations; several "
+		.info.why = "io_uring has been a rich source of local privilege escalations; several "
 		       "(CVE-2022-29582, CVE-2023-2598, CVE-2024-0582) have public exploits. Only "
 		       "the version is visible here, and distributions backport fixes without "
 		       "changing it, so a kernel in an affected range may well be fixed: the "
 		       "verdict is a prompt to check the vendor's tracker, not proof of the bug.",
-		.fix = "check the distribution's security tracker for each listed CVE and this "
+		.info.fix = "check the distribution's security tracker for each listed CVE and this "
 		       "kernel package; upgrade where no fix is listed; suppress with --skip "
 		       "kernel-known-cves once verified",
-		.reference = "https://security-tracker.debian.org/tracker/source-package/linux",
+		.info.reference = "https://security-tracker.debian.org/tracker/source-package/linux",
 	},
 	{
-		.id = "io-uring-features",
-		.title = "The setup flags, registrations and opcodes a service uses really work",
-		.category = "kernel",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "io-uring-features",
+		.info.title = "The setup flags, registrations and opcodes a service uses really work",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.flags = CHECK_LIVE_ONLY,
 		.run = check_io_uring_features,
-		.looks_at = "Throwaway rings created with SQPOLL, SQPOLL with SQ_AFF, ATTACH_WQ, "
+		.info.looks_at = "Throwaway rings created with SQPOLL, SQPOLL with SQ_AFF, ATTACH_WQ, "
 			    "COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN; registration of a "
 			    "buffer, a file, the ring fd, and a read of IOWQ_MAX_WORKERS (which "
 			    "changes nothing); and the opcode table of IORING_REGISTER_PROBE for "
 			    "the storage and network opcodes. The evidence lists each with the "
 			    "errno it failed with.",
-		.why = "Version tables lie on distribution and vendor kernels: features get "
+		.info.why = "Version tables lie on distribution and vendor kernels: features get "
 		       "backported, or disabled. A service that assumes DEFER_TASKRUN or "
 		       "registered buffers and gets EINVAL either fails to start or silently "
 		       "falls back to a slower path. Trying each is the only proof. Missing "
@@ -152,43 +139,43 @@ const struct check check_table[] = {
 		       "limit and the sizes the tries needed (a second 4-entry ring, 8 KiB on "
 		       "6.14 and later, beside the probe's own; a one-page buffer), and its fix "
 		       "is the limit, not the kernel.",
-		.fix = "use a kernel that has what the service asks for (6.1 or later has all of "
+		.info.fix = "use a kernel that has what the service asks for (6.1 or later has all of "
 		       "it), or configure the service not to ask for what is missing; for what "
 		       "was refused with ENOMEM, raise RLIMIT_MEMLOCK (the finding says so)",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "container-seccomp",
-		.title = "No container seccomp profile blocks the io_uring system calls",
-		.category = "kernel",
-		.severity = SEVERITY_HIGH,
+		.info.id = "container-seccomp",
+		.info.title = "No container seccomp profile blocks the io_uring system calls",
+		.info.category = "kernel",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_container_seccomp,
-		.looks_at = "Seccomp in proc/self/status; marks of a container runtime "
+		.info.looks_at = "Seccomp in proc/self/status; marks of a container runtime "
 			    "(/.dockerenv, /run/.containerenv, container= in PID 1's environment, "
 			    "runtime names in proc/self/cgroup); and the live result of "
 			    "io_uring_setup().",
-		.why = "Docker's default seccomp profile blocks io_uring_setup, io_uring_enter "
+		.info.why = "Docker's default seccomp profile blocks io_uring_setup, io_uring_enter "
 		       "and io_uring_register since Docker 25 (moby PR 46762), and containerd's "
 		       "RuntimeDefault since 2.0 (PR 9320), so a service that works on the host "
 		       "gets EPERM in its container. Run uringlint inside the container to "
 		       "judge it.",
-		.fix = "give the container a seccomp profile that allows io_uring_setup, "
+		.info.fix = "give the container a seccomp profile that allows io_uring_setup, "
 		       "io_uring_enter and io_uring_register",
-		.reference = "https://github.com/moby/moby/pull/46762",
+		.info.reference = "https://github.com/moby/moby/pull/46762",
 	},
 	{
-		.id = "memlock-limit",
-		.title = "RLIMIT_MEMLOCK holds the rings and registered buffers a service needs",
-		.category = "limits",
-		.severity = SEVERITY_HIGH,
+		.info.id = "memlock-limit",
+		.info.title = "RLIMIT_MEMLOCK holds the rings and registered buffers a service needs",
+		.info.category = "limits",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_memlock_limit,
-		.looks_at = "The Max locked memory row of proc/self/limits, CapEff of "
+		.info.looks_at = "The Max locked memory row of proc/self/limits, CapEff of "
 			    "proc/self/status, and the kernel version, against a typical "
 			    "deployment: one 4096-entry ring (8192 CQEs) and 64 MiB of "
 			    "registered buffers.",
-		.why = "io_uring charges registered buffers to RLIMIT_MEMLOCK on every kernel, "
+		.info.why = "io_uring charges registered buffers to RLIMIT_MEMLOCK on every kernel, "
 		       "and ring memory too up to 5.11 and again from 6.14 (5.12 to 6.13 "
 		       "charge rings to the memory cgroup instead). The charge is per user, "
 		       "summed over all of that user's processes, and is skipped only for "
@@ -197,290 +184,290 @@ const struct check check_table[] = {
 		       "io_uring_register_buffers() fail with ENOMEM, and a service that treats "
 		       "registration as optional quietly runs on unregistered buffers. Debian "
 		       "12's default limit is 8 MiB.",
-		.fix = FIX_MEMLOCK_TEXT,
-		.reference = "https://github.com/axboe/liburing/issues/1408",
+		.info.fix = FIX_MEMLOCK_TEXT,
+		.info.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 	{
-		.id = "nproc-limit",
-		.title = "RLIMIT_NPROC bounds io-wq's unbounded workers and leaves room for the bounded ones",
-		.category = "limits",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "nproc-limit",
+		.info.title = "RLIMIT_NPROC bounds io-wq's unbounded workers and leaves room for the bounded ones",
+		.info.category = "limits",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_nproc_limit,
-		.looks_at = "The Max processes row of proc/self/limits, the online CPUs and the "
+		.info.looks_at = "The Max processes row of proc/self/limits, the online CPUs and the "
 			    "planned ring entries (--ring-entries).",
-		.why = "io-wq keeps two pools per ring: bounded work (regular files, block "
+		.info.why = "io-wq keeps two pools per ring: bounded work (regular files, block "
 		       "devices) up to min(SQ entries, 4 x CPUs) workers, and unbounded work "
 		       "(sockets, pipes, anything that can block for long) up to RLIMIT_NPROC. "
 		       "Workers are threads of the user and count against that limit. Unlimited "
 		       "lets a burst of blocking requests create thousands of iou-wrk threads; "
 		       "too low, and workers cannot be created at all.",
-		.fix = "set a finite RLIMIT_NPROC (systemd: LimitNPROC=) above the service's "
+		.info.fix = "set a finite RLIMIT_NPROC (systemd: LimitNPROC=) above the service's "
 		       "threads plus its bounded workers, and cap io-wq per ring with "
 		       "io_uring_register_iowq_max_workers()",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
 	},
 	{
-		.id = "nofile-limit",
-		.title = "RLIMIT_NOFILE leaves room for files, sockets and registered file tables",
-		.category = "limits",
-		.severity = SEVERITY_LOW,
+		.info.id = "nofile-limit",
+		.info.title = "RLIMIT_NOFILE leaves room for files, sockets and registered file tables",
+		.info.category = "limits",
+		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_HOST,
 		.run = check_nofile_limit,
-		.looks_at = "The Max open files row of proc/self/limits.",
-		.why = "io_uring_register_files() refuses tables larger than RLIMIT_NOFILE "
+		.info.looks_at = "The Max open files row of proc/self/limits.",
+		.info.why = "io_uring_register_files() refuses tables larger than RLIMIT_NOFILE "
 		       "(EMFILE), and a network service runs out of sockets at the same limit. "
 		       "The soft limit of 1024 that many distributions still default to is "
 		       "far below what a server needs.",
-		.fix = "raise RLIMIT_NOFILE (systemd: LimitNOFILE=; limits.conf: '<user> - nofile "
+		.info.fix = "raise RLIMIT_NOFILE (systemd: LimitNOFILE=; limits.conf: '<user> - nofile "
 		       "N'), or let the service raise its soft limit to the hard one at start",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
 	},
 	{
-		.id = "sqpoll-cpu-isolated",
-		.title = "Planned SQPOLL CPUs are isolated from the scheduler",
-		.category = "cpu",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "sqpoll-cpu-isolated",
+		.info.title = "Planned SQPOLL CPUs are isolated from the scheduler",
+		.info.category = "cpu",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_sqpoll_cpu_isolated,
-		.looks_at = "The planned --sqpoll-cpu list against sys/devices/system/cpu/isolated "
+		.info.looks_at = "The planned --sqpoll-cpu list against sys/devices/system/cpu/isolated "
 			    "and nohz_full (what the kernel applied) and the isolcpus=, nohz_full= "
 			    "and rcu_nocbs= parameters of proc/cmdline.",
-		.why = "An SQPOLL thread polls the submission queue on its CPU. Other tasks "
+		.info.why = "An SQPOLL thread polls the submission queue on its CPU. Other tasks "
 		       "scheduled there preempt it, and every preemption is latency for the "
 		       "requests waiting in the ring. isolcpus keeps the scheduler's tasks off; "
 		       "nohz_full stops the tick and rcu_nocbs moves RCU callbacks away. An "
 		       "isolated CPU only hosts the thread if the ring pins it there with "
 		       "IORING_SETUP_SQ_AFF.",
-		.fix = "boot with isolcpus=managed_irq,domain,LIST nohz_full=LIST rcu_nocbs=LIST "
+		.info.fix = "boot with isolcpus=managed_irq,domain,LIST nohz_full=LIST rcu_nocbs=LIST "
 		       "for the SQPOLL CPUs, and pin the threads with IORING_SETUP_SQ_AFF and "
 		       "sq_thread_cpu",
-		.reference = "https://docs.kernel.org/admin-guide/kernel-parameters.html",
+		.info.reference = "https://docs.kernel.org/admin-guide/kernel-parameters.html",
 	},
 	{
-		.id = "sqpoll-cpu-irqs",
-		.title = "No storage or network interrupt lands on a planned SQPOLL CPU",
-		.category = "cpu",
-		.severity = SEVERITY_HIGH,
+		.info.id = "sqpoll-cpu-irqs",
+		.info.title = "No storage or network interrupt lands on a planned SQPOLL CPU",
+		.info.category = "cpu",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_sqpoll_cpu_irqs,
-		.looks_at = "proc/interrupts, classified by driver naming (nvme, virtio block and "
+		.info.looks_at = "proc/interrupts, classified by driver naming (nvme, virtio block and "
 			    "net queues, common NIC drivers), and each IRQ's effective affinity "
 			    "(proc/irq/N/effective_affinity_list, else smp_affinity_list).",
-		.why = "An interrupt delivered to the SQPOLL CPU stops the polling thread for "
+		.info.why = "An interrupt delivered to the SQPOLL CPU stops the polling thread for "
 		       "the handler and the softirq that follows; with NVMe or NIC queue "
 		       "interrupts that can be tens of thousands a second. NVMe queue "
 		       "interrupts are kernel-managed: their affinity cannot be written, only "
 		       "kept off isolated CPUs with isolcpus=managed_irq.",
-		.fix = "move each listed IRQ off the SQPOLL CPUs "
+		.info.fix = "move each listed IRQ off the SQPOLL CPUs "
 		       "(echo CPUS > /proc/irq/N/smp_affinity_list); for NVMe boot with "
 		       "isolcpus=managed_irq,LIST",
-		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+		.info.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
 	},
 	{
-		.id = "irqbalance",
-		.title = "irqbalance will not move interrupts back onto SQPOLL CPUs",
-		.category = "cpu",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "irqbalance",
+		.info.title = "irqbalance will not move interrupts back onto SQPOLL CPUs",
+		.info.category = "cpu",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_irqbalance,
-		.looks_at = "Whether a process named irqbalance runs (proc/PID/comm), and its "
+		.info.looks_at = "Whether a process named irqbalance runs (proc/PID/comm), and its "
 			    "IRQBALANCE_BANNED_CPULIST or IRQBALANCE_BANNED_CPUS: from its "
 			    "environment (root), else /etc/default/irqbalance or "
 			    "/etc/sysconfig/irqbalance.",
-		.why = "irqbalance rewrites IRQ affinities every 10 seconds by default. Manual "
+		.info.why = "irqbalance rewrites IRQ affinities every 10 seconds by default. Manual "
 		       "placement that keeps interrupts off the SQPOLL CPUs lasts until its next "
 		       "pass, unless those CPUs are banned.",
-		.fix = "ban the SQPOLL CPUs (IRQBALANCE_BANNED_CPULIST=LIST in "
+		.info.fix = "ban the SQPOLL CPUs (IRQBALANCE_BANNED_CPULIST=LIST in "
 		       "/etc/default/irqbalance, then restart it), or stop irqbalance",
-		.reference = "https://github.com/Irqbalance/irqbalance",
+		.info.reference = "https://github.com/Irqbalance/irqbalance",
 	},
 	{
-		.id = "cpu-frequency-governor",
-		.title = "SQPOLL CPUs run the performance frequency governor",
-		.category = "cpu",
-		.severity = SEVERITY_LOW,
+		.info.id = "cpu-frequency-governor",
+		.info.title = "SQPOLL CPUs run the performance frequency governor",
+		.info.category = "cpu",
+		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_HOST,
 		.run = check_cpu_frequency_governor,
-		.looks_at = "sys/devices/system/cpu/cpuN/cpufreq/scaling_governor of the planned "
+		.info.looks_at = "sys/devices/system/cpu/cpuN/cpufreq/scaling_governor of the planned "
 			    "SQPOLL CPUs (of every CPU when none are planned).",
-		.why = "Power-saving governors lower the clock when a CPU looks idle. An SQPOLL "
+		.info.why = "Power-saving governors lower the clock when a CPU looks idle. An SQPOLL "
 		       "thread that sleeps after sq_thread_idle, or a mostly idle ring, lets the "
 		       "clock drop, and the next burst runs slowly until it ramps back. VMs "
 		       "usually have no cpufreq: the check skips there.",
-		.fix = "cpupower frequency-set -g performance (or write performance to each "
+		.info.fix = "cpupower frequency-set -g performance (or write performance to each "
 		       "CPU's scaling_governor), made permanent with the distribution's tuned or "
 		       "cpufrequtils profile",
-		.reference = "https://docs.kernel.org/admin-guide/pm/cpufreq.html",
+		.info.reference = "https://docs.kernel.org/admin-guide/pm/cpufreq.html",
 	},
 	{
-		.id = "numa-locality",
-		.title = "Each data device and the SQPOLL CPUs share a NUMA node",
-		.category = "numa",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "numa-locality",
+		.info.title = "Each data device and the SQPOLL CPUs share a NUMA node",
+		.info.category = "numa",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_numa_locality,
-		.looks_at = "sys/devices/system/node (online nodes and their CPUs), the "
+		.info.looks_at = "sys/devices/system/node (online nodes and their CPUs), the "
 			    "numa_node of the disk under each --dir (device/numa_node, or its "
 			    "parent PCI device's), and --sqpoll-cpu.",
-		.why = "A submission thread on one node driving a device attached to another "
+		.info.why = "A submission thread on one node driving a device attached to another "
 		       "sends every doorbell, DMA and completion across the interconnect, which "
 		       "costs latency and bandwidth. Single-node hosts pass.",
-		.fix = "plan the SQPOLL CPUs, and run the service, on the device's node",
-		.reference = "https://man7.org/linux/man-pages/man8/numactl.8.html",
+		.info.fix = "plan the SQPOLL CPUs, and run the service, on the device's node",
+		.info.reference = "https://man7.org/linux/man-pages/man8/numactl.8.html",
 	},
 	{
-		.id = "fs-type",
-		.title = "The filesystem under each data directory supports io_uring's fast path",
-		.category = "storage",
-		.severity = SEVERITY_HIGH,
+		.info.id = "fs-type",
+		.info.title = "The filesystem under each data directory supports io_uring's fast path",
+		.info.category = "storage",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_fs_type,
-		.looks_at = "The mount that holds each --dir in proc/self/mountinfo (matched by "
+		.info.looks_at = "The mount that holds each --dir in proc/self/mountinfo (matched by "
 			    "device live, by path under --root), and libblkid's probe of its "
 			    "device.",
-		.why = "Whether io_uring can issue a request without blocking (IOCB_NOWAIT) is "
+		.info.why = "Whether io_uring can issue a request without blocking (IOCB_NOWAIT) is "
 		       "the filesystem's call. XFS and ext4 do it for O_DIRECT overwrites; only "
 		       "XFS and btrfs (6.0+) for buffered writes, so on ext4 every buffered "
 		       "io_uring write goes to an io-wq worker. btrfs copies on write; memory "
 		       "filesystems have no device; overlay, network and FUSE filesystems hand "
 		       "most work to io-wq.",
-		.fix = "put data files on XFS or ext4 on a local block device, opened with O_DIRECT",
-		.reference = "https://kernel.dk/io_uring.pdf",
+		.info.fix = "put data files on XFS or ext4 on a local block device, opened with O_DIRECT",
+		.info.reference = "https://kernel.dk/io_uring.pdf",
 	},
 	{
-		.id = "fs-o-direct",
-		.title = "O_DIRECT really works in each data directory",
-		.category = "storage",
-		.severity = SEVERITY_HIGH,
+		.info.id = "fs-o-direct",
+		.info.title = "O_DIRECT really works in each data directory",
+		.info.category = "storage",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.flags = CHECK_LIVE_ONLY,
 		.run = check_fs_o_direct,
-		.looks_at = "A temporary file created in each --dir (O_TMPFILE, else a name "
+		.info.looks_at = "A temporary file created in each --dir (O_TMPFILE, else a name "
 			    "unlinked at once, never an existing file) with O_DIRECT, one aligned "
 			    "write and read of a few KiB, then closed; nothing is left behind.",
-		.why = "Buffered io_uring writes are punted to io-wq on most filesystems; "
+		.info.why = "Buffered io_uring writes are punted to io-wq on most filesystems; "
 		       "O_DIRECT is how a storage service stays on the fast path, and some "
 		       "filesystems refuse it (EINVAL) or, like tmpfs since 6.6, accept it as a "
 		       "no-op.",
-		.fix = "put the data directory on a filesystem with direct I/O (XFS or ext4 on a "
+		.info.fix = "put the data directory on a filesystem with direct I/O (XFS or ext4 on a "
 		       "block device)",
-		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
 	},
 	{
-		.id = "dio-alignment",
-		.title = "The O_DIRECT alignment each data directory needs is known",
-		.category = "storage",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "dio-alignment",
+		.info.title = "The O_DIRECT alignment each data directory needs is known",
+		.info.category = "storage",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_dio_alignment,
-		.looks_at = "statx(STATX_DIOALIGN) on the temporary O_DIRECT file (6.1+), else "
+		.info.looks_at = "statx(STATX_DIOALIGN) on the temporary O_DIRECT file (6.1+), else "
 			    "the device's queue/logical_block_size and queue/dma_alignment.",
-		.why = "O_DIRECT I/O, and registered buffers used for it, fail with EINVAL when "
+		.info.why = "O_DIRECT I/O, and registered buffers used for it, fail with EINVAL when "
 		       "the offset, the length or the buffer address is not aligned: offsets and "
 		       "lengths to the logical block size, buffers to the DMA alignment from "
 		       "6.0 (the block size before). A device with 4 KiB logical blocks breaks "
 		       "code written for 512.",
-		.fix = "align offsets, lengths and buffers (posix_memalign) to the reported values",
-		.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
+		.info.fix = "align offsets, lengths and buffers (posix_memalign) to the reported values",
+		.info.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
 	},
 	{
-		.id = "mount-options",
-		.title = "No mount option pushes writes off the fast path",
-		.category = "storage",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "mount-options",
+		.info.title = "No mount option pushes writes off the fast path",
+		.info.category = "storage",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_mount_options,
-		.looks_at = "The per-mount and per-superblock options of each --dir's mount in "
+		.info.looks_at = "The per-mount and per-superblock options of each --dir's mount in "
 			    "proc/self/mountinfo.",
-		.why = "sync and dirsync make writes wait for the device and metadata, which "
+		.info.why = "sync and dirsync make writes wait for the device and metadata, which "
 		       "NOWAIT submission cannot do. On XFS a write that must update timestamps "
 		       "cannot do it under NOWAIT (-EAGAIN) and is handed to io-wq; lazytime "
 		       "keeps timestamp updates in memory, which cut such punts about fivefold "
 		       "at depth 1024 here (seastar issues 2974 and 2987 describe the same).",
-		.fix = "mount data filesystems without sync/dirsync, and with lazytime on XFS",
-		.reference = "https://github.com/scylladb/seastar/issues/2974",
+		.info.fix = "mount data filesystems without sync/dirsync, and with lazytime on XFS",
+		.info.reference = "https://github.com/scylladb/seastar/issues/2974",
 	},
 	{
-		.id = "blk-queue-depth",
-		.title = "The planned queue depth fits the device's request queue",
-		.category = "storage",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "blk-queue-depth",
+		.info.title = "The planned queue depth fits the device's request queue",
+		.info.category = "storage",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_blk_queue_depth,
-		.looks_at = "queue/nr_requests of the disk under each --dir against --depth.",
-		.why = "A request beyond the device's tags waits for one (threads show "
+		.info.looks_at = "queue/nr_requests of the disk under each --dir against --depth.",
+		.info.why = "A request beyond the device's tags waits for one (threads show "
 		       "blk_mq_get_tag in their wchan). Whether that also sends requests to "
 		       "io-wq depends on the kernel and device: on virtio with ext4 depths up to "
 		       "1024 stayed on the fast path here, so the probe, not this check, is the "
 		       "proof.",
-		.fix = "keep the per-ring depth at or below nr_requests, or raise nr_requests "
+		.info.fix = "keep the per-ring depth at or below nr_requests, or raise nr_requests "
 		       "where the driver allows",
-		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+		.info.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{
-		.id = "blk-scheduler",
-		.title = "The I/O scheduler is cheap enough for io_uring's rates",
-		.category = "storage",
-		.severity = SEVERITY_LOW,
+		.info.id = "blk-scheduler",
+		.info.title = "The I/O scheduler is cheap enough for io_uring's rates",
+		.info.category = "storage",
+		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_HOST,
 		.run = check_blk_scheduler,
-		.looks_at = "queue/scheduler of the disk under each --dir.",
-		.why = "bfq does per-request accounting that costs CPU and latency at the request "
+		.info.looks_at = "queue/scheduler of the disk under each --dir.",
+		.info.why = "bfq does per-request accounting that costs CPU and latency at the request "
 		       "rates io_uring reaches; none (NVMe) and mq-deadline are cheap.",
-		.fix = "echo none (NVMe) or mq-deadline > /sys/block/DEV/queue/scheduler, "
+		.info.fix = "echo none (NVMe) or mq-deadline > /sys/block/DEV/queue/scheduler, "
 		       "persisted with a udev rule",
-		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+		.info.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{
-		.id = "blk-stacked",
-		.title = "Data sits on a plain device, not device-mapper, md or loop",
-		.category = "storage",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "blk-stacked",
+		.info.title = "Data sits on a plain device, not device-mapper, md or loop",
+		.info.category = "storage",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
 		.run = check_blk_stacked,
-		.looks_at = "slaves/ of the disk under each --dir (device-mapper and md), and "
+		.info.looks_at = "slaves/ of the disk under each --dir (device-mapper and md), and "
 			    "loop/backing_file for loop devices.",
-		.why = "Stacked block devices have historically lacked NOWAIT support, so "
+		.info.why = "Stacked block devices have historically lacked NOWAIT support, so "
 		       "io_uring handed their I/O to io-wq; recent kernels added it for some "
 		       "targets. A loop device adds a second filesystem underneath. Measure "
 		       "with the probe before trusting either.",
-		.fix = "measure with `uringlint probe --dir DIR`; where requests punt, put hot "
+		.info.fix = "measure with `uringlint probe --dir DIR`; where requests punt, put hot "
 		       "data on a plain partition",
-		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+		.info.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{
-		.id = "blk-iopoll",
-		.title = "With --iopoll, the device really polls",
-		.category = "storage",
-		.severity = SEVERITY_HIGH,
+		.info.id = "blk-iopoll",
+		.info.title = "With --iopoll, the device really polls",
+		.info.category = "storage",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
 		.run = check_blk_iopoll,
-		.looks_at = "queue/io_poll of the disk under each --dir and, for NVMe and "
+		.info.looks_at = "queue/io_poll of the disk under each --dir and, for NVMe and "
 			    "virtio-blk, the driver's poll_queues module parameter.",
-		.why = "An IOPOLL ring busy-polls the device for completions; that needs "
+		.info.why = "An IOPOLL ring busy-polls the device for completions; that needs "
 		       "O_DIRECT files and a driver with poll queues. Without them every request "
 		       "fails with EOPNOTSUPP (seen on virtio here). NVMe and virtio-blk have no "
 		       "poll queues unless nvme.poll_queues or virtio_blk.poll_queues is set.",
-		.fix = "nvme.poll_queues=N or virtio_blk.poll_queues=N on the kernel command line "
+		.info.fix = "nvme.poll_queues=N or virtio_blk.poll_queues=N on the kernel command line "
 		       "(or in modprobe.d), or drop IORING_SETUP_IOPOLL",
-		.reference = "https://docs.kernel.org/block/queue-sysfs.html",
+		.info.reference = "https://docs.kernel.org/block/queue-sysfs.html",
 	},
 	{
-		.id = "uring-fallback",
-		.title = "The process runs on io_uring, not on a fallback",
-		.category = "proc-rings",
-		.severity = SEVERITY_HIGH,
+		.info.id = "uring-fallback",
+		.info.title = "The process runs on io_uring, not on a fallback",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_uring_fallback,
-		.looks_at = "Its io_uring fds; without one, proc/PID/maps: anon_inode:[io_uring] "
+		.info.looks_at = "Its io_uring fds; without one, proc/PID/maps: anon_inode:[io_uring] "
 			    "mappings (rings whose fds were closed), an io_uring library mapped "
 			    "(liburing.so, liburing-ffi.so) and Linux AIO rings (/[aio], one per "
 			    "io_setup() context). For the cause: kernel.io_uring_disabled and "
 			    "kernel.io_uring_group, the process's CapEff, groups and Seccomp, its "
 			    "RLIMIT_MEMLOCK, and the kernel version, against what rings of 64, 256 "
 			    "and 4096 entries are charged on it.",
-		.why = "A service whose io_uring_setup() fails often falls back to another I/O "
+		.info.why = "A service whose io_uring_setup() fails often falls back to another I/O "
 		       "path (Linux AIO, a thread pool) and says so only in its log: every other "
 		       "check then has no ring to judge. On kernels that charge ring memory to "
 		       "RLIMIT_MEMLOCK (up to 5.11 and from 6.14) a limit too small for the ring "
@@ -490,39 +477,39 @@ const struct check check_table[] = {
 		       "the limit is not named. A process with no ring that maps no io_uring "
 		       "library and has no AIO context is not judged: a runtime built into the "
 		       "binary leaves no mark in its maps.",
-		.fix = "make io_uring_setup() succeed for the service (the finding names the cause "
+		.info.fix = "make io_uring_setup() succeed for the service (the finding names the cause "
 		       "it sees): " FIX_MEMLOCK_TEXT "; or allow io_uring in kernel.io_uring_disabled, "
 		       "kernel.io_uring_group and the service's seccomp profile",
-		.reference = "https://github.com/axboe/liburing/issues/1408",
+		.info.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 	{
-		.id = "proc-rings",
-		.title = "The process's rings could be read",
-		.category = "proc-rings",
-		.severity = SEVERITY_INFO,
+		.info.id = "proc-rings",
+		.info.title = "The process's rings could be read",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_INFO,
 		.scope = SCOPE_PROCESS,
 		.run = check_proc_rings,
-		.looks_at = "Every fd of the process whose link is anon_inode:[io_uring], and its "
+		.info.looks_at = "Every fd of the process whose link is anon_inode:[io_uring], and its "
 			    "fdinfo, parsed for the formats of 5.10 to 6.18.",
-		.why = "The kernel prints a ring's lock-protected state (SQPOLL thread, registered "
+		.info.why = "The kernel prints a ring's lock-protected state (SQPOLL thread, registered "
 		       "files and buffers; on 6.18 the whole io_uring part) only when it can take "
 		       "the ring lock at once. A ring read while busy is reread a few times, then "
 		       "reported as unknown, never as a ring without SQPOLL.",
-		.fix = "run the audit again when the ring is less busy",
-		.reference = "https://man7.org/linux/man-pages/man5/proc_pid_fdinfo.5.html",
+		.info.fix = "run the audit again when the ring is less busy",
+		.info.reference = "https://man7.org/linux/man-pages/man5/proc_pid_fdinfo.5.html",
 	},
 	{
-		.id = "sqpoll-busy-ratio",
-		.title = "SQPOLL threads neither spin idle nor saturate",
-		.category = "proc-rings",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "sqpoll-busy-ratio",
+		.info.title = "SQPOLL threads neither spin idle nor saturate",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_sqpoll_busy_ratio,
-		.looks_at = "SqWorkTime and SqTotalTime of each SQPOLL thread (fdinfo, 6.9+) read "
+		.info.looks_at = "SqWorkTime and SqTotalTime of each SQPOLL thread (fdinfo, 6.9+) read "
 			    "twice, 300 ms apart, with its rings' CachedSqHead and CachedCqTail: the "
 			    "CPU time in loops that found work against all its CPU time in that "
 			    "window, and whether requests were taken, completed or in flight.",
-		.why = "An SQPOLL thread polls until sq_thread_idle passes without work. One that "
+		.info.why = "An SQPOLL thread polls until sq_thread_idle passes without work. One that "
 		       "spins on a ring with nothing taken, completed or in flight burns a CPU core "
 		       "for nothing; one that polls while its requests are at the device is what "
 		       "SQPOLL trades a core for; one that always finds work is saturated and "
@@ -530,190 +517,190 @@ const struct check check_table[] = {
 		       "start-up with now, so only the window is judged, and a thread that used "
 		       "under 20 ms of CPU in it is not judged. Kernels before 6.9 do not print the "
 		       "times: the check skips there.",
-		.fix = "idle: shorter sq_thread_idle, or share one thread (ATTACH_WQ); saturated: "
+		.info.fix = "idle: shorter sq_thread_idle, or share one thread (ATTACH_WQ); saturated: "
 		       "more SQPOLL threads on their own CPUs",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "sqpoll-cpu-placement",
-		.title = "SQPOLL threads run pinned, isolated, IRQ-free and near their device",
-		.category = "proc-rings",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "sqpoll-cpu-placement",
+		.info.title = "SQPOLL threads run pinned, isolated, IRQ-free and near their device",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_sqpoll_cpu_placement,
-		.looks_at = "SqThreadCpu, the SQPOLL thread's Cpus_allowed_list, the isolated CPUs, "
+		.info.looks_at = "SqThreadCpu, the SQPOLL thread's Cpus_allowed_list, the isolated CPUs, "
 			    "storage and network IRQs' effective affinity, and the NUMA node of the "
 			    "devices under the process's files.",
-		.why = "A thread not pinned with IORING_SETUP_SQ_AFF wanders; on a shared CPU it is "
+		.info.why = "A thread not pinned with IORING_SETUP_SQ_AFF wanders; on a shared CPU it is "
 		       "preempted; an IRQ on its CPU interrupts the polling; a device on another "
 		       "node makes every request cross the interconnect.",
-		.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on an isolated, IRQ-free CPU of the "
+		.info.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on an isolated, IRQ-free CPU of the "
 		       "device's node",
-		.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+		.info.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
 	},
 	{
-		.id = "sqpoll-submitter-cpu",
-		.title = "SQPOLL threads do not share a CPU with the threads that submit to them",
-		.category = "proc-rings",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "sqpoll-submitter-cpu",
+		.info.title = "SQPOLL threads do not share a CPU with the threads that submit to them",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_sqpoll_submitter_cpu,
-		.looks_at = "Over a 300 ms window: the CPU each thread of the process last ran on "
+		.info.looks_at = "Over a 300 ms window: the CPU each thread of the process last ran on "
 			    "(stat field 39) at both ends, its time on a CPU and waiting for one "
 			    "(schedstat), and its Cpus_allowed_list; the threads other than io_uring's "
 			    "that ran 1 ms or more are taken as the submitters.",
-		.why = "A SQPOLL thread exists to poll while the application runs. On the CPU of a "
+		.info.why = "A SQPOLL thread exists to poll while the application runs. On the CPU of a "
 		       "thread that feeds it, the two take turns: the poller stalls whenever the "
 		       "submitter runs, and its busy ratio then measures the scheduler, not the "
 		       "load.",
-		.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on a CPU the submitting threads are "
+		.info.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on a CPU the submitting threads are "
 		       "kept off (sched_setaffinity, taskset, cpusets)",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "sqpoll-shared",
-		.title = "Rings share SQPOLL threads instead of one thread each",
-		.category = "proc-rings",
-		.severity = SEVERITY_LOW,
+		.info.id = "sqpoll-shared",
+		.info.title = "Rings share SQPOLL threads instead of one thread each",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_PROCESS,
 		.run = check_sqpoll_shared,
-		.looks_at = "The SqThread TID of every SQPOLL ring of the process: rings with the "
+		.info.looks_at = "The SqThread TID of every SQPOLL ring of the process: rings with the "
 			    "same TID share a thread (IORING_SETUP_ATTACH_WQ).",
-		.why = "Each SQPOLL thread polls its own CPU. Several rings that each created one "
+		.info.why = "Each SQPOLL thread polls its own CPU. Several rings that each created one "
 		       "use several cores to do what one thread could, unless one really cannot "
 		       "keep up.",
-		.fix = "create later rings with IORING_SETUP_ATTACH_WQ and wq_fd of the first",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.fix = "create later rings with IORING_SETUP_ATTACH_WQ and wq_fd of the first",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "cq-overflow",
-		.title = "No completion overflowed the CQ",
-		.category = "proc-rings",
-		.severity = SEVERITY_HIGH,
+		.info.id = "cq-overflow",
+		.info.title = "No completion overflowed the CQ",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_cq_overflow,
-		.looks_at = "CqOverflowList in each ring's fdinfo (5.17+): completions that did not "
+		.info.looks_at = "CqOverflowList in each ring's fdinfo (5.17+): completions that did not "
 			    "fit the CQ ring.",
-		.why = "When the CQ is full the kernel keeps completions on an overflow list in "
+		.info.why = "When the CQ is full the kernel keeps completions on an overflow list in "
 		       "kernel memory (IORING_FEAT_NODROP) and the application must enter the "
 		       "kernel to flush them; without NODROP they are lost. Either way the "
 		       "application reaps too slowly or its CQ is too small.",
-		.fix = "reap completions more often, or size the CQ with IORING_SETUP_CQSIZE",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.fix = "reap completions more often, or size the CQ with IORING_SETUP_CQSIZE",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "fd-o-direct",
-		.title = "Data files written through io_uring are opened with O_DIRECT",
-		.category = "proc-files",
-		.severity = SEVERITY_HIGH,
+		.info.id = "fd-o-direct",
+		.info.title = "Data files written through io_uring are opened with O_DIRECT",
+		.info.category = "proc-files",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_fd_o_direct,
-		.looks_at = "The flags in fdinfo of each open file, and which files are data: "
+		.info.looks_at = "The flags in fdinfo of each open file, and which files are data: "
 			    "registered with a ring (certain), matching --data-path, or written "
 			    "files of 64 MiB or more on a block device.",
-		.why = "A buffered io_uring write that cannot complete without blocking goes to an "
+		.info.why = "A buffered io_uring write that cannot complete without blocking goes to an "
 		       "io-wq worker; on ext4 that is every buffered write (8192 of 8192 here). "
 		       "With iou-wrk workers already running, or on ext4, a data file without "
 		       "O_DIRECT is the classic collapse: load climbs, throughput falls.",
-		.fix = "open data files with O_DIRECT, with aligned buffers, offsets and lengths",
-		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+		.info.fix = "open data files with O_DIRECT, with aligned buffers, offsets and lengths",
+		.info.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
 	},
 	{
-		.id = "fd-append",
-		.title = "No data file is written with O_APPEND",
-		.category = "proc-files",
-		.severity = SEVERITY_HIGH,
+		.info.id = "fd-append",
+		.info.title = "No data file is written with O_APPEND",
+		.info.category = "proc-files",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_fd_append,
-		.looks_at = "O_APPEND in the fdinfo flags of files registered with a ring, opened "
+		.info.looks_at = "O_APPEND in the fdinfo flags of files registered with a ring, opened "
 			    "O_DIRECT, or otherwise data.",
-		.why = "An append extends the file, which needs allocation and a size update that "
+		.info.why = "An append extends the file, which needs allocation and a size update that "
 		       "cannot be done without blocking: every O_DIRECT append was punted on ext4 "
 		       "and XFS here. Logs opened O_APPEND outside io_uring are not judged.",
-		.fix = "preallocate and write data files once, then overwrite at offsets",
-		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+		.info.fix = "preallocate and write data files once, then overwrite at offsets",
+		.info.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
 	},
 	{
-		.id = "fixed-buf-alignment",
-		.title = "Registered buffers are aligned for O_DIRECT",
-		.category = "proc-files",
-		.severity = SEVERITY_HIGH,
+		.info.id = "fixed-buf-alignment",
+		.info.title = "Registered buffers are aligned for O_DIRECT",
+		.info.category = "proc-files",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_fixed_buf_alignment,
-		.looks_at = "UserBufs (address/length) of each ring against the O_DIRECT alignment "
+		.info.looks_at = "UserBufs (address/length) of each ring against the O_DIRECT alignment "
 			    "of the process's O_DIRECT files: statx(STATX_DIOALIGN) of the open "
 			    "file, else its device's dma_alignment and logical block size.",
-		.why = "O_DIRECT needs the buffer address aligned to the DMA alignment and the "
+		.info.why = "O_DIRECT needs the buffer address aligned to the DMA alignment and the "
 		       "length to the logical block size; a registered buffer that is not fails "
 		       "every O_DIRECT request made with it with EINVAL.",
-		.fix = "allocate registered buffers with posix_memalign or mmap, in multiples of "
+		.info.fix = "allocate registered buffers with posix_memalign or mmap, in multiples of "
 		       "the block size",
-		.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/statx.2.html",
 	},
 	{
-		.id = "file-extents",
-		.title = "Data files are neither fragmented nor full of unwritten extents",
-		.category = "proc-files",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "file-extents",
+		.info.title = "Data files are neither fragmented nor full of unwritten extents",
+		.info.category = "proc-files",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_file_extents,
-		.looks_at = "FIEMAP of each data file (live): its extents and how many are "
+		.info.looks_at = "FIEMAP of each data file (live): its extents and how many are "
 			    "unwritten (allocated by fallocate, never written).",
-		.why = "On XFS an O_DIRECT write into an unwritten extent must convert it, which "
+		.info.why = "On XFS an O_DIRECT write into an unwritten extent must convert it, which "
 		       "it cannot do without blocking: about a third of such writes were punted "
 		       "at depth 128 here (ext4 punted none). Thousands of small extents mean "
 		       "more allocation and mapping work per request.",
-		.fix = "preallocate and write data files once before use; defragment by "
+		.info.fix = "preallocate and write data files once before use; defragment by "
 		       "rewriting them while the service is stopped",
-		.reference = "https://docs.kernel.org/filesystems/fiemap.html",
+		.info.reference = "https://docs.kernel.org/filesystems/fiemap.html",
 	},
 	{
-		.id = "iowq-workers",
-		.title = "Few or no io-wq workers: requests are not being punted",
-		.category = "proc-threads",
-		.severity = SEVERITY_HIGH,
+		.info.id = "iowq-workers",
+		.info.title = "Few or no io-wq workers: requests are not being punted",
+		.info.category = "proc-threads",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_iowq_workers,
-		.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
+		.info.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
 			    "pool (4 x CPUs) and RLIMIT_NPROC, and, on a live host, what each did in "
 			    "a 300 ms window (schedstat run time; workers started meanwhile).",
-		.why = "io-wq starts a worker only for a request that could not complete without "
+		.info.why = "io-wq starts a worker only for a request that could not complete without "
 		       "blocking. A worker that finds no work for 5 s exits, unless it is the last "
 		       "of its pool: that one stays for good, asleep, after a single punt. Workers "
 		       "that run mean punting now; dozens mean the fast path is lost and the "
 		       "workers compete with the service for CPU. An idle leftover is said, not "
 		       "warned about.",
-		.fix = "find what punts (audit --watch), and fix it: O_DIRECT, no appends, "
+		.info.fix = "find what punts (audit --watch), and fix it: O_DIRECT, no appends, "
 		       "written extents, aligned I/O",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
 	},
 	{
-		.id = "iowq-punts",
-		.title = "No request is punted to io-wq while watched",
-		.category = "proc-threads",
-		.severity = SEVERITY_HIGH,
+		.info.id = "iowq-punts",
+		.info.title = "No request is punted to io-wq while watched",
+		.info.category = "proc-threads",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_iowq_punts,
-		.looks_at = "With audit --watch SECONDS: the io_uring:io_uring_queue_async_work "
+		.info.looks_at = "With audit --watch SECONDS: the io_uring:io_uring_queue_async_work "
 			    "tracepoint counted per thread of the process with perf_event_open, "
 			    "with the opcode of each punt (root; global tracing is left alone). "
 			    "Without root: new iou-wrk threads, each at least one punt.",
-		.why = "A punt is a request io_uring could not issue without blocking and handed "
+		.info.why = "A punt is a request io_uring could not issue without blocking and handed "
 		       "to an io-wq worker thread: a context switch, a thread, and lost "
 		       "latency each time. Counting them for a few seconds on the live process "
 		       "is the proof of the fast path, or of where it breaks.",
-		.fix = "fix what punts, by opcode: writes to buffered or appended files, "
+		.info.fix = "fix what punts, by opcode: writes to buffered or appended files, "
 		       "unwritten extents, unaligned I/O, IOSQE_ASYNC",
-		.reference = "https://docs.kernel.org/trace/events.html",
+		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
 	{
-		.id = "file-punts",
-		.title = "No file's io_uring requests are punted to io-wq while watched",
-		.category = "proc-files",
-		.severity = SEVERITY_HIGH,
+		.info.id = "file-punts",
+		.info.title = "No file's io_uring requests are punted to io-wq while watched",
+		.info.category = "proc-files",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_file_punts,
-		.looks_at = "With audit --watch SECONDS, as root: io_uring_submit_req (opcode, SQE "
+		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_submit_req (opcode, SQE "
 			    "flags), io_uring_file_get (the fd) and io_uring_queue_async_work (the "
 			    "punt), sampled per thread with perf_event_open and joined per request; "
 			    "each file's flags, size and allocation when first and last seen, its "
@@ -721,125 +708,125 @@ const struct check check_table[] = {
 			    "on a read-only mapping: nothing read, faulted in or evicted). Requests "
 			    "on registered files carry no fd: a ring with one registered file names "
 			    "it, otherwise the candidates are listed.",
-		.why = "A file whose requests punt is off the fast path, and each cause has its "
+		.info.why = "A file whose requests punt is off the fast path, and each cause has its "
 		       "own fix: IOSQE_ASYNC set by the application, buffered I/O, O_APPEND, "
 		       "writes that extend the file, writes into holes or unwritten extents, and "
 		       "pages of an O_DIRECT file in the page cache. The share (punted of all "
 		       "requests on that file) says how much of its I/O is affected. A cause "
 		       "from the request's flags is certain; one from the file's state is likely, "
 		       "and said so.",
-		.fix = "the fix of each cause named in the finding",
-		.reference = "https://docs.kernel.org/trace/events.html",
+		.info.fix = "the fix of each cause named in the finding",
+		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
 	{
-		.id = "dstate-threads",
-		.title = "No threads stuck in uninterruptible sleep",
-		.category = "proc-threads",
-		.severity = SEVERITY_HIGH,
+		.info.id = "dstate-threads",
+		.info.title = "No threads stuck in uninterruptible sleep",
+		.info.category = "proc-threads",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
 		.run = check_dstate_threads,
-		.looks_at = "Threads in state D with their wchan and, as root, their kernel stack, "
+		.info.looks_at = "Threads in state D with their wchan and, as root, their kernel stack, "
 			    "classified: XFS inode lock, device tags, frozen filesystem, page "
 			    "cache, ext4 journal, writeback throttling.",
-		.why = "Threads in D cannot be interrupted and usually wait on the same lock or "
+		.info.why = "Threads in D cannot be interrupted and usually wait on the same lock or "
 		       "queue. Which one says what to change: xfs_ilock points at buffered or "
 		       "extending writes, blk_mq_get_tag at a queue depth above the device's "
 		       "tags, folio waits at the page cache.",
-		.fix = "follow the fix of each class in the finding",
-		.reference = "https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html",
+		.info.fix = "follow the fix of each class in the finding",
+		.info.reference = "https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html",
 	},
 	{
-		.id = "proc-memlock",
-		.title = "Locked and pinned memory leaves room under RLIMIT_MEMLOCK",
-		.category = "proc-threads",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "proc-memlock",
+		.info.title = "Locked and pinned memory leaves room under RLIMIT_MEMLOCK",
+		.info.category = "proc-threads",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
 		.run = check_proc_memlock,
-		.looks_at = "VmLck and VmPin (registered buffers show as pinned) of the process "
+		.info.looks_at = "VmLck and VmPin (registered buffers show as pinned) of the process "
 			    "against its RLIMIT_MEMLOCK and CAP_IPC_LOCK.",
-		.why = "Registered buffers, and rings on 6.14+, are charged to RLIMIT_MEMLOCK; "
+		.info.why = "Registered buffers, and rings on 6.14+, are charged to RLIMIT_MEMLOCK; "
 		       "close to the limit the next registration fails with ENOMEM. The charge "
 		       "is per user, so other processes of the same user count too.",
-		.fix = FIX_MEMLOCK_TEXT,
-		.reference = "https://github.com/axboe/liburing/issues/1408",
+		.info.fix = FIX_MEMLOCK_TEXT,
+		.info.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 	{
-		.id = "probe-o-direct",
-		.title = "O_DIRECT is accepted where the probe ran",
-		.category = "probe",
-		.severity = SEVERITY_HIGH,
+		.info.id = "probe-o-direct",
+		.info.title = "O_DIRECT is accepted where the probe ran",
+		.info.category = "probe",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROBE,
 		.run = check_probe_o_direct,
-		.looks_at = "The probe's own temporary file in --dir, opened with O_DIRECT, and "
+		.info.looks_at = "The probe's own temporary file in --dir, opened with O_DIRECT, and "
 			    "its statx(STATX_DIOALIGN).",
-		.why = "Every probe mode, like every storage service on io_uring's fast path, "
+		.info.why = "Every probe mode, like every storage service on io_uring's fast path, "
 		       "needs direct I/O. tmpfs accepts it as a no-op from 6.6 and refuses it "
 		       "before; some filesystems refuse it outright.",
-		.fix = "run the probe, and the service, on XFS or ext4 on a block device",
-		.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
+		.info.fix = "run the probe, and the service, on XFS or ext4 on a block device",
+		.info.reference = "https://man7.org/linux/man-pages/man2/open.2.html",
 	},
 	{
-		.id = "probe-fast-path",
-		.title = "No O_DIRECT request of the probe was punted to io-wq",
-		.category = "probe",
-		.severity = SEVERITY_HIGH,
+		.info.id = "probe-fast-path",
+		.info.title = "No O_DIRECT request of the probe was punted to io-wq",
+		.info.category = "probe",
+		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROBE,
 		.run = check_probe_fast_path,
-		.looks_at = "Punts per mode: the io_uring:io_uring_queue_async_work tracepoint "
+		.info.looks_at = "Punts per mode: the io_uring:io_uring_queue_async_work tracepoint "
 			    "counted on the probe's threads with perf_event_open (root), else new "
 			    "iou-wrk threads. Fails above 0.1% of requests in any O_DIRECT mode.",
-		.why = "Random O_DIRECT reads and overwrites of a written file are the best case: "
+		.info.why = "Random O_DIRECT reads and overwrites of a written file are the best case: "
 		       "if they punt here, the service will too. Measured on this host: ext4 on "
 		       "virtio did not punt them at any depth; XFS on a loop device punted "
 		       "writes at depth 16 and above.",
-		.fix = "follow the cause named for the filesystem (lazytime on XFS; no stacked "
+		.info.fix = "follow the cause named for the filesystem (lazytime on XFS; no stacked "
 		       "device; depth within nr_requests)",
-		.reference = "https://kernel.dk/io_uring.pdf",
+		.info.reference = "https://kernel.dk/io_uring.pdf",
 	},
 	{
-		.id = "probe-sqpoll",
-		.title = "SQPOLL came up and submissions stopped entering the kernel",
-		.category = "probe",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "probe-sqpoll",
+		.info.title = "SQPOLL came up and submissions stopped entering the kernel",
+		.info.category = "probe",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROBE,
 		.run = check_probe_sqpoll,
-		.looks_at = "The sqpoll mode: an iou-sqp thread in the probe's task list, and "
+		.info.looks_at = "The sqpoll mode: an iou-sqp thread in the probe's task list, and "
 			    "io_uring_enter calls per I/O (its syscall tracepoint as root, else the "
 			    "probe's own calls).",
-		.why = "With SQPOLL the kernel thread picks up submissions and completions are "
+		.info.why = "With SQPOLL the kernel thread picks up submissions and completions are "
 		       "polled from user space, so io_uring_enter should all but disappear. If "
 		       "it does not, the thread keeps falling asleep (sq_thread_idle) or cannot "
 		       "be created.",
-		.fix = "SQPOLL needs root before 5.11 and CAP_SYS_NICE in 5.11-5.12",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.fix = "SQPOLL needs root before 5.11 and CAP_SYS_NICE in 5.11-5.12",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{
-		.id = "probe-fixed-buffers",
-		.title = "Registered buffers and a registered file work here",
-		.category = "probe",
-		.severity = SEVERITY_MEDIUM,
+		.info.id = "probe-fixed-buffers",
+		.info.title = "Registered buffers and a registered file work here",
+		.info.category = "probe",
+		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROBE,
 		.run = check_probe_fixed_buffers,
-		.looks_at = "The sqpoll-fixed mode's io_uring_register_buffers() of one buffer per "
+		.info.looks_at = "The sqpoll-fixed mode's io_uring_register_buffers() of one buffer per "
 			    "queue slot and io_uring_register_files() of the probe file.",
-		.why = "Registration is charged to RLIMIT_MEMLOCK; where it fails with ENOMEM the "
+		.info.why = "Registration is charged to RLIMIT_MEMLOCK; where it fails with ENOMEM the "
 		       "service silently runs without registered buffers. The probe says so and "
 		       "runs the other modes.",
-		.fix = FIX_MEMLOCK_TEXT,
-		.reference = "https://github.com/axboe/liburing/issues/1408",
+		.info.fix = FIX_MEMLOCK_TEXT,
+		.info.reference = "https://github.com/axboe/liburing/issues/1408",
 	},
 	{
-		.id = "probe-cq-overflow",
-		.title = "The probe's rings never overflowed their CQ",
-		.category = "probe",
-		.severity = SEVERITY_LOW,
+		.info.id = "probe-cq-overflow",
+		.info.title = "The probe's rings never overflowed their CQ",
+		.info.category = "probe",
+		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_PROBE,
 		.run = check_probe_cq_overflow,
-		.looks_at = "IORING_SQ_CQ_OVERFLOW in each mode's ring flags after the run.",
-		.why = "The probe reaps every completion into a CQ twice its depth: an overflow "
+		.info.looks_at = "IORING_SQ_CQ_OVERFLOW in each mode's ring flags after the run.",
+		.info.why = "The probe reaps every completion into a CQ twice its depth: an overflow "
 		       "here means the measurement itself is suspect.",
-		.fix = "report it: a CQ twice the queue depth should not overflow",
-		.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+		.info.fix = "report it: a CQ twice the queue depth should not overflow",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 };
 const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);

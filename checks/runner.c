@@ -13,19 +13,9 @@ const struct check *check_find(const char *id)
 	size_t i;
 
 	for (i = 0; i < check_table_len; i++)
-		if (!strcmp(check_table[i].id, id))
+		if (!strcmp(check_table[i].info.id, id))
 			return &check_table[i];
 	return NULL;
-}
-
-const char *check_category_title(const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < check_categories_len; i++)
-		if (!strcmp(check_categories[i].id, id))
-			return check_categories[i].title;
-	return id;
 }
 
 const char *check_scope_name(enum check_scope scope)
@@ -111,7 +101,7 @@ struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
 {
 	enum check_status st = e->err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP;
 
-	return report_add(ctx->report, c, st, subject, "%s", e->why);
+	return report_add(ctx->report, &c->info, st, subject, "%s", e->why);
 }
 
 void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
@@ -127,19 +117,19 @@ void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		c = &check_table[i];
 		if (c->scope != scope)
 			continue;
-		if (pol->only && !list_has(pol->only, c->id))
+		if (pol->only && !list_has(pol->only, c->info.id))
 			continue;
-		if (pol->skip && list_has(pol->skip, c->id)) {
-			report_add(ctx->report, c, STATUS_SKIP, subject, "suppressed by policy (--skip or the policy file)");
+		if (pol->skip && list_has(pol->skip, c->info.id)) {
+			report_add(ctx->report, &c->info, STATUS_SKIP, subject, "suppressed by policy (--skip or the policy file)");
 			continue;
 		}
 		if ((c->flags & CHECK_LIVE_ONLY) && !ctx->host->live) {
-			report_add(ctx->report, c, STATUS_SKIP, subject,
+			report_add(ctx->report, &c->info, STATUS_SKIP, subject,
 				   "needs the live system; --root replays a captured tree");
 			continue;
 		}
 		if ((c->flags & CHECK_NEEDS_ROOT) && !ctx->host->tool_is_root) {
-			report_add(ctx->report, c, STATUS_SKIP, subject, "needs root");
+			report_add(ctx->report, &c->info, STATUS_SKIP, subject, "needs root");
 			continue;
 		}
 		c->run(c, ctx);

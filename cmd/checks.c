@@ -15,11 +15,11 @@ static int write_checks_json(FILE *out, const void *data)
 		const struct check *c = &check_table[i];
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "id", json_object_new_string(c->id));
+		json_object_object_add(o, "id", json_object_new_string(c->info.id));
 		json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
-		json_object_object_add(o, "severity", json_object_new_string(severity_name(c->severity)));
-		json_object_object_add(o, "category", json_object_new_string(c->category));
-		json_object_object_add(o, "title", json_object_new_string(c->title));
+		json_object_object_add(o, "severity", json_object_new_string(severity_name(c->info.severity)));
+		json_object_object_add(o, "category", json_object_new_string(c->info.category));
+		json_object_object_add(o, "title", json_object_new_string(c->info.title));
 		json_object_object_add(o, "needs_root",
 				       json_object_new_boolean(c->flags & CHECK_NEEDS_ROOT));
 		json_object_object_add(o, "live_only",
@@ -49,10 +49,10 @@ static int write_checks_table(FILE *out, const void *data)
 		const struct check *c = &check_table[i];
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-		if (!ln || scols_line_set_data(ln, 0, c->id) ||
+		if (!ln || scols_line_set_data(ln, 0, c->info.id) ||
 		    scols_line_set_data(ln, 1, check_scope_name(c->scope)) ||
-		    scols_line_set_data(ln, 2, severity_name(c->severity)) ||
-		    scols_line_set_data(ln, 3, c->title)) {
+		    scols_line_set_data(ln, 2, severity_name(c->info.severity)) ||
+		    scols_line_set_data(ln, 3, c->info.title)) {
 			err = -ENOMEM;
 			goto out;
 		}
@@ -88,9 +88,9 @@ static int write_checks_roff(FILE *out, const void *data)
 		const struct check *c = &check_table[i];
 
 		fputs(".TP\n.B ", out);
-		put_roff(out, c->id, true);
-		fprintf(out, "\n(%s, %s) ", check_scope_name(c->scope), severity_name(c->severity));
-		put_roff(out, c->title, false);
+		put_roff(out, c->info.id, true);
+		fprintf(out, "\n(%s, %s) ", check_scope_name(c->scope), severity_name(c->info.severity));
+		put_roff(out, c->info.title, false);
 		fputc('\n', out);
 	}
 	return ferror(out) ? -EIO : 0;

@@ -13,18 +13,18 @@ static int write_explain_text(FILE *out, const void *data)
 {
 	const struct check *c = data;
 
-	fprintf(out, "%s: %s\n", c->id, c->title);
+	fprintf(out, "%s: %s\n", c->info.id, c->info.title);
 	fprintf(out, "scope %s, severity %s, category %s%s%s\n\n", check_scope_name(c->scope),
-		severity_name(c->severity), check_category_title(c->category),
+		severity_name(c->info.severity), check_category_title(c->info.category),
 		c->flags & CHECK_NEEDS_ROOT ? ", needs root" : "",
 		c->flags & CHECK_LIVE_ONLY ? ", live system only" : "");
 	fputs("What it looks at:\n  ", out);
-	text_wrap(out, c->looks_at, 2, 2, EXPLAIN_WIDTH);
+	text_wrap(out, c->info.looks_at, 2, 2, EXPLAIN_WIDTH);
 	fputs("\nWhy it matters:\n  ", out);
-	text_wrap(out, c->why, 2, 2, EXPLAIN_WIDTH);
+	text_wrap(out, c->info.why, 2, 2, EXPLAIN_WIDTH);
 	fputs("\nHow to fix:\n  ", out);
-	text_wrap(out, c->fix, 2, 2, EXPLAIN_WIDTH);
-	fprintf(out, "\nReference:\n  %s\n", c->reference);
+	text_wrap(out, c->info.fix, 2, 2, EXPLAIN_WIDTH);
+	fprintf(out, "\nReference:\n  %s\n", c->info.reference);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -33,15 +33,15 @@ static int write_explain_json(FILE *out, const void *data)
 	const struct check *c = data;
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "id", json_object_new_string(c->id));
-	json_object_object_add(o, "title", json_object_new_string(c->title));
+	json_object_object_add(o, "id", json_object_new_string(c->info.id));
+	json_object_object_add(o, "title", json_object_new_string(c->info.title));
 	json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
-	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->severity)));
-	json_object_object_add(o, "category", json_object_new_string(c->category));
-	json_object_object_add(o, "looks_at", json_object_new_string(c->looks_at));
-	json_object_object_add(o, "why", json_object_new_string(c->why));
-	json_object_object_add(o, "fix", json_object_new_string(c->fix));
-	json_object_object_add(o, "reference", json_object_new_string(c->reference));
+	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->info.severity)));
+	json_object_object_add(o, "category", json_object_new_string(c->info.category));
+	json_object_object_add(o, "looks_at", json_object_new_string(c->info.looks_at));
+	json_object_object_add(o, "why", json_object_new_string(c->info.why));
+	json_object_object_add(o, "fix", json_object_new_string(c->info.fix));
+	json_object_object_add(o, "reference", json_object_new_string(c->info.reference));
 	return write_json_document(out, o);
 }
 

@@ -131,7 +131,7 @@ int cmd_report_merge(int argc, char **argv, struct global_opts *g)
 			worst = STATUS_PASS;
 		hosts_list(x->failing, fail, sizeof(fail));
 		hosts_list(x->warning, warn, sizeof(warn));
-		f = report_add(&r, &check_table[i], worst, "fleet",
+		f = report_add(&r, &check_table[i].info, worst, "fleet",
 			       "%u host%s: %u pass, %u warn, %u fail, %u skip, %u error%s%s%s%s%s",
 			       seen, seen == 1 ? "" : "s", x->hosts[STATUS_PASS], x->hosts[STATUS_WARN],
 			       x->hosts[STATUS_FAIL], x->hosts[STATUS_SKIP], x->hosts[STATUS_ERROR],

@@ -7,7 +7,6 @@
 
 #include "json_bytes.h"
 #include "report.h"
-#include "checks.h"
 #include "xalloc.h"
 
 static const char *const status_names[STATUS__COUNT] = {
@@ -63,7 +62,7 @@ void report_free(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-struct finding *report_add(struct report *r, const struct check *c, enum check_status st,
+struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
 			   const char *subject, const char *fmt, ...)
 {
 	struct finding *f;

@@ -8,8 +8,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct check;
-
 /* Ordered by how much a finding should worry the reader. */
 enum check_status {
 	STATUS_PASS,
@@ -31,8 +29,33 @@ enum check_severity {
 const char *status_name(enum check_status st);
 const char *severity_name(enum check_severity sev);
 
+/*
+ * What a report and its writers know of a check: its row in the check
+ * table less how it runs (checks.h's struct check holds this first).
+ */
+struct check_info {
+	const char *id;		/* kebab-case, stable: users and CI name it */
+	const char *title;
+	const char *category;	/* key into check_categories */
+	enum check_severity severity;
+	const char *looks_at;	/* explain: what it reads */
+	const char *why;	/* explain: why it matters */
+	const char *fix;	/* default fix; a finding may give a sharper one */
+	const char *reference;
+};
+
+/* The sections of a report, in the order they are printed. */
+struct check_category {
+	const char *id;
+	const char *title;
+};
+
+extern const struct check_category check_categories[];
+extern const size_t check_categories_len;
+const char *check_category_title(const char *id);
+
 struct finding {
-	const struct check *check;
+	const struct check_info *check;
 	enum check_status status;
 	char *subject;			/* the concrete thing judged: "host", a path, a CPU */
 	int pid;			/* 0 for host-wide findings */
@@ -72,7 +95,7 @@ void report_init(struct report *r, const char *command);
 void report_free(struct report *r);
 
 __attribute__((format(printf, 5, 6)))
-struct finding *report_add(struct report *r, const struct check *c, enum check_status st,
+struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
 			   const char *subject, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 void finding_set_fix(struct finding *f, const char *fmt, ...);

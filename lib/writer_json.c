@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "checks.h"
 #include "json_bytes.h"
 #include "version.h"
 #include "writer.h"
@@ -32,7 +31,7 @@ static struct json_object *host_to_json(const struct report *r)
 
 static struct json_object *finding_to_json(const struct finding *f)
 {
-	const struct check *c = f->check;
+	const struct check_info *c = f->check;
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "id", json_object_new_string(c->id));

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
 #include "escape.h"
 #include "writer.h"
 

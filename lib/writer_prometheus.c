@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "checks.h"
 #include "escape.h"
 #include "writer.h"
 

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
 #include "escape.h"
 #include "textwrap.h"
 #include "writer.h"

@@ -608,10 +608,10 @@ static void test_gate_thresholds(void **state)
 
 	(void)state;
 	report_init(&r, "preflight");
-	report_add(&r, &check_table[0], STATUS_WARN, "host", "w");
+	report_add(&r, &check_table[0].info, STATUS_WARN, "host", "w");
 	assert_true(report_reaches(&r, STATUS_WARN));
 	assert_false(report_reaches(&r, STATUS_FAIL));
-	report_add(&r, &check_table[0], STATUS_ERROR, "host", "e");
+	report_add(&r, &check_table[0].info, STATUS_ERROR, "host", "e");
 	assert_true(report_reaches(&r, STATUS_FAIL));
 	report_free(&r);
 }

@@ -30,10 +30,10 @@ static void test_ids_unique_and_kebab(void **state)
 	(void)state;
 	assert_true(check_table_len > 0);
 	for (i = 0; i < check_table_len; i++) {
-		assert_true(kebab_case(check_table[i].id));
+		assert_true(kebab_case(check_table[i].info.id));
 		for (j = i + 1; j < check_table_len; j++)
-			assert_string_not_equal(check_table[i].id, check_table[j].id);
-		assert_ptr_equal(check_find(check_table[i].id), &check_table[i]);
+			assert_string_not_equal(check_table[i].info.id, check_table[j].info.id);
+		assert_ptr_equal(check_find(check_table[i].info.id), &check_table[i]);
 	}
 	assert_false(kebab_case("Kernel_version"));
 	assert_false(kebab_case("a--b"));
@@ -49,17 +49,17 @@ static void test_every_row_complete(void **state)
 		const struct check *c = &check_table[i];
 		bool category_known = false;
 
-		assert_non_null(c->title);
-		assert_true(strlen(c->title) > 10);
+		assert_non_null(c->info.title);
+		assert_true(strlen(c->info.title) > 10);
 		assert_non_null(c->run);
-		assert_non_null(c->looks_at);
-		assert_non_null(c->why);
-		assert_non_null(c->reference);
-		assert_true(!strncmp(c->reference, "https://", 8));
-		if (c->severity >= SEVERITY_MEDIUM)
-			assert_true(c->fix && strlen(c->fix) > 10);
+		assert_non_null(c->info.looks_at);
+		assert_non_null(c->info.why);
+		assert_non_null(c->info.reference);
+		assert_true(!strncmp(c->info.reference, "https://", 8));
+		if (c->info.severity >= SEVERITY_MEDIUM)
+			assert_true(c->info.fix && strlen(c->info.fix) > 10);
 		for (j = 0; j < check_categories_len; j++)
-			if (!strcmp(check_categories[j].id, c->category))
+			if (!strcmp(check_categories[j].id, c->info.category))
 				category_known = true;
 		assert_true(category_known);
 	}
@@ -79,8 +79,8 @@ static void test_no_known_article_errors(void **state)
 	(void)state;
 	for (i = 0; i < check_table_len; i++)
 		for (j = 0; j < sizeof(wrong) / sizeof(wrong[0]); j++) {
-			assert_null(strcasestr(check_table[i].why, wrong[j]));
-			assert_null(strcasestr(check_table[i].fix ? check_table[i].fix : "", wrong[j]));
+			assert_null(strcasestr(check_table[i].info.why, wrong[j]));
+			assert_null(strcasestr(check_table[i].info.fix ? check_table[i].info.fix : "", wrong[j]));
 		}
 }
 

@@ -19,12 +19,12 @@ static void sample_report(struct report *r)
 	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.18.44");
 	r->host.cpus = 2;
 	r->host.live = true;
-	f = report_add(r, check_find("kernel-version"), STATUS_PASS, "host", "Linux 6.18.44");
+	f = report_add(r, &check_find("kernel-version")->info, STATUS_PASS, "host", "Linux 6.18.44");
 	finding_ev_str(f, "version", "6.18.44");
-	f = report_add(r, check_find("memlock-limit"), STATUS_WARN, "host", "RLIMIT_MEMLOCK is 8 MiB");
+	f = report_add(r, &check_find("memlock-limit")->info, STATUS_WARN, "host", "RLIMIT_MEMLOCK is 8 MiB");
 	finding_ev_int(f, "memlock_soft", 8 << 20);
 	finding_set_fix(f, "raise it \"now\"");
-	report_add(r, check_find("io-uring-disabled-sysctl"), STATUS_SKIP, "host", "no sysctl");
+	report_add(r, &check_find("io-uring-disabled-sysctl")->info, STATUS_SKIP, "host", "no sysctl");
 }
 
 /* Renders a report into a heap string, as the writer would to a file. */
@@ -144,7 +144,7 @@ static void test_escaping(void **state)
 	(void)state;
 	report_init(&r, "audit");
 	snprintf(r.host.hostname, sizeof(r.host.hostname), "db<1>");
-	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, "pid 7 fd 5 /d/a\"b\\c\n<&>'x",
+	report_add(&r, &check_find("fd-o-direct")->info, STATUS_FAIL, "pid 7 fd 5 /d/a\"b\\c\n<&>'x",
 		   "bad & <worse>");
 	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
 	/* Escaped as text shows it, then as the exposition format wants. */
@@ -187,7 +187,7 @@ static void test_hostile_names(void **state)
 	(void)state;
 	report_init(&r, "audit");
 	snprintf(r.host.hostname, sizeof(r.host.hostname), "h\033[2J");
-	fi = report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, "pid 7 fd 5 " HOSTILE_PATH,
+	fi = report_add(&r, &check_find("fd-o-direct")->info, STATUS_FAIL, "pid 7 fd 5 " HOSTILE_PATH,
 			"%s is open without O_DIRECT", HOSTILE_PATH);
 	finding_set_fix(fi, "open %s with O_DIRECT", HOSTILE_PATH);
 	finding_ev_str(fi, "path", HOSTILE_PATH);
@@ -247,9 +247,9 @@ static void test_long_subjects(void **state)
 	path[0] = '/';
 	path[4095] = '\0';
 	report_init(&r, "audit");
-	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, path, "%s: a 4095-byte path", path);
+	report_add(&r, &check_find("fd-o-direct")->info, STATUS_FAIL, path, "%s: a 4095-byte path", path);
 	path[4000] = 'q';	/* differs only past the label bound */
-	report_add(&r, check_find("fd-o-direct"), STATUS_FAIL, path, "another");
+	report_add(&r, &check_find("fd-o-direct")->info, STATUS_FAIL, path, "another");
 	/* Text shows the whole path; nothing is cut silently. */
 	buf = render(&r, FORMAT_TEXT, &(struct writer_opts){ 0 });
 	path[4000] = 'p';

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The sections of a report: each check's row names one, and the writers
+ * print them in this order.
+ */
+#include <string.h>
+
+#include "report.h"
+
+const struct check_category check_categories[] = {
+	{ "kernel", "Kernel and io_uring availability" },
+	{ "limits", "Limits" },
+	{ "cpu", "CPU isolation and IRQ placement" },
+	{ "numa", "NUMA" },
+	{ "storage", "Filesystem and device" },
+	{ "proc-rings", "Rings and SQPOLL threads" },
+	{ "proc-files", "Data files" },
+	{ "proc-threads", "Threads, workers and memory" },
+	{ "probe", "Probe verdicts" },
+};
+const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
+
+const char *check_category_title(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < check_categories_len; i++)
+		if (!strcmp(check_categories[i].id, id))
+			return check_categories[i].title;
+	return id;
+}
