@@ -41,12 +41,29 @@ endif
 
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
-	-I$(B)/gen $(PKG_CFLAGS) -MMD -MP
+# The layers, each folder compiled with the include paths of the layers
+# below it and its own, so an upward #include fails to build:
+#   lib/      sysroot, parsers, utilities, the tracing engine
+#   facts/    collectors: host, directory and process facts      (lib)
+#   report/   findings, check metadata, the writers               (lib)
+#   probe/    the built-in probe                                  (lib)
+#   checks/   the check table and its judgments  (lib facts report probe)
+#   cmd/      the commands                       (everything)
+# Tests, fuzz harnesses and helpers see every layer.
+LAYER_lib = -Ilib -I$(B)/gen
+LAYER_facts := -Ilib -Ifacts
+LAYER_report := -Ilib -Ireport
+LAYER_probe := -Ilib -Iprobe
+LAYER_checks := -Ilib -Ifacts -Ireport -Iprobe -Ichecks
+LAYER_cmd := $(LAYER_checks) -Icmd
+INC = $(LAYER_cmd) -I$(B)/gen
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
+	$(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
-LIB_SRC := $(wildcard lib/*.c) $(wildcard checks/*.c)
+LAYERS := lib facts report probe checks
+LIB_SRC := $(foreach l,$(LAYERS),$(wildcard $(l)/*.c))
 CMD_SRC := $(wildcard cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(B)/%.o)
@@ -72,6 +89,10 @@ $(B)/FLAGS: FORCE
 $(B)/%.o: %.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(foreach l,$(LAYERS) cmd,$(eval $(B)/$(l)/%.o: INC = $(LAYER_$(l))))
+# tests/layers.sh asks for a layer's include paths.
+layer-flags-%:
+	@echo $(LAYER_$*) $(PKG_CFLAGS)
 
 VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
@@ -153,7 +174,7 @@ $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_CMD_SRC:%.c=
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=gnu11 $(WARNINGS) -O1 -g $(FUZZ_SAN) -D_GNU_SOURCE -Ilib -Ichecks -Icmd \
+FUZZ_CFLAGS = -std=gnu11 $(WARNINGS) -O1 -g $(FUZZ_SAN) -D_GNU_SOURCE $(LAYER_cmd) \
 	-Itests/fuzz -I$(B)/gen $(PKG_CFLAGS)
 FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/%.o,$(LIB_SRC) $(FUZZ_CMD_SRC))
 FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)

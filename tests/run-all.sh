@@ -1,10 +1,11 @@
 #!/bin/sh
-# make check: the unit suites, the fuzz replays, then the e2e suites, and one
+# make check: the layers of the tree, the unit suites, the fuzz replays, then the e2e suites, and one
 # closing line with the totals of all.
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-suites="unit replay e2e hostile audit probe nobody names watch apps"
+suites="layers unit replay e2e hostile audit probe nobody names watch apps"
+{ bash tests/layers.sh; echo $? >"$dir/layers.rc"; } | tee "$dir/layers.log"
 { sh tests/run-unit.sh "$@"; echo $? >"$dir/unit.rc"; } | tee "$dir/unit.log"
 { bash tests/fuzz/replay.sh; echo $? >"$dir/replay.rc"; } | tee "$dir/replay.log"
 { bash tests/e2e/run.sh; echo $? >"$dir/e2e.rc"; } | tee "$dir/e2e.log"

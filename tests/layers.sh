@@ -1,0 +1,59 @@
+#!/bin/bash
+# The layers of the source tree, as the Makefile compiles them: each folder
+# sees the headers of the layers below it and its own, never those above.
+# For every folder, each project header is included alone with that
+# folder's flags: a header of a lower layer or its own must compile, one of
+# a higher layer must not. A relative "../" include, which would get around
+# the rule, is refused outright.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+CC=${CC:-cc}
+passed=0 failed=0 skipped=0
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; failed=$((failed + 1)); }
+
+# What each folder may include, from the Makefile's comment table.
+declare -A may=(
+	[lib]="lib"
+	[facts]="lib facts"
+	[report]="lib report"
+	[probe]="lib probe"
+	[checks]="lib facts report probe checks"
+	[cmd]="lib facts report probe checks cmd"
+)
+folders="lib facts report probe checks cmd"
+make -s build/gen/app_fixes.tbl.h >/dev/null 2>&1
+
+for f in $folders; do
+	flags=$(make -s "layer-flags-$f")
+	wrong=()
+	for g in $folders; do
+		for h in "$g"/*.h; do
+			[ -e "$h" ] || continue
+			if echo "#include \"${h##*/}\"" | $CC -std=gnu11 -D_GNU_SOURCE $flags -fsyntax-only -x c - \
+				2>/dev/null; then
+				seen=yes
+			else
+				seen=no
+			fi
+			case " ${may[$f]} " in
+			*" $g "*) [ "$seen" = yes ] || wrong+=("$h should compile in $f/ and does not") ;;
+			*) [ "$seen" = no ] || wrong+=("$h (layer $g) is visible from $f/") ;;
+			esac
+		done
+	done
+	if [ ${#wrong[@]} -eq 0 ]; then
+		ok "$f/ sees ${may[$f]}, and no layer above"
+	else
+		bad "$f/ sees only ${may[$f]}" "${wrong[@]}"
+	fi
+done
+
+if rel=$(grep -n '#include "\.\./' $(for f in $folders; do echo "$f"/*.[ch]; done) 2>/dev/null); then
+	bad "no relative includes around the layers" "$rel"
+else
+	ok "no relative includes around the layers"
+fi
+
+echo "layers: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
