@@ -216,6 +216,10 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 			 kv->patch);
 	else
 		snprintf(r->host.kernel, sizeof(r->host.kernel), "unknown");
+	/* Fleets group hosts by the release string, which the parsed version loses. */
+	if (fact_ok(&hf->kernel.e))
+		snprintf(r->host.kernel_release, sizeof(r->host.kernel_release), "%s",
+			 kv->release);
 	r->host.cpus = hf->cpus;
 	r->host.live = sr->live;
 	if (!sr->live)

@@ -66,7 +66,8 @@ struct finding {
 
 struct report_host {
 	char hostname[256];
-	char kernel[128];
+	char kernel[128];		/* the parsed version, "6.18.44" */
+	char kernel_release[128];	/* exactly as uname -r prints it; empty unknown */
 	unsigned int cpus;
 	bool live;
 	char root[4096];		/* --root DIR, empty when live */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The JSON contract (schema_version 1): add keys freely, never rename these.
+ * schema_version changes only when a key is renamed or removed, or its
+ * type or meaning changes; new keys keep it.
  * Strings that come from the host (names, paths, messages that quote them)
  * go through json_bytes.h, so the document is UTF-8 whatever their bytes.
  */
@@ -22,6 +24,8 @@ static struct json_object *host_to_json(const struct report *r)
 
 	json_object_object_add(h, "hostname", json_bytes_string(r->host.hostname));
 	json_object_object_add(h, "kernel", json_bytes_string(r->host.kernel));
+	json_add_bytes(h, "kernel_release", r->host.kernel_release[0] ? r->host.kernel_release
+								    : NULL);
 	json_object_object_add(h, "liburing", json_object_new_string(liburing_build_version));
 	json_object_object_add(h, "cpus", json_object_new_int((int)r->host.cpus));
 	json_object_object_add(h, "live", json_object_new_boolean(r->host.live));

@@ -17,6 +17,7 @@ static void sample_report(struct report *r)
 	report_init(r, "preflight");
 	snprintf(r->host.hostname, sizeof(r->host.hostname), "db1");
 	snprintf(r->host.kernel, sizeof(r->host.kernel), "6.18.44");
+	snprintf(r->host.kernel_release, sizeof(r->host.kernel_release), "6.18.44-fc-v657");
 	r->host.cpus = 2;
 	r->host.live = true;
 	f = report_add(r, &check_find("kernel-version")->info, STATUS_PASS, "host", "Linux 6.18.44");
@@ -60,6 +61,9 @@ static void test_json_contract(void **state)
 	assert_true(json_object_object_get_ex(doc, "host", &v));
 	assert_string_equal(json_object_get_string(json_object_object_get(v, "hostname")), "db1");
 	assert_string_equal(json_object_get_string(json_object_object_get(v, "kernel")), "6.18.44");
+	/* The release exactly, for fleets that group by it. */
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "kernel_release")),
+			    "6.18.44-fc-v657");
 	assert_non_null(json_object_object_get(v, "liburing"));
 	assert_int_equal(json_object_get_int(json_object_object_get(v, "cpus")), 2);
 	assert_true(json_object_object_get_ex(doc, "summary", &v));
