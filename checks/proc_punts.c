@@ -378,6 +378,24 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 	finding_ev_int(fi, "punts", (int64_t)ur->fixed_punts);
 }
 
+/*
+ * Whether punts that may be a fault went unsampled: counted beyond the
+ * samples, less those known to be of opcodes io_uring always punts.
+ */
+static bool punts_unseen(const struct punt_watch *w)
+{
+	uint64_t kernel, fault_total, fault_sampled;
+
+	if (w->total <= w->punts_sampled)
+		return false;
+	if (!punt_watch_kernel_async(w, &kernel))
+		return true;
+	fault_total = w->total > kernel ? w->total - kernel : 0;
+	fault_sampled = w->punts_sampled > w->ut.punts_kernel_async
+				? w->punts_sampled - w->ut.punts_kernel_async : 0;
+	return fault_total > fault_sampled;
+}
+
 void check_file_punts(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -439,6 +457,27 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "watch again, longer: io-wq workers started during the watch "
 				    "are attached within 10 ms, and their first requests may be missed");
 		finding_ev_int(fi, "unresolved_punts", (int64_t)unresolved);
+		return;
+	}
+	/*
+	 * Sampled in windows, with punts outside them: too few samples cannot
+	 * speak for the punts they did not see.
+	 */
+	if (!punted && !w->sampled_all && punts_unseen(w) &&
+	    w->punts_sampled - w->ut.punts_kernel_async < PUNTS_TO_SPEAK) {
+		struct finding *fi;
+
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%llu punts counted in %.1f s (%llu of opcodes such as FSYNC, no fault), "
+			      "but only %llu sampled (in %.2f s of it, to keep the watch cheap at this "
+			      "rate), none on a file: too few to say where the others come from",
+			      (unsigned long long)w->total, w->seconds_watched,
+			      (unsigned long long)(w->kernel_async_counted ? w->kernel_async_total : 0),
+			      (unsigned long long)w->punts_sampled, w->seconds_sampled);
+		finding_set_fix(fi, "watch longer (audit --watch 30): each second adds a window of "
+				    "samples");
+		finding_ev_int(fi, "punts", (int64_t)w->total);
+		finding_ev_int(fi, "punts_sampled", (int64_t)w->punts_sampled);
 		return;
 	}
 	if (!punted)

@@ -158,6 +158,18 @@ struct sample_cycle {
 	bool gaps;			/* sampling was off at some time */
 };
 
+static void window_open(struct punt_watch *w, uint64_t t)
+{
+	if (w->nwindows < sizeof(w->windows) / sizeof(w->windows[0]))
+		w->windows[w->nwindows++] = (struct watch_window){ .start = t, .end = t };
+}
+
+static void window_close(struct punt_watch *w, uint64_t t)
+{
+	if (w->nwindows)
+		w->windows[w->nwindows - 1].end = t;
+}
+
 static uint64_t samples_counted(const struct tp_stream *s)
 {
 	uint64_t counts[TPS_MAX_EVENTS], sum = 0;
@@ -169,9 +181,11 @@ static uint64_t samples_counted(const struct tp_stream *s)
 	return sum;
 }
 
-static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, uint64_t now,
-			 struct watch_run *run)
+static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct watch_run *run)
 {
+	/* Now, not the tick's start: the drain and the file reads before took time. */
+	uint64_t now = tp_stream_now();
+
 	if (s->sampling && now >= c->off_at) {
 		uint64_t on_ns = now - c->on_since, n = samples_counted(s) - c->at_on;
 		double rate = (double)n * (double)NS / (double)(on_ns ? on_ns : 1);
@@ -191,6 +205,7 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, uint64_t n
 		}
 		/* Off for the rest of the cycle; on again for want at its start. */
 		tp_stream_sample(s, false);
+		window_close(run->w, tp_stream_now());
 		tp_stream_drain(s, UINT64_MAX, on_record, run);
 		uring_trace_cut(&run->w->ut);
 		c->sampled_ns += now - c->on_since;
@@ -203,6 +218,7 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, uint64_t n
 		uint64_t want = c->off_at;
 
 		c->at_on = samples_counted(s);
+		window_open(run->w, tp_stream_now());
 		tp_stream_sample(s, true);
 		run->w->ut.sampled_since = tp_stream_now();
 		c->on_since = now;
@@ -215,6 +231,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	struct tp_format fmts[UT_NEVENTS];
 	struct watch_run run = { .w = w };
 	struct sample_cycle cycle = { 0 };
+	bool was_on;
 	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
 	uint64_t next_cache;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
@@ -232,7 +249,12 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 		run.map[n] = k;
 		fmts[n++] = w->ut.fmts[k];
 	}
-	err = tp_stream_open(&s, pid, fmts, n, RING_BUDGET, (int)punt_k);
+	window_open(w, tp_stream_now());
+	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
+	err = tp_stream_open(&s, pid, fmts, n, RING_BUDGET, (int)punt_k,
+			     uring_trace_always_async_filter(w->kernel_async_filter,
+							     sizeof(w->kernel_async_filter))
+				     ? NULL : w->kernel_async_filter);
 	if (err) {
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
@@ -271,9 +293,9 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 			read_cache_peaks(pid, w);
 			next_cache = now + CACHE_NS;
 		}
-		sample_cycle(&s, &cycle, now, &run);
+		sample_cycle(&s, &cycle, &run);
 		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
-			uint64_t punts = tp_stream_counted(&s);
+			uint64_t punts = tp_stream_counted(&s, false);
 
 			w->per_second[w->nper_second++] = punts - prev;
 			prev = punts;
@@ -282,12 +304,17 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	}
 	if (now > end)
 		now = end;
-	if (s.sampling)
+	was_on = s.sampling;
+	if (was_on)
 		cycle.sampled_ns += now - cycle.on_since;
 	/* Counts and samples end together; requests in flight then are not yet punted. */
 	tp_stream_disable(&s);
+	if (was_on)
+		window_close(w, tp_stream_now());
 	tp_stream_counts(&s, counts);
-	counts[punt_k] = tp_stream_counted(&s);
+	counts[punt_k] = tp_stream_counted(&s, false);
+	w->kernel_async_counted = s.counted_filter && !s.filter_failed;
+	w->kernel_async_total = w->kernel_async_counted ? tp_stream_counted(&s, true) : 0;
 	/* Everything counted has been written by now: deliver the rest. */
 	tp_stream_drain(&s, UINT64_MAX, on_record, &run);
 	read_new_files(pid, w);

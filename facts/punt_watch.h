@@ -31,14 +31,26 @@ struct punt_watch {
 	unsigned int seconds;		/* asked for */
 	double seconds_watched;		/* really watched: less when the process exited */
 	/*
-	 * Above a rate, samples are taken for only part of each quarter second
+	 * Above a rate, samples are taken for only part of each second
 	 * (see punt_watch.c): the per-file and per-ring counts are over these
 	 * seconds, the total and the per-second counts over all of them.
 	 */
 	double seconds_sampled;
 	bool sampled_all;
+	/*
+	 * When sampling was on, CLOCK_MONOTONIC ns: from before it was switched
+	 * on to after it was off on every thread. One window when sampled_all.
+	 */
+	struct watch_window {
+		uint64_t start, end;
+	} windows[WATCH_MAX_SECONDS + 2];
+	unsigned int nwindows;
 	bool exited;			/* the process exited during the watch */
 	uint64_t total;			/* punts (tracepoint, counted exactly) or new iou-wrk threads */
+	/* of them, opcodes io_uring always punts (FSYNC, ...): counted too, when the filter took */
+	uint64_t kernel_async_total;
+	bool kernel_async_counted;
+	char kernel_async_filter[512];
 	uint64_t submitted, file_gets;	/* requests and normal-fd lookups, counted exactly */
 	bool submit_counted;		/* the submit tracepoint was open */
 	uint64_t per_second[WATCH_MAX_SECONDS];
@@ -80,6 +92,28 @@ struct watch_span {
 	char s[64];
 };
 struct watch_span punt_watch_span(const struct punt_watch *w);
+
+/*
+ * Punts a window of samples must hold before it speaks for the punts it
+ * did not see: with 100 sampled and none of a kind, that kind is at most a
+ * few percent of the rest (at 95% confidence, 3/100).
+ */
+#define PUNTS_TO_SPEAK 100
+
+/*
+ * Punts of opcodes io_uring always runs in io-wq, when known for the whole
+ * watch: counted through a filter, or all sampled. false when not known.
+ */
+static inline bool punt_watch_kernel_async(const struct punt_watch *w, uint64_t *n)
+{
+	if (w->kernel_async_counted)
+		*n = w->kernel_async_total;
+	else if (w->sampled_all)
+		*n = w->ut.punts_kernel_async;
+	else
+		return false;
+	return true;
+}
 
 /* The share of the punts the per-file and per-opcode breakdowns cover, 0..1. */
 double punt_watch_coverage(const struct punt_watch *w);

@@ -101,7 +101,7 @@ static struct json_object *ring_json(const struct ut_ring *r)
 
 struct json_object *watch_json(const struct punt_watch *w)
 {
-	struct json_object *o = json_object_new_object(), *files, *rings;
+	struct json_object *o = json_object_new_object(), *files, *rings, *windows;
 	size_t i;
 
 	json_object_object_add(o, "source", json_object_new_string(w->tracepoint ? "tracepoint"
@@ -116,6 +116,20 @@ struct json_object *watch_json(const struct punt_watch *w)
 	json_object_object_add(o, "requests", w->submit_counted && w->sampled_all
 						      ? i64(w->submitted) : NULL);
 	json_object_object_add(o, "seconds_sampled", json_object_new_double(w->seconds_sampled));
+	json_object_object_add(o, "sampled_all", json_object_new_boolean(w->sampled_all));
+	/* Counted through a filter on the opcode, exact like punts; null when the kernel refused it. */
+	json_object_object_add(o, "punts_always_async",
+			       w->kernel_async_counted ? i64(w->kernel_async_total) : NULL);
+	/* [start, end] in CLOCK_MONOTONIC seconds, to line the samples up with other traces. */
+	windows = json_object_new_array();
+	for (i = 0; i < w->nwindows; i++) {
+		struct json_object *pair = json_object_new_array();
+
+		json_object_array_add(pair, json_object_new_double((double)w->windows[i].start / 1e9));
+		json_object_array_add(pair, json_object_new_double((double)w->windows[i].end / 1e9));
+		json_object_array_add(windows, pair);
+	}
+	json_object_object_add(o, "windows", windows);
 	json_object_object_add(o, "punts_cut", i64(w->ut.cut_punts));
 	json_object_object_add(o, "punts_outside_samples", i64(w->ut.edge_punts));
 	json_object_object_add(o, "samples_lost", i64(w->lost));

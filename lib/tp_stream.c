@@ -35,7 +35,7 @@ uint64_t tp_stream_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int open_counter(const struct tp_format *fmt, pid_t tid)
+static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filter)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
@@ -44,6 +44,12 @@ static int open_counter(const struct tp_format *fmt, pid_t tid)
 	};
 	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
+	if (fd >= 0 && filter && ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+		int err = -errno;
+
+		close((int)fd);
+		return err;
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -101,7 +107,7 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	t->late = late;
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
-	t->count_fd = -1;
+	t->count_fd = t->filtered_fd = -1;
 	fd = open_event(&s->fmts[0], tid, s->data_bytes, s->sampling, -1);
 	if (fd < 0)
 		return fd;
@@ -114,9 +120,21 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 		close(fd);
 		return err;
 	}
+	/* A thread left out of the exact count is a thread not watched. */
 	if (s->counted >= 0) {
-		fd = open_counter(&s->fmts[s->counted], tid);
-		t->count_fd = fd >= 0 ? fd : -1;
+		fd = open_counter(&s->fmts[s->counted], tid, NULL);
+		if (fd < 0) {
+			munmap(t->ring, t->ring_len);
+			close(t->fds[0]);
+			return fd;
+		}
+		t->count_fd = fd;
+		if (s->counted_filter && !s->filter_failed) {
+			fd = open_counter(&s->fmts[s->counted], tid, s->counted_filter);
+			/* A filtered count that misses a thread is no count: given up for all. */
+			s->filter_failed |= fd < 0;
+			t->filtered_fd = fd >= 0 ? fd : -1;
+		}
 	}
 	for (k = 1; k < s->nev; k++) {
 		fd = open_event(&s->fmts[k], tid, s->data_bytes, true, t->fds[0]);
@@ -186,7 +204,7 @@ static size_t pow2_floor(size_t v)
 }
 
 int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes, int counted)
+		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter)
 {
 	unsigned int threads = 0;
 	struct dirent *de;
@@ -201,6 +219,7 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 	s->pid = pid;
 	s->nev = nev;
 	s->counted = counted;
+	s->counted_filter = counted_filter;
 	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
 	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
@@ -240,19 +259,25 @@ void tp_stream_disable(struct tp_stream *s)
 	unsigned int i;
 
 	tp_stream_sample(s, false);
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		if (s->t[i].count_fd >= 0)
 			ioctl(s->t[i].count_fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (s->t[i].filtered_fd >= 0)
+			ioctl(s->t[i].filtered_fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
 }
 
-uint64_t tp_stream_counted(const struct tp_stream *s)
+uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered)
 {
 	uint64_t sum = 0, v;
 	unsigned int i;
 
-	for (i = 0; i < s->n; i++)
-		if (s->t[i].count_fd >= 0 && read(s->t[i].count_fd, &v, sizeof(v)) == sizeof(v))
+	for (i = 0; i < s->n; i++) {
+		int fd = filtered ? s->t[i].filtered_fd : s->t[i].count_fd;
+
+		if (fd >= 0 && read(fd, &v, sizeof(v)) == sizeof(v))
 			sum += v;
+	}
 	return sum;
 }
 
@@ -436,6 +461,8 @@ void tp_stream_close(struct tp_stream *s)
 				close(s->t[i].fds[k]);
 		if (s->t[i].count_fd >= 0)
 			close(s->t[i].count_fd);
+		if (s->t[i].filtered_fd >= 0)
+			close(s->t[i].filtered_fd);
 	}
 	free(s->t);
 	free(s->failed);

@@ -24,6 +24,7 @@ struct tp_stream_thread {
 	pid_t tid;
 	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
 	int count_fd;			/* the counted event; -1 none */
+	int filtered_fd;		/* the same, under counted_filter; -1 none */
 	void *ring;
 	size_t ring_len;
 	bool late;		/* appeared after the start: its first events were missed */
@@ -37,7 +38,8 @@ struct tp_stream_thread {
  *
  * Sampling can be switched off and on (tp_stream_sample) to bound what it
  * costs at high rates: a disabled event is off the CPU's tracepoint list,
- * so its tracepoint costs the thread nothing. One event can also be
+ * so it costs the thread nothing (a counted event's tracepoint still builds
+ * its record for the counter). One event can also be
  * counted by a separate, always enabled counter, for an exact total across
  * the gaps.
  */
@@ -46,6 +48,8 @@ struct tp_stream {
 	struct tp_format fmts[TPS_MAX_EVENTS];
 	unsigned int nev;
 	int counted;			/* the event also counted apart; -1 none */
+	const char *counted_filter;	/* a second counter of it, through this filter */
+	bool filter_failed;		/* the kernel refused the filter on some thread */
 	bool sampling;			/* the sampled events are enabled */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
@@ -67,18 +71,23 @@ struct tp_stream {
 /*
  * Opens the nev events on every thread of pid with rings of about
  * budget_bytes in all, sampling. counted (an index into fmts, or -1) is
- * counted apart as well, whether sampling is on or off. 0, or -errno when
- * no thread could be attached.
+ * counted apart as well, whether sampling is on or off, and, when
+ * counted_filter is not NULL, once more through that tracepoint filter
+ * ("opcode == 3 || ..."; the string must outlive the stream). 0, or
+ * -errno when no thread could be attached.
  */
 int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes, int counted);
+		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter);
 /*
  * Switches the sampled events of every thread on or off (threads attached
  * later follow). Samples already written stay to be drained.
  */
 void tp_stream_sample(struct tp_stream *s, bool on);
-/* The exact count of the counted event over all threads; 0 without one. */
-uint64_t tp_stream_counted(const struct tp_stream *s);
+/*
+ * The exact count of the counted event over all threads (filtered: of its
+ * filtered counter; check filter_failed); 0 without one.
+ */
+uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
 /* Stops every event, counted ones too, so the counts and the samples left end together. */

@@ -11,6 +11,7 @@
  * punt comes first and the fd later, from the io-wq worker's file_get.
  */
 #include <errno.h>
+#include <linux/io_uring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,11 +114,32 @@ enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode)
  * openclose.c, statx.c, xattr.c, advise.c, truncate.c, splice.c; for
  * OPENAT and FADVISE only with some flags). Seen here for FSYNC:
  * submit_req flags 0x10 without IOSQE_ASYNC from the application (fio --fsync).
+ * The numbers are include/uapi/linux/io_uring.h's, fixed once given.
  */
-static const char *const always_async[] = {
-	"FSYNC", "SYNC_FILE_RANGE", "FALLOCATE", "OPENAT", "OPENAT2", "STATX", "RENAMEAT",
-	"UNLINKAT", "MKDIRAT", "SYMLINKAT", "LINKAT", "FSETXATTR", "SETXATTR", "FGETXATTR",
-	"GETXATTR", "MADVISE", "FADVISE", "FTRUNCATE", "SPLICE", "TEE",
+static const struct {
+	const char *name;
+	uint8_t op;
+} always_async[] = {
+	{ "FSYNC", IORING_OP_FSYNC },
+	{ "SYNC_FILE_RANGE", IORING_OP_SYNC_FILE_RANGE },
+	{ "FALLOCATE", IORING_OP_FALLOCATE },
+	{ "OPENAT", IORING_OP_OPENAT },
+	{ "OPENAT2", IORING_OP_OPENAT2 },
+	{ "STATX", IORING_OP_STATX },
+	{ "RENAMEAT", IORING_OP_RENAMEAT },
+	{ "UNLINKAT", IORING_OP_UNLINKAT },
+	{ "MKDIRAT", IORING_OP_MKDIRAT },
+	{ "SYMLINKAT", IORING_OP_SYMLINKAT },
+	{ "LINKAT", IORING_OP_LINKAT },
+	{ "FSETXATTR", IORING_OP_FSETXATTR },
+	{ "SETXATTR", IORING_OP_SETXATTR },
+	{ "FGETXATTR", IORING_OP_FGETXATTR },
+	{ "GETXATTR", IORING_OP_GETXATTR },
+	{ "MADVISE", IORING_OP_MADVISE },
+	{ "FADVISE", IORING_OP_FADVISE },
+	{ "FTRUNCATE", 55 },	/* 6.9, newer than this build's header */
+	{ "SPLICE", IORING_OP_SPLICE },
+	{ "TEE", IORING_OP_TEE },
 };
 
 bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
@@ -125,12 +147,26 @@ bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
 	const char *n = ut->op_names[opcode];
 	size_t i;
 
-	if (!n[0])
-		return opcode == 3;	/* IORING_OP_FSYNC, without a name to go by */
 	for (i = 0; i < sizeof(always_async) / sizeof(always_async[0]); i++)
-		if (!strcmp(n, always_async[i]))
+		if (n[0] ? !strcmp(n, always_async[i].name) : opcode == always_async[i].op)
 			return true;
 	return false;
+}
+
+int uring_trace_always_async_filter(char *buf, size_t bufsz)
+{
+	size_t i, len = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(always_async) / sizeof(always_async[0]); i++) {
+		int n = snprintf(buf + len, bufsz - len, "%sopcode == %u", i ? " || " : "",
+				 always_async[i].op);
+
+		if (n < 0 || (size_t)n >= bufsz - len)
+			return -ENAMETOOLONG;
+		len += (size_t)n;
+	}
+	return 0;
 }
 
 static uint64_t hash64(uint64_t v)
@@ -508,8 +544,8 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	if (q && q->ctx != ctx)
 		q = NULL;
 	if (!q) {
-		/* Submitted while not sampled (before the watch, or in a gap). */
-		ut->edge_punts++;
+		/* Submitted while not sampled (before the watch, or in a gap); FSYNC-like ones are no fault. */
+		ut->edge_punts += !uring_trace_op_always_async(ut, (uint8_t)opcode);
 		return;
 	}
 	if (q->punted && q->fd < 0 && !q->fixed) {

@@ -131,6 +131,11 @@ const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, ch
  * the path operations never run inline, whatever the application does.
  */
 bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode);
+/*
+ * A tracepoint filter that passes exactly those opcodes ("opcode == 3 ||
+ * ..."), for a counter of them. 0, or -ENAMETOOLONG.
+ */
+int uring_trace_always_async_filter(char *buf, size_t bufsz);
 /* Read, write or neither, by the opcode's name or, without one, its number. */
 enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
 

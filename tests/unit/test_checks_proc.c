@@ -561,6 +561,19 @@ static void test_file_punts(void **state)
 	watch.sampled_all = false;
 	watch.seconds_sampled = 0.25;
 	expect_says("file-punts", STATUS_PASS, "in 2.0 s (samples from 0.25 s of it)");
+	/* Punts counted outside the windows, too few sampled to speak for them: no pass. */
+	watch.total = 500;
+	watch.punts_sampled = 10;
+	expect_says("file-punts", STATUS_WARN, "only 10 sampled (in 0.25 s of it");
+	/* The filtered counter shows every unsampled punt was an FSYNC or the like: a pass. */
+	watch.kernel_async_counted = true;
+	watch.kernel_async_total = 490;
+	expect("file-punts", STATUS_PASS);
+	watch.kernel_async_total = 489;
+	expect("file-punts", STATUS_WARN);
+	watch.kernel_async_counted = false;
+	watch.kernel_async_total = 0;
+	watch.total = watch.punts_sampled = 0;
 	watch.sampled_all = true;
 	/* A kernel whose file_get cannot be joined to its request: said, never passed. */
 	watch.ut.f_req[UT_FILE_GET] = NULL;
@@ -747,8 +760,26 @@ static void test_workers_and_punts(void **state)
 	watch.punts_sampled = 0;
 	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "FSYNC");
+	watch.sampled_all = true;
 	watch.ut.punts_kernel_async = 3000;
 	expect_says("iowq-punts", STATUS_PASS, "all of opcodes io_uring always runs there");
+	/* In windows, the filtered counter says it for every punt, sampled or not. */
+	watch.sampled_all = false;
+	watch.ut.punts_kernel_async = 30;
+	watch.kernel_async_counted = true;
+	watch.kernel_async_total = 3000;
+	expect_says("iowq-punts", STATUS_PASS, "all of opcodes io_uring always runs there");
+	watch.kernel_async_total = 2990;
+	expect_says("iowq-punts", STATUS_FAIL, "2990 of them of opcodes io_uring always runs there");
+	watch.kernel_async_counted = false;
+	watch.kernel_async_total = 0;
+	/* Without the counter, the samples speak for the rest only when there are enough. */
+	watch.punts_sampled = watch.ut.punts_kernel_async = 300;
+	expect_says("iowq-punts", STATUS_PASS, "the 300 sampled in 0.20 s of it are all of opcodes");
+	watch.punts_sampled = watch.ut.punts_kernel_async = 20;
+	expect("iowq-punts", STATUS_FAIL);
+	watch.punts_sampled = 0;
+	watch.sampled_all = true;
 	watch.ut.punts_kernel_async = 0;
 	/* Fallback with workers running: no proof either way. */
 	watch.tracepoint = false;
