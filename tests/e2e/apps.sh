@@ -41,7 +41,7 @@ audit_loaded() {
 	"$BIN" audit "$app_pid" --watch "$watch" --format json --fail-on never >"$TMP/$name.json" \
 		2>"$TMP/$name.err"
 	local rc=$?
-	python3 "$TRUTH" stop "apps$app_pid" "$app_pid" >"$TMP/$name.truth"
+	PUNT_TRUTH_RAW="$TMP/$name.truth.raw" python3 "$TRUTH" stop "apps$app_pid" "$app_pid" >"$TMP/$name.truth"
 	APPS_TRACE=
 	wait "$l"
 	[ "$rc" -eq 0 ] || { bad "$name: audit --watch under load exits 0" "rc $rc: $(cat "$TMP/$name.err")"; return 1; }
@@ -72,7 +72,7 @@ audit_around() {
 	apps_state_add trace "$APPS_TRACE"
 	python3 "$TRUTH" start "apps$app_pid" "$app_pid" || { bad "$name: ground truth starts"; return 1; }
 	$load "$secs"
-	python3 "$TRUTH" stop "apps$app_pid" "$app_pid" >"$TMP/$name.truth"
+	PUNT_TRUTH_RAW="$TMP/$name.truth.raw" python3 "$TRUTH" stop "apps$app_pid" "$app_pid" >"$TMP/$name.truth"
 	APPS_TRACE=
 	wait "$a" || { bad "$name: audit --watch under load exits 0" "$(cat "$TMP/$name.err")"; return 1; }
 }
