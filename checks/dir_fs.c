@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 
 struct fs_verdict {
@@ -68,7 +69,7 @@ static void fs_type_one(const struct check *c, struct check_ctx *ctx, const stru
 	struct finding *f = NULL;
 	size_t i;
 
-	for (i = 0; i < sizeof(fs_verdicts) / sizeof(fs_verdicts[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fs_verdicts); i++)
 		if (in_list(fs_verdicts[i].types, t)) {
 			f = dir_add(c, ctx, df, fs_verdicts[i].status, "%s", fs_verdicts[i].words);
 			break;

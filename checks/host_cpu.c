@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 #include "json_bytes.h"
 
@@ -93,7 +94,7 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	/* Where the IRQs should go instead: online CPUs outside the plan. */
-	for (w = 0; w < sizeof(rest.bits) / sizeof(rest.bits[0]); w++)
+	for (w = 0; w < ARRAY_SIZE(rest.bits); w++)
 		rest.bits[w] &= ~plan->bits[w];
 	cpus_format(&rest, others, sizeof(others));
 
@@ -182,7 +183,7 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 		finding_ev_bool(f, "running", true);
 		return;
 	}
-	for (w = 0; w < sizeof(unbanned.bits) / sizeof(unbanned.bits[0]); w++)
+	for (w = 0; w < ARRAY_SIZE(unbanned.bits); w++)
 		unbanned.bits[w] &= ~cf->banned.bits[w];
 	cpus_format(plan, list, sizeof(list));
 	cpus_format(&cf->banned, banned, sizeof(banned));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 
 struct stable_fix {
@@ -49,7 +50,7 @@ static bool affected(const struct uring_cve *cve, const struct kernel_version *k
 
 	if (code < cve->introduced || code >= cve->fixed)
 		return false;
-	for (i = 0; i < sizeof(cve->stable) / sizeof(cve->stable[0]) && cve->stable[i].major; i++)
+	for (i = 0; i < ARRAY_SIZE(cve->stable) && cve->stable[i].major; i++)
 		if (kv->major == cve->stable[i].major && kv->minor == cve->stable[i].minor &&
 		    kv->patch >= cve->stable[i].patch)
 			return false;
@@ -69,7 +70,7 @@ void check_kernel_cves(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	list = json_object_new_array();
-	for (i = 0; i < sizeof(cves) / sizeof(cves[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cves); i++) {
 		int w;
 
 		if (!affected(&cves[i], kv))
@@ -85,7 +86,7 @@ void check_kernel_cves(const struct check *c, struct check_ctx *ctx)
 		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
 			       "Linux %u.%u.%u is outside the affected ranges of the %zu io_uring CVEs "
 			       "uringlint knows",
-			       kv->major, kv->minor, kv->patch, sizeof(cves) / sizeof(cves[0]));
+			       kv->major, kv->minor, kv->patch, ARRAY_SIZE(cves));
 	} else {
 		f = report_add(ctx->report, &c->info, STATUS_WARN, "host",
 			       "Linux %u.%u.%u%s is in the affected range of %zu io_uring CVE%s: %s. "
@@ -100,5 +101,5 @@ void check_kernel_cves(const struct check *c, struct check_ctx *ctx)
 				c->info.id);
 	}
 	json_object_object_add(f->evidence, "cves", list);
-	finding_ev_int(f, "known", (int64_t)(sizeof(cves) / sizeof(cves[0])));
+	finding_ev_int(f, "known", (int64_t)(ARRAY_SIZE(cves)));
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 #include "units.h"
 
@@ -174,7 +175,7 @@ void check_container_seccomp(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	seccomp = hf->self_status.st.seccomp;
-	for (i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(runtimes); i++)
 		if (cf->in_container && !strcmp(cf->runtime, runtimes[i].runtime)) {
 			what = runtimes[i].what;
 			fix = runtimes[i].fix;

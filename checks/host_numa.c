@@ -2,6 +2,7 @@
 /* The device under each --dir and the planned SQPOLL CPUs on one NUMA node. */
 #include <stdio.h>
 
+#include "array.h"
 #include "checks.h"
 
 static void numa_one(const struct check *c, struct check_ctx *ctx, const struct dir_facts *df)
@@ -43,7 +44,7 @@ static void numa_one(const struct check *c, struct check_ctx *ctx, const struct 
 			    "%s is on node %d (CPUs %s); no --sqpoll-cpu planned to compare",
 			    df->blk.disk, df->blk.numa_node, node_cpus);
 	} else {
-		for (w = 0; w < sizeof(off.bits) / sizeof(off.bits[0]); w++)
+		for (w = 0; w < ARRAY_SIZE(off.bits); w++)
 			off.bits[w] &= ~local->bits[w];
 		if (cpuset_count(&off)) {
 			cpus_format(&off, away, sizeof(away));

@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 #include "json_bytes.h"
 #include "units.h"
 
 /* The ring sizes services commonly ask for, smallest first. */
 static const uint32_t usual_entries[] = { 64, 256, 4096 };
-#define NUSUAL (sizeof(usual_entries) / sizeof(usual_entries[0]))
+#define NUSUAL (ARRAY_SIZE(usual_entries))
 
 #define FIX_FIND_SETUP_ERROR                                                               \
 	"find why the service has no ring: its log at start, or strace -f -e "             \

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 #include "json_bytes.h"
 #include "units.h"
@@ -136,7 +137,7 @@ static const struct dstate_class *classify(const struct proc_thread *t)
 	const char *hay = t->stack ? t->stack : t->wchan;
 	size_t i, k;
 
-	for (i = 0; i < sizeof(dclasses) / sizeof(dclasses[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dclasses); i++)
 		for (k = 0; k < 4 && dclasses[i].needles[k]; k++)
 			if (strstr(hay, dclasses[i].needles[k]))
 				return &dclasses[i];
@@ -148,7 +149,7 @@ static const struct dstate_class *classify(const struct proc_thread *t)
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int counts[sizeof(dclasses) / sizeof(dclasses[0]) + 1] = { 0 };
+	unsigned int counts[ARRAY_SIZE(dclasses) + 1] = { 0 };
 	char subject[32], list[1024] = "", fixes[1024] = "";
 	struct json_object *stuck;
 	unsigned int d = 0, i;
@@ -176,7 +177,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		json_object_object_add(o, "stack", t->stack ? json_object_new_string_len(t->stack,
 			(int)(strlen(t->stack) > 600 ? 600 : strlen(t->stack))) : NULL);
 		json_object_array_add(stuck, o);
-		counts[dc ? (size_t)(dc - dclasses) : sizeof(dclasses) / sizeof(dclasses[0])]++;
+		counts[dc ? (size_t)(dc - dclasses) : ARRAY_SIZE(dclasses)]++;
 		if (strlen(list) + 96 < sizeof(list))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
 				 "%s%d %s in %s (%s)", d > 1 ? ", " : "", (int)t->tid, t->comm,
@@ -187,7 +188,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		proc_add(c, ctx, STATUS_PASS, subject, "no thread in D state (uninterruptible wait)");
 		return;
 	}
-	for (i = 0; i < sizeof(dclasses) / sizeof(dclasses[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dclasses); i++)
 		if (counts[i] && strlen(fixes) + strlen(dclasses[i].fix) + 8 < sizeof(fixes))
 			snprintf(fixes + strlen(fixes), sizeof(fixes) - strlen(fixes), "%s%s: %s",
 				 fixes[0] ? "; " : "", dclasses[i].name, dclasses[i].fix);

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "array.h"
 #include "checks.h"
 
 const struct check check_table[] = {
@@ -829,4 +830,4 @@ const struct check check_table[] = {
 		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 };
-const size_t check_table_len = sizeof(check_table) / sizeof(check_table[0]);
+const size_t check_table_len = ARRAY_SIZE(check_table);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "parse.h"
 #include "xalloc.h"
@@ -150,10 +151,10 @@ static void capture_host(struct capture *c)
 	char path[PATH_MAX], rel[PATH_MAX];
 	size_t i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(files); i++)
 		copy_file(c, files[i]);
 	/* Our own credentials and limits stand for the service's: proc/self as a directory. */
-	for (i = 0; i < sizeof(self) / sizeof(self[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(self); i++) {
 		snprintf(path, sizeof(path), "/proc/self/%s", self[i]);
 		snprintf(rel, sizeof(rel), "proc/self/%s", self[i]);
 		copy_to(c, path, rel);
@@ -201,7 +202,7 @@ static void capture_blockdev(struct capture *c, const char *name)
 		return;	/* a partition: its disk is captured on its own */
 	snprintf(p, sizeof(p), "/sys/block/%s", name);
 	copy_link(c, p);
-	for (i = 0; i < sizeof(queue) / sizeof(queue[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(queue); i++) {
 		snprintf(p, sizeof(p), "%s/queue/%s", real, queue[i]);
 		copy_file(c, p);
 	}
@@ -256,7 +257,7 @@ static int capture_process(struct capture *c, pid_t pid)
 		error_msg("pid %d: no such process", (int)pid);
 		return EXIT_CANNOT;
 	}
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(p, sizeof(p), "%s/%s", base, files[i]);
 		copy_file(c, p);
 	}

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
@@ -40,7 +41,7 @@ const struct command *command_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
@@ -75,7 +76,7 @@ static void print_help(FILE *out)
 	      "Is this host, process or filesystem on io_uring's fast path, and if not, why?\n\n"
 	      "Commands:\n",
 	      out);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		char left[64];
 
 		snprintf(left, sizeof(left), "%s %s", commands[i].name, commands[i].args);

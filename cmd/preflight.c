@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
@@ -101,7 +102,7 @@ static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_ar
 	if (!a->plan.has_sqpoll_cpus || cpu_online_read(sr, &online, &e))
 		return 0;	/* unknown online set: the CPU checks say so */
 	off = a->plan.sqpoll_cpus;
-	for (w = 0; w < sizeof(off.bits) / sizeof(off.bits[0]); w++)
+	for (w = 0; w < ARRAY_SIZE(off.bits); w++)
 		off.bits[w] &= ~online.bits[w];
 	if (!cpuset_count(&off))
 		return 0;

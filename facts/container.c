@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "container.h"
 
 static bool exists(const struct sysroot *sr, const char *rel)
@@ -64,7 +65,7 @@ void container_facts_collect(const struct sysroot *sr, struct container_facts *c
 		fact_fail_read(&cf->e, "proc/self/cgroup", err);
 		return;
 	}
-	for (i = 0; i < sizeof(cgroup_marks) / sizeof(cgroup_marks[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cgroup_marks); i++) {
 		const char *hit = strstr(text, cgroup_marks[i].needle);
 
 		if (hit) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cpu_facts.h"
 #include "parse.h"
 
@@ -266,7 +267,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		free(text);
 		return;
 	}
-	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
 		if (sysroot_read_file(sr, configs[i], 1024 * 1024, &text, &len))
 			continue;
 		/* A config file without a ban bans nothing: the daemon reads this file. */

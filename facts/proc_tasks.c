@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "parse.h"
 #include "proc_tasks.h"
 
@@ -98,7 +99,7 @@ static int collect_live(pid_t pid, struct proc_threads *pt)
 	unsigned int these = (unsigned int)pid;
 	int i, err;
 
-	err = procps_pids_new(&info, items, sizeof(items) / sizeof(items[0]));
+	err = procps_pids_new(&info, items, ARRAY_SIZE(items));
 	if (err < 0)
 		return err;
 	fetch = procps_pids_select(info, &these, 1, PIDS_SELECT_PID_THREADS);

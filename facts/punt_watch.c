@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "punt_watch.h"
 #include "sysroot.h"
 #include "tp_stream.h"
@@ -160,7 +161,7 @@ struct sample_cycle {
 
 static void window_open(struct punt_watch *w, uint64_t t)
 {
-	if (w->nwindows < sizeof(w->windows) / sizeof(w->windows[0]))
+	if (w->nwindows < ARRAY_SIZE(w->windows))
 		w->windows[w->nwindows++] = (struct watch_window){ .start = t, .end = t };
 }
 

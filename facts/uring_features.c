@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "uring_features.h"
 #include "uring_probe.h"
 
@@ -190,16 +191,16 @@ void uring_features_probe(struct uring_features *uf)
 			  strerror(-ret));
 		return;
 	}
-	for (i = 0; i < sizeof(setup_flags) / sizeof(setup_flags[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(setup_flags); i++)
 		add(uf, setup_flags[i].name, FEATURE_SETUP, setup_flags[i].need, setup_flags[i].since,
 		    try_setup(setup_flags[i].flags));
 	add(uf, "ATTACH_WQ", FEATURE_SETUP, NEED_USEFUL, "5.6", try_attach_wq());
-	for (i = 0; i < sizeof(register_ops) / sizeof(register_ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(register_ops); i++)
 		add(uf, register_ops[i].name, FEATURE_REGISTER, register_ops[i].need,
 		    register_ops[i].since, try_register(&ring, register_ops[i].what));
 
 	probe = io_uring_get_probe_ring(&ring);
-	for (i = 0; i < sizeof(opcodes) / sizeof(opcodes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(opcodes); i++) {
 		/* Kernels before 5.6 have no probe at all: then nothing is known to work. */
 		int err = !probe ? -EOPNOTSUPP
 				 : io_uring_opcode_supported(probe, opcodes[i].op) ? 0 : -EINVAL;

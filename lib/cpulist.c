@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cpulist.h"
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
@@ -57,7 +58,7 @@ unsigned int cpuset_count(const struct cpuset *set)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < sizeof(set->bits) / sizeof(set->bits[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(set->bits); i++)
 		n += (unsigned int)__builtin_popcountl(set->bits[i]);
 	return n;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "fdinfo.h"
 #include "parse.h"
 
@@ -293,7 +294,7 @@ static bool key_after_files(const char *p, const char *end)
 
 	if (!key_line(p, end))
 		return false;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		n = strlen(keys[i]);
 		if ((size_t)(end - p) >= n && !strncmp(p, keys[i], n))
 			return true;

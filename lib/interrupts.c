@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "interrupts.h"
 
 static const char *skip_ws(const char *p)
@@ -151,7 +152,7 @@ enum irq_class irq_classify(const char *name, char *device, size_t devsz)
 			return IRQ_NETWORK;
 		return IRQ_OTHER;
 	}
-	for (i = 0; i < sizeof(storage) / sizeof(storage[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(storage); i++) {
 		if (has_prefix(name, storage[i])) {
 			/* nvme0q3 -> nvme0 */
 			if (has_prefix(name, "nvme"))
@@ -161,7 +162,7 @@ enum irq_class irq_classify(const char *name, char *device, size_t devsz)
 			return IRQ_STORAGE;
 		}
 	}
-	for (i = 0; i < sizeof(network) / sizeof(network[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(network); i++) {
 		if (has_prefix(name, network[i])) {
 			device_part(name, "-@ ", device, devsz);
 			return IRQ_NETWORK;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "proc_maps.h"
 
 /*
@@ -28,7 +29,7 @@ static bool is_runtime(const char *path, size_t len)
 		if (path[i] == '/')
 			base = path + i + 1;
 	n = len - (size_t)(base - path);
-	for (i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(runtimes); i++)
 		if (n >= strlen(runtimes[i]) && !strncmp(base, runtimes[i], strlen(runtimes[i])))
 			return true;
 	return false;

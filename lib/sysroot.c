@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "sysroot.h"
 
 int sysroot_open(struct sysroot *sr, const char *root)
@@ -161,7 +162,7 @@ static int open_in_root_walk(int rootfd, const char *rel, int flags)
 			ret = fd < 0 ? -errno : fd;
 			break;
 		}
-		if (!S_ISDIR(st.st_mode) || depth + 1 >= sizeof(stack) / sizeof(stack[0])) {
+		if (!S_ISDIR(st.st_mode) || depth + 1 >= ARRAY_SIZE(stack)) {
 			close(fd);
 			ret = S_ISDIR(st.st_mode) ? -ENAMETOOLONG : -ENOTDIR;
 			break;

@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "tp_format.h"
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
@@ -173,7 +174,7 @@ int tp_format_load(const char *event, struct tp_format *fmt, char *why, size_t w
 			 "perf_event_paranoid refuses others)");
 		return -EPERM;
 	}
-	for (i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		char events[64];
 
 		if (!load_from(tracefs_dirs[i], event, fmt))

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "uring_trace.h"
 
 #define REQS_MAX (1u << 22)
@@ -147,7 +148,7 @@ bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
 	const char *n = ut->op_names[opcode];
 	size_t i;
 
-	for (i = 0; i < sizeof(always_async) / sizeof(always_async[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(always_async); i++)
 		if (n[0] ? !strcmp(n, always_async[i].name) : opcode == always_async[i].op)
 			return true;
 	return false;
@@ -158,7 +159,7 @@ int uring_trace_always_async_filter(char *buf, size_t bufsz)
 	size_t i, len = 0;
 
 	buf[0] = 0;
-	for (i = 0; i < sizeof(always_async) / sizeof(always_async[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(always_async); i++) {
 		int n = snprintf(buf + len, bufsz - len, "%sopcode == %u", i ? " || " : "",
 				 always_async[i].op);
 

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "array.h"
 #include "report.h"
 
 const struct check_category check_categories[] = {
@@ -18,7 +19,7 @@ const struct check_category check_categories[] = {
 	{ "proc-threads", "Threads, workers and memory" },
 	{ "probe", "Probe verdicts" },
 };
-const size_t check_categories_len = sizeof(check_categories) / sizeof(check_categories[0]);
+const size_t check_categories_len = ARRAY_SIZE(check_categories);
 
 const char *check_category_title(const char *id)
 {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -19,7 +20,7 @@ int output_format_parse(const char *name, enum output_format *fmt)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
 		if (!strcmp(name, format_names[i])) {
 			*fmt = (enum output_format)i;
 			return 0;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "array.h"
 #include "json_bytes.h"
 #include "version.h"
 #include "writer.h"
@@ -74,7 +75,7 @@ struct json_object *report_to_json(const struct report *r)
 	json_object_object_add(doc, "host", host_to_json(r));
 
 	report_count(r, counts);
-	for (i = 0; i < sizeof(summary_order) / sizeof(summary_order[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(summary_order); i++)
 		json_object_object_add(summary, status_name(summary_order[i]),
 				       json_object_new_int((int)counts[summary_order[i]]));
 	json_object_object_add(doc, "summary", summary);

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "array.h"
 #include "checks.h"
 #include "testutil.h"
 
@@ -78,7 +79,7 @@ static void test_no_known_article_errors(void **state)
 
 	(void)state;
 	for (i = 0; i < check_table_len; i++)
-		for (j = 0; j < sizeof(wrong) / sizeof(wrong[0]); j++) {
+		for (j = 0; j < ARRAY_SIZE(wrong); j++) {
 			assert_null(strcasestr(check_table[i].info.why, wrong[j]));
 			assert_null(strcasestr(check_table[i].info.fix ? check_table[i].info.fix : "", wrong[j]));
 		}

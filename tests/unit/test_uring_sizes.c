@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "array.h"
 #include "kernel_version.h"
 #include "testutil.h"
 #include "uring_sizes.h"
@@ -27,7 +28,7 @@ static void test_ring_bytes_match_kernel(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(measured) / sizeof(measured[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(measured); i++) {
 		assert_int_equal(uring_ring_bytes(measured[i].entries, 2 * measured[i].entries, 4096),
 				 measured[i].bytes);
 		assert_int_equal(uring_ring_charge(KV(6, 18, 44), measured[i].entries,

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "array.h"
 #include "checks.h"
 #include "testutil.h"
 #include "utf8.h"
@@ -78,7 +79,7 @@ static void test_json_contract(void **state)
 
 	assert_true(json_object_object_get_ex(doc, "findings", &arr));
 	assert_int_equal(json_object_array_length(arr), 3);
-	for (i = 0; i < sizeof(finding_keys) / sizeof(finding_keys[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(finding_keys); i++)
 		assert_true(json_object_object_get_ex(json_object_array_get_idx(arr, 0),
 						      finding_keys[i], NULL));
 	f = json_object_array_get_idx(arr, 1);
