@@ -19,7 +19,9 @@
 #include "xalloc.h"
 
 static const struct command commands[] = {
-	{ "preflight", cmd_preflight, "[--dir DIR]...",
+	{ "preflight", cmd_preflight,
+	  "[--dir DIR]... [--sqpoll-cpu LIST] [--depth N] [--ring-entries N]\n"
+	  "                               [--fixed-buffers SIZE] [--iopoll]",
 	  "check this host before deploying an io_uring service" },
 	{ "audit", cmd_audit, "PID... | --all [--data-path GLOB]... [--watch SECONDS]",
 	  "find why a running io_uring process is off the fast path" },

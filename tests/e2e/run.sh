@@ -173,6 +173,21 @@ else
 	skip "man page" "build/uringlint.1 or man is missing"
 fi
 bash -n cmd/uringlint.bash-completion && ok "bash completion parses" || bad "bash completion parses"
+# Every command of the table and every option its usage names, in the completion and
+# the man page (the two are kept by hand: this is what keeps them from drifting).
+drift=
+for c in $("$BIN" --help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}'); do
+	grep -q "local commands=.*\b$c\b" cmd/uringlint.bash-completion || drift+="completion: no command $c"$'\n'
+	arm=$(awk -v c="$c" '$0 ~ "^\t" c "\\)" {on = 1; next} on && /^\t;;/ {exit} on' cmd/uringlint.bash-completion)
+	[ -n "$arm" ] || drift+="completion: no case for $c"$'\n'
+	[ -f "$MANPAGE" ] && ! grep -q "^\.B $c\$" "$MANPAGE" && drift+="man page: no command $c"$'\n'
+	for o in $("$BIN" "$c" --help 2>/dev/null | head -1 | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$o\b" <<<"$arm" || drift+="completion: $c has no $o"$'\n'
+		[ -f "$MANPAGE" ] && ! grep -q -- "${o//-/\\\\-}" "$MANPAGE" && drift+="man page: no $o"$'\n'
+	done
+done
+[ -z "$drift" ] && ok "completion and man page name every command and its options" ||
+	bad "completion and man page name every command and its options" "${drift%$'\n'}"
 if [ ! -w Makefile ] || [ ! -w build ]; then
 	# make install refreshes build/FLAGS first; a read-only checkout (the nobody rerun) cannot.
 	skip "make install into a DESTDIR" "the checkout or build/ is not writable by $(id -un)"
