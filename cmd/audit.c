@@ -19,8 +19,6 @@ enum {
 	OPT_WATCH,
 };
 
-/* The kernel's PID_MAX_LIMIT on 64-bit. */
-#define PID_MAX 4194304
 
 struct audit_args {
 	pid_t *pids;
@@ -30,16 +28,6 @@ struct audit_args {
 	size_t ndata_paths;
 	unsigned int watch;	/* --watch SECONDS, 0: off */
 };
-
-static int parse_pid(const char *arg, pid_t *pid)
-{
-	uint64_t v;
-
-	if (parse_u64(arg, 10, &v) || v == 0 || v > PID_MAX)
-		return usage_error("not a process ID: '%s'", arg);
-	*pid = (pid_t)v;
-	return 0;
-}
 
 /*
  * Audits one process into the report. A process the user named returns
@@ -185,7 +173,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	for (; optind < argc; optind++) {
 		pid_t pid = 0;
 
-		ret = parse_pid(argv[optind], &pid);
+		ret = arg_pid(argv[optind], &pid);
 		if (ret)
 			goto out_args;
 		a.pids = xreallocarray(a.pids, a.npids + 1, sizeof(*a.pids));
@@ -196,8 +184,8 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					: "audit needs process IDs or --all");
 		goto out_args;
 	}
-	if (a.watch && g->root) {
-		ret = usage_error("--watch counts punts on the live system; it cannot replay --root");
+	if (a.watch && arg_live_only(g, "--watch counts punts on the live system")) {
+		ret = EXIT_USAGE;
 		goto out_args;
 	}
 	ret = cmd_open_sysroot(g, &sr);

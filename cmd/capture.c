@@ -307,7 +307,6 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 	size_t npids = 0, i;
 	char stamp[64], path[PATH_MAX];
 	struct stat st;
-	uint64_t v;
 	DIR *d;
 	FILE *f;
 	time_t now;
@@ -315,12 +314,11 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 
 	while ((opt = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
 		if (opt == OPT_PID) {
-			if (parse_u64(optarg, 10, &v) || !v || v > 4194304) {
-				ret = usage_error("not a process ID: '%s'", optarg);
-				goto out;
-			}
 			pids = xreallocarray(pids, npids + 1, sizeof(*pids));
-			pids[npids++] = (pid_t)v;
+			ret = arg_pid(optarg, &pids[npids]);
+			if (ret)
+				goto out;
+			npids++;
 			continue;
 		}
 		ret = global_opt(g, opt, optarg, argv, command_find("capture"));
@@ -335,10 +333,9 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 		ret = usage_error("capture needs -o DIR, the tree to write");
 		goto out;
 	}
-	if (g->root) {
-		ret = usage_error("capture reads the live system; it cannot replay --root");
+	ret = arg_live_only(g, "capture reads the live system");
+	if (ret)
 		goto out;
-	}
 	c.out = g->output;
 	if (!stat(c.out, &st)) {
 		struct dirent *de;

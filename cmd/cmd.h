@@ -93,6 +93,22 @@ __attribute__((format(printf, 1, 2))) void error_msg(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
 
 /*
+ * The bounds of the planned deployment, the same on the command line and
+ * in the policy file: a ring has at most 32768 SQ entries
+ * (IORING_MAX_ENTRIES), so neither its entries nor its depth can be more.
+ */
+#define PLAN_ENTRIES_MAX 32768u
+#define PLAN_FIXED_BUFFERS_MAX (1ull << 40)
+
+/* Option values, each with its one usage error: 0 or EXIT_USAGE. */
+int arg_pid(const char *arg, pid_t *pid);
+int arg_count(const char *opt, const char *arg, unsigned int max, unsigned int *out);
+/* --dir: a directory that exists. */
+int arg_dir(const char *dir);
+/* what ("--watch counts punts on the live system") cannot replay --root DIR. */
+int arg_live_only(const struct global_opts *g, const char *what);
+
+/*
  * Handles one option returned by getopt_long that the command did not
  * know: a global option, -h (prints usage and exits 0), -V, or an error.
  * Returns 0 when handled, else an exit status.

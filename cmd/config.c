@@ -76,8 +76,11 @@ static const char *apply(struct config *c, const char *key, const char *val)
 		return NULL;
 	}
 	if (!strcmp(key, "depth") || !strcmp(key, "ring-entries")) {
-		if (parse_u64(val, 10, &v) || !v || v > 32768)
+		unsigned int n;
+
+		if (parse_count(val, PLAN_ENTRIES_MAX, &n))
 			return "takes a number from 1 to 32768";
+		v = n;
 		if (key[0] == 'd') {
 			c->plan.depth = (unsigned int)v;
 			c->plan_set |= PLAN_SET_DEPTH;
@@ -88,7 +91,7 @@ static const char *apply(struct config *c, const char *key, const char *val)
 		return NULL;
 	}
 	if (!strcmp(key, "fixed-buffers")) {
-		if (parse_size(val, &v) || v > (1ull << 40))
+		if (parse_size(val, &v) || v > PLAN_FIXED_BUFFERS_MAX)
 			return "fixed-buffers takes a size like 64M";
 		c->plan.fixed_buffer_bytes = v;
 		c->plan_set |= PLAN_SET_FIXED_BUFFERS;

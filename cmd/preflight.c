@@ -22,7 +22,6 @@ enum {
 };
 
 /* io_uring's own ceiling for SQ entries (IORING_MAX_ENTRIES). */
-#define MAX_RING_ENTRIES 32768u
 
 struct preflight_args {
 	const char **dirs;
@@ -34,27 +33,13 @@ struct preflight_args {
 /* Live directories must exist and be directories; a captured host's are looked up in its tree. */
 static int check_dirs(const struct global_opts *g, const struct preflight_args *a)
 {
-	struct stat st;
 	size_t i;
 
 	if (g->root)
 		return 0;
-	for (i = 0; i < a->ndirs; i++) {
-		if (stat(a->dirs[i], &st) < 0)
-			return usage_error("cannot use --dir '%s': %s", a->dirs[i], strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return usage_error("--dir '%s' is not a directory", a->dirs[i]);
-	}
-	return 0;
-}
-
-static int parse_count(const char *opt, const char *arg, unsigned int max, unsigned int *out)
-{
-	uint64_t v;
-
-	if (parse_u64(arg, 10, &v) || v == 0 || v > max)
-		return usage_error("%s takes a number from 1 to %u, not '%s'", opt, max, arg);
-	*out = (unsigned int)v;
+	for (i = 0; i < a->ndirs; i++)
+		if (arg_dir(a->dirs[i]))
+			return EXIT_USAGE;
 	return 0;
 }
 
@@ -75,11 +60,11 @@ static int parse_option(int c, const char *arg, struct preflight_args *a)
 		a->sqpoll_cpu = arg;
 		return 0;
 	case OPT_DEPTH:
-		return parse_count("--depth", arg, 65536, &a->plan.depth);
+		return arg_count("--depth", arg, PLAN_ENTRIES_MAX, &a->plan.depth);
 	case OPT_RING_ENTRIES:
-		return parse_count("--ring-entries", arg, MAX_RING_ENTRIES, &a->plan.ring_entries);
+		return arg_count("--ring-entries", arg, PLAN_ENTRIES_MAX, &a->plan.ring_entries);
 	case OPT_FIXED_BUFFERS:
-		if (parse_size(arg, &bytes) || bytes > (1ull << 40))
+		if (parse_size(arg, &bytes) || bytes > PLAN_FIXED_BUFFERS_MAX)
 			return usage_error("--fixed-buffers takes a size like 64M or 1G (at most 1T), "
 					   "not '%s'", arg);
 		a->plan.fixed_buffer_bytes = bytes;

@@ -271,7 +271,6 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	struct check_ctx ctx;
 	struct sysroot sr;
 	struct report r;
-	struct stat st;
 	int c, ret;
 
 	probe_opts_default(&o, ".");
@@ -284,12 +283,8 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	}
 	if (optind < argc)
 		return usage_error("probe takes no argument '%s'", argv[optind]);
-	if (g->root)
-		return usage_error("probe runs I/O on the live system; it cannot replay --root");
-	if (stat(o.dir, &st))
-		return usage_error("cannot use --dir '%s': %s", o.dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return usage_error("--dir '%s' is not a directory", o.dir);
+	if (arg_live_only(g, "probe runs I/O on the live system") || arg_dir(o.dir))
+		return EXIT_USAGE;
 	ret = cmd_open_sysroot(g, &sr);
 	if (ret)
 		return ret;

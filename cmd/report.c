@@ -42,8 +42,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 		GLOBAL_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stat st;
-	uint64_t v;
 	size_t i;
 	int c, ret;
 
@@ -54,10 +52,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 			a->dirs[a->ndirs++] = optarg;
 			break;
 		case OPT_PID:
-			if (parse_u64(optarg, 10, &v) || !v || v > 4194304)
-				return usage_error("not a process ID: '%s'", optarg);
 			a->pids = xreallocarray(a->pids, a->npids + 1, sizeof(*a->pids));
-			a->pids[a->npids++] = (pid_t)v;
+			if (arg_pid(optarg, &a->pids[a->npids]))
+				return EXIT_USAGE;
+			a->npids++;
 			break;
 		case OPT_ALL:
 			break;	/* the default when no --pid is given */
@@ -72,14 +70,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	}
 	if (optind < argc)
 		return usage_error("report takes no argument '%s'", argv[optind]);
-	if (a->probe && g->root)
-		return usage_error("--probe runs I/O on the live system; it cannot replay --root");
-	for (i = 0; !g->root && i < a->ndirs; i++) {
-		if (stat(a->dirs[i], &st) < 0)
-			return usage_error("cannot use --dir '%s': %s", a->dirs[i], strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return usage_error("--dir '%s' is not a directory", a->dirs[i]);
-	}
+	if (a->probe && arg_live_only(g, "--probe runs I/O on the live system"))
+		return EXIT_USAGE;
+	for (i = 0; !g->root && i < a->ndirs; i++)
+		if (arg_dir(a->dirs[i]))
+			return EXIT_USAGE;
 	return 0;
 }
 

@@ -57,6 +57,29 @@ int parse_u64(const char *s, int base, uint64_t *out)
 	return 0;
 }
 
+int parse_count(const char *s, unsigned int max, unsigned int *out)
+{
+	uint64_t v;
+	int err = parse_u64(s, 10, &v);
+
+	if (err)
+		return err;
+	if (!v || v > max)
+		return -ERANGE;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int parse_pid(const char *s, int *out)
+{
+	unsigned int v;
+	int err = parse_count(s, PARSE_PID_MAX, &v);
+
+	if (!err)
+		*out = (int)v;
+	return err;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
 	static const char units[] = "KMGTPE";

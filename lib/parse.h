@@ -18,6 +18,15 @@ int parse_u64(const char *s, int base, uint64_t *out);
  */
 int parse_size(const char *s, uint64_t *out);
 
+/* A count from 1 to max: 0, -EINVAL or -ERANGE (0 is out of range). */
+int parse_count(const char *s, unsigned int max, unsigned int *out);
+
+/* The kernel's PID_MAX_LIMIT on 64-bit: no PID is larger. */
+#define PARSE_PID_MAX 4194304u
+
+/* A process ID, 1 to PARSE_PID_MAX: 0, -EINVAL or -ERANGE. */
+int parse_pid(const char *s, int *out);
+
 /*
  * Finds "Key:<blanks>value" in a "Key:\tvalue" per line text (status,
  * fdinfo) and copies the value, trimmed, to out. Returns 0, -ENOENT or

@@ -87,6 +87,14 @@ run "sqpoll-cpu 1-" 2 "$BIN" preflight --sqpoll-cpu 1- && one_error_line "sqpoll
 run "sqpoll-cpu abc" 2 "$BIN" preflight --sqpoll-cpu abc && one_error_line "sqpoll-cpu abc message" "'abc'"
 run "depth 0" 2 "$BIN" preflight --depth 0 && one_error_line "depth 0 message" "--depth" "'0'"
 run "ring-entries too big" 2 "$BIN" preflight --ring-entries 100000 && one_error_line "ring-entries message" "--ring-entries"
+# One bound for the depth, on the command line and in the policy file: a ring's 32768 entries.
+run "depth past a ring" 2 "$BIN" preflight --depth 40000 && one_error_line "depth past a ring message" "from 1 to 32768"
+printf 'depth = 40000\n' >"$TMP/depth.conf"
+run "config: depth past a ring" 2 "$BIN" --config "$TMP/depth.conf" checks &&
+	one_error_line "config: depth past a ring message" "from 1 to 32768"
+run "pid garbage in report" 2 "$BIN" report --pid 12x && one_error_line "report pid message" "not a process ID: '12x'"
+run "pid past PID_MAX in capture" 2 "$BIN" capture --pid 4194305 -o "$TMP/cap" &&
+	one_error_line "capture pid message" "not a process ID: '4194305'"
 run "fixed-buffers garbage" 2 "$BIN" preflight --fixed-buffers 64Q && one_error_line "fixed-buffers message" "'64Q'"
 if [ -w /dev/full ]; then
 	run "-o on a full device" 3 "$BIN" --root testdata/host-6.18 preflight -o /dev/full &&

@@ -71,6 +71,28 @@ static void test_cpulist(void **state)
 	assert_int_equal(cpulist_parse("99999999999999999999", &set), -EBADMSG);
 }
 
+/* The bounded counts and PIDs the command line and the policy file share. */
+static void test_counts_and_pids(void **state)
+{
+	unsigned int n = 7;
+	int pid = 7;
+
+	(void)state;
+	assert_int_equal(parse_count("32768", 32768, &n), 0);
+	assert_int_equal(n, 32768);
+	assert_int_equal(parse_count("32769", 32768, &n), -ERANGE);
+	assert_int_equal(parse_count("0", 32768, &n), -ERANGE);
+	assert_int_equal(parse_count("-1", 32768, &n), -EINVAL);
+	assert_int_equal(parse_count("12x", 32768, &n), -EINVAL);
+	assert_int_equal(n, 32768);
+	assert_int_equal(parse_pid("4194304", &pid), 0);
+	assert_int_equal(pid, 4194304);
+	assert_int_equal(parse_pid("4194305", &pid), -ERANGE);
+	assert_int_equal(parse_pid("0", &pid), -ERANGE);
+	assert_int_equal(parse_pid("", &pid), -EINVAL);
+	assert_int_equal(pid, 4194304);
+}
+
 static void test_sizes(void **state)
 {
 	uint64_t v;
@@ -139,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_format_bytes),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_counts_and_pids),
 		cmocka_unit_test(test_cpumask),
 	};
 

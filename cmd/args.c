@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Option values every command reads the same way: one function each, so a
+ * bound or a message cannot differ between two commands, or between the
+ * command line and the policy file (cmd/config.c uses the same bounds).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "parse.h"
+
+int arg_pid(const char *arg, pid_t *pid)
+{
+	int v;
+
+	if (parse_pid(arg, &v))
+		return usage_error("not a process ID: '%s'", arg);
+	*pid = (pid_t)v;
+	return 0;
+}
+
+int arg_count(const char *opt, const char *arg, unsigned int max, unsigned int *out)
+{
+	if (parse_count(arg, max, out))
+		return usage_error("%s takes a number from 1 to %u, not '%s'", opt, max, arg);
+	return 0;
+}
+
+int arg_dir(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return usage_error("cannot use --dir '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return usage_error("--dir '%s' is not a directory", dir);
+	return 0;
+}
+
+int arg_live_only(const struct global_opts *g, const char *what)
+{
+	return g->root ? usage_error("%s; it cannot replay --root", what) : 0;
+}
