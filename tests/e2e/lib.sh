@@ -10,9 +10,17 @@ trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0 skipped=0
 
 
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; shift; [ $# -gt 0 ] && printf '     %s\n' "$@"; }
-skip() { skipped=$((skipped + 1)); echo "skip $1: $2"; }
+# Each case ends in a status, as a test program's exit status does for liburing's
+# runner: 0 pass, 1 fail, 77 skip. With URINGLINT_RESULTS set, it is appended there
+# ("STATUS<TAB>SUITE<TAB>CASE"), and tests/run-all.sh totals those, not the lines.
+SUITE=${SUITE:-$(basename "$0" .sh)}
+record() {
+	[ -z "${URINGLINT_RESULTS:-}" ] ||
+		printf '%s\t%s\t%s\n' "$1" "$SUITE" "${2//$'\n'/ }" >>"$URINGLINT_RESULTS"
+}
+ok() { passed=$((passed + 1)); record 0 "$1"; echo "ok   $1"; }
+bad() { failed=$((failed + 1)); record 1 "$1"; echo "FAIL $1"; shift; [ $# -gt 0 ] && printf '     %s\n' "$@"; }
+skip() { skipped=$((skipped + 1)); record 77 "$1"; echo "skip $1: $2"; }
 
 # run NAME EXPECTED_STATUS CMD...: runs CMD, keeps stdout/stderr in $TMP/out, $TMP/err.
 run() {
