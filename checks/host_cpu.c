@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "array.h"
 #include "checks.h"
 #include "json_bytes.h"
 
@@ -79,9 +78,9 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 {
 	const struct cpu_facts *cf = &ctx->host->cpu;
 	const struct cpuset *plan = &ctx->plan->sqpoll_cpus;
-	struct cpuset rest = cf->online;
+	struct cpuset rest;
 	char subject[32], names[768], others[64], cmds[1024];
-	unsigned int cpu, w;
+	unsigned int cpu;
 	size_t i, hits, nnames, ncmds;
 	bool nvme;
 	struct json_object *list;
@@ -94,8 +93,7 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	/* Where the IRQs should go instead: online CPUs outside the plan. */
-	for (w = 0; w < ARRAY_SIZE(rest.bits); w++)
-		rest.bits[w] &= ~plan->bits[w];
+	cpuset_andnot(&rest, &cf->online, plan);
 	cpus_format(&rest, others, sizeof(others));
 
 	for (cpu = 0; cpu < CPULIST_MAX; cpu++) {
@@ -161,9 +159,8 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 	const struct cpu_facts *cf = &ctx->host->cpu;
 	const struct cpuset *plan = &ctx->plan->sqpoll_cpus;
 	char list[64], banned[64];
-	struct cpuset unbanned = *plan;
+	struct cpuset unbanned;
 	struct finding *f;
-	unsigned int w;
 
 	if (!fact_ok(&cf->irqbalance_e)) {
 		check_fact_missing(c, ctx, "host", &cf->irqbalance_e);
@@ -183,8 +180,7 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 		finding_ev_bool(f, "running", true);
 		return;
 	}
-	for (w = 0; w < ARRAY_SIZE(unbanned.bits); w++)
-		unbanned.bits[w] &= ~cf->banned.bits[w];
+	cpuset_andnot(&unbanned, plan, &cf->banned);
 	cpus_format(plan, list, sizeof(list));
 	cpus_format(&cf->banned, banned, sizeof(banned));
 	if (!cf->banned_known) {

@@ -2,7 +2,6 @@
 /* The device under each --dir and the planned SQPOLL CPUs on one NUMA node. */
 #include <stdio.h>
 
-#include "array.h"
 #include "checks.h"
 
 static void numa_one(const struct check *c, struct check_ctx *ctx, const struct dir_facts *df)
@@ -10,10 +9,10 @@ static void numa_one(const struct check *c, struct check_ctx *ctx, const struct 
 	const struct cpu_facts *cf = &ctx->host->cpu;
 	const struct cpuset *plan = &ctx->plan->sqpoll_cpus;
 	char node_cpus[64], away[64];
-	struct cpuset off = *plan;
+	struct cpuset off;
 	const struct cpuset *local = NULL;
 	struct finding *f;
-	unsigned int i, w;
+	unsigned int i;
 
 	if (cf->nnodes <= 1) {
 		f = dir_add(c, ctx, df, STATUS_PASS, "single NUMA node: nothing can be remote");
@@ -44,8 +43,7 @@ static void numa_one(const struct check *c, struct check_ctx *ctx, const struct 
 			    "%s is on node %d (CPUs %s); no --sqpoll-cpu planned to compare",
 			    df->blk.disk, df->blk.numa_node, node_cpus);
 	} else {
-		for (w = 0; w < ARRAY_SIZE(off.bits); w++)
-			off.bits[w] &= ~local->bits[w];
+		cpuset_andnot(&off, plan, local);
 		if (cpuset_count(&off)) {
 			cpus_format(&off, away, sizeof(away));
 			f = dir_add(c, ctx, df, STATUS_FAIL,

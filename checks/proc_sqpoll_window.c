@@ -51,7 +51,6 @@ static void sqpoll_placement(const struct proc_facts *pf, pid_t tid, struct sqpo
 	for (i = 0; i < w->nthreads; i++) {
 		const struct window_thread *t = &w->threads[i];
 		uint64_t run, wait;
-		unsigned int cpu;
 		int k;
 
 		if (t->kind != THREAD_PLAIN || !window_thread_times(t, &run, &wait) ||
@@ -69,8 +68,7 @@ static void sqpoll_placement(const struct proc_facts *pf, pid_t tid, struct sqpo
 			p->may_share = true;
 			continue;
 		}
-		for (cpu = 0; cpu < CPULIST_MAX && !p->may_share; cpu++)
-			p->may_share = cpuset_has(&sset, cpu) && cpuset_has(&tset, cpu);
+		p->may_share |= cpuset_intersects(&sset, &tset);
 	}
 	cpuset_format(&seen, p->active_cpus, sizeof(p->active_cpus));
 }

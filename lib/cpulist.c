@@ -63,6 +63,24 @@ unsigned int cpuset_count(const struct cpuset *set)
 	return n;
 }
 
+void cpuset_andnot(struct cpuset *dst, const struct cpuset *a, const struct cpuset *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dst->bits); i++)
+		dst->bits[i] = a->bits[i] & ~b->bits[i];
+}
+
+bool cpuset_intersects(const struct cpuset *a, const struct cpuset *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(a->bits); i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
 void cpuset_set(struct cpuset *set, unsigned int cpu)
 {
 	if (cpu < CPULIST_MAX)

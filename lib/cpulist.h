@@ -20,5 +20,9 @@ void cpuset_format(const struct cpuset *set, char *out, size_t outsz);
 void cpuset_set(struct cpuset *set, unsigned int cpu);
 bool cpuset_has(const struct cpuset *set, unsigned int cpu);
 unsigned int cpuset_count(const struct cpuset *set);
+/* dst = a and not b, word by word; dst may be a or b. */
+void cpuset_andnot(struct cpuset *dst, const struct cpuset *a, const struct cpuset *b);
+/* Whether a and b share a CPU. */
+bool cpuset_intersects(const struct cpuset *a, const struct cpuset *b);
 
 #endif

@@ -139,6 +139,39 @@ static void test_cpumask(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* Set operations word by word: words past the first, and dst aliasing an input. */
+static void test_cpuset_ops(void **state)
+{
+	struct cpuset a, b, d;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cpulist_parse("0-3,63-64,8191", &a), 0);
+	assert_int_equal(cpulist_parse("1,64,100", &b), 0);
+	cpuset_andnot(&d, &a, &b);
+	cpuset_format(&d, buf, sizeof(buf));
+	/* Not "1,64" (a and b), not "0-3,63-64,8191" (b ignored), not a first word only. */
+	assert_string_equal(buf, "0,2-3,63,8191");
+	cpuset_andnot(&d, &b, &a);
+	cpuset_format(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "100");
+	cpuset_andnot(&a, &a, &b);
+	cpuset_format(&a, buf, sizeof(buf));
+	assert_string_equal(buf, "0,2-3,63,8191");
+	cpuset_andnot(&b, &b, &b);
+	assert_int_equal(cpuset_count(&b), 0);
+
+	assert_int_equal(cpulist_parse("0-3,63-64,8191", &a), 0);
+	assert_int_equal(cpulist_parse("4-62,65-8190", &b), 0);
+	assert_false(cpuset_intersects(&a, &b));
+	assert_false(cpuset_intersects(&a, &d));
+	cpuset_set(&b, 8191);	/* shared in the last word only */
+	assert_true(cpuset_intersects(&a, &b));
+	assert_true(cpuset_intersects(&b, &a));
+	cpulist_parse("", &d);
+	assert_false(cpuset_intersects(&d, &d));
+}
+
 static void test_format_bytes(void **state)
 {
 	char b[BYTES_STR_MAX];
@@ -163,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_counts_and_pids),
 		cmocka_unit_test(test_cpumask),
+		cmocka_unit_test(test_cpuset_ops),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
