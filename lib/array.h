@@ -2,6 +2,8 @@
 #ifndef URINGLINT_ARRAY_H
 #define URINGLINT_ARRAY_H
 
+#include <stddef.h>
+
 /*
  * The number of elements of an array. Given a pointer instead, the second
  * term has a negative size and the build stops (the kernel's
@@ -11,5 +13,25 @@
 	(sizeof(a) / sizeof((a)[0]) +                                                         \
 	 0 * sizeof(char[1 - 2 * __builtin_types_compatible_p(__typeof__(a),                  \
 							      __typeof__(&(a)[0]))]))
+
+int array_grow_realloc(void *pp, size_t *cap, size_t need, size_t size);
+
+/*
+ * Makes room for need elements of size bytes in the array at *pp, which has
+ * room for *cap. The capacity doubles (8 at first) until need fits, so n
+ * appends copy O(n) elements, not O(n^2). Returns 0, or -ENOMEM with *pp
+ * and *cap untouched when memory runs out or need * size overflows.
+ * Use array_grow(), which takes the element size from the pointer's type.
+ */
+static inline int array_grow_size(void *pp, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? 0 : array_grow_realloc(pp, cap, need, size);
+}
+
+/*
+ * array_grow(&v, &cap, n + 1): pp must point to the array's pointer; the
+ * ** makes passing the array itself a build error.
+ */
+#define array_grow(pp, cap, need) array_grow_size((pp), (cap), (need), sizeof(**(pp)))
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "xalloc.h"
 
 static __attribute__((noreturn)) void oom(void)
@@ -34,6 +35,12 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	if (!q)
 		oom();
 	return q;
+}
+
+void xarray_grow_size(void *pp, size_t *cap, size_t need, size_t size)
+{
+	if (array_grow_size(pp, cap, need, size))
+		oom();
 }
 
 char *xstrdup(const char *s)

@@ -11,6 +11,9 @@
  */
 void *xcalloc(size_t n, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
+/* array_grow() (array.h) that cannot fail: xarray_grow(&v, &cap, n + 1). */
+void xarray_grow_size(void *pp, size_t *cap, size_t need, size_t size);
+#define xarray_grow(pp, cap, need) xarray_grow_size((pp), (cap), (need), sizeof(**(pp)))
 char *xstrdup(const char *s);
 __attribute__((format(printf, 1, 0))) char *xvasprintf(const char *fmt, __builtin_va_list ap);
 __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
