@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app_fixes.h"
+#include "array.h"
 
 static const char *const kind_names[APP_FIX_KINDS] = {
 	[APP_FIX_BUFFERED] = "buffered",
@@ -83,6 +84,7 @@ struct parser {
 	size_t errlen;
 	/* Fix records name their application by id: resolved once every App is read. */
 	char **fix_app_ids;
+	size_t apps_cap, fixes_cap, ids_cap;	/* of t->apps, t->fixes, fix_app_ids */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -117,13 +119,12 @@ static void record_clear(struct record *r)
 static int split_words(const char *s, char ***out, size_t *n)
 {
 	char **v = NULL;
-	size_t cnt = 0;
+	size_t cnt = 0, cap = 0;
 
 	*out = NULL;
 	*n = 0;
 	while (*s) {
 		const char *w;
-		char **nv;
 
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -132,10 +133,8 @@ static int split_words(const char *s, char ***out, size_t *n)
 		w = s;
 		while (*s && *s != ' ' && *s != '\t')
 			s++;
-		nv = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!nv)
+		if (array_grow(&v, &cap, cnt + 1))
 			goto nomem;
-		v = nv;
 		v[cnt] = strndup(w, (size_t)(s - w));
 		if (!v[cnt])
 			goto nomem;
@@ -235,7 +234,7 @@ static char *take(struct record *r, enum key k)
 static int finish_app(struct parser *p, struct record *r)
 {
 	struct app_fixes *t = p->t;
-	struct app_entry *a, *na;
+	struct app_entry *a;
 	size_t i;
 	int ret;
 
@@ -246,10 +245,8 @@ static int finish_app(struct parser *p, struct record *r)
 		if (!strcmp(t->apps[i].id, r->val[K_APP]))
 			return fail(p, r->line, "App '%s' is defined twice (first at line %u)",
 				    r->val[K_APP], t->apps[i].line);
-	na = realloc(t->apps, (t->n_apps + 1) * sizeof(*t->apps));
-	if (!na)
+	if (array_grow(&t->apps, &p->apps_cap, t->n_apps + 1))
 		return -ENOMEM;
-	t->apps = na;
 	a = &t->apps[t->n_apps];
 	memset(a, 0, sizeof(*a));
 	t->n_apps++;
@@ -270,8 +267,7 @@ static int finish_fix(struct parser *p, struct record *r)
 {
 	struct app_fixes *t = p->t;
 	char app[64], kind[32], extra;
-	struct app_fix *f, *nf;
-	char **ids;
+	struct app_fix *f;
 	int k;
 
 	if (sscanf(r->val[K_FIX], "%63s %31s %c", app, kind, &extra) != 2)
@@ -282,16 +278,11 @@ static int finish_fix(struct parser *p, struct record *r)
 			    kind);
 	if (strncmp(r->val[K_VERIFIED], "run:", 4) && strncmp(r->val[K_VERIFIED], "docs:", 5))
 		return fail(p, r->line, "Verified must start with \"run:\" or \"docs:\"");
-	nf = realloc(t->fixes, (t->n_fixes + 1) * sizeof(*t->fixes));
-	if (!nf)
+	if (array_grow(&t->fixes, &p->fixes_cap, t->n_fixes + 1) ||
+	    array_grow(&p->fix_app_ids, &p->ids_cap, t->n_fixes + 1))
 		return -ENOMEM;
-	t->fixes = nf;
-	ids = realloc(p->fix_app_ids, (t->n_fixes + 1) * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	p->fix_app_ids = ids;
-	ids[t->n_fixes] = strdup(app);
-	if (!ids[t->n_fixes])
+	p->fix_app_ids[t->n_fixes] = strdup(app);
+	if (!p->fix_app_ids[t->n_fixes])
 		return -ENOMEM;
 	f = &t->fixes[t->n_fixes];
 	memset(f, 0, sizeof(*f));

@@ -22,10 +22,7 @@ static void put(struct out *o, char c)
 {
 	bool meta = (o->flags & ESCAPE_MARKDOWN) && strchr(MARKDOWN_META, c);
 
-	if (o->len + 3 > o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 64;
-		o->p = xreallocarray(o->p, o->cap, 1);
-	}
+	xarray_grow(&o->p, &o->cap, o->len + 3);	/* a backslash, c and the NUL */
 	if (meta)
 		o->p[o->len++] = '\\';
 	o->p[o->len++] = c;

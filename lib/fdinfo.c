@@ -78,14 +78,8 @@ static char *slot_path(const char *p, size_t len)
 
 static int add_file(struct uring_fdinfo *u, uint32_t idx, const char *path, size_t len)
 {
-	struct uring_user_file *grown;
-
-	if (!(u->nfiles & (u->nfiles + 1)) || !u->files) {
-		grown = reallocarray(u->files, u->nfiles ? 2 * (u->nfiles + 1) : 8, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		u->files = grown;
-	}
+	if (array_grow(&u->files, &u->files_cap, u->nfiles + 1))
+		return -ENOMEM;
 	u->files[u->nfiles].index = idx;
 	u->files[u->nfiles].path = slot_path(path, len);
 	if (!u->files[u->nfiles].path)
@@ -96,14 +90,8 @@ static int add_file(struct uring_fdinfo *u, uint32_t idx, const char *path, size
 
 static int add_buf(struct uring_fdinfo *u, uint32_t idx, uint64_t addr, uint64_t len)
 {
-	struct uring_user_buf *grown;
-
-	if (!(u->nbufs & (u->nbufs + 1)) || !u->bufs) {
-		grown = reallocarray(u->bufs, u->nbufs ? 2 * (u->nbufs + 1) : 8, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		u->bufs = grown;
-	}
+	if (array_grow(&u->bufs, &u->bufs_cap, u->nbufs + 1))
+		return -ENOMEM;
 	u->bufs[u->nbufs].index = idx;
 	u->bufs[u->nbufs].addr = addr;
 	u->bufs[u->nbufs].len = len;
@@ -378,6 +366,7 @@ void uring_fdinfo_free(struct uring_fdinfo *u)
 	u->files = NULL;
 	u->bufs = NULL;
 	u->nfiles = u->nbufs = 0;
+	u->files_cap = u->bufs_cap = 0;
 }
 
 bool uring_fdinfo_lock_skipped(const struct uring_fdinfo *u, bool files_print_empty)

@@ -46,13 +46,13 @@ struct uring_fdinfo {
 	uint32_t user_files;		/* table size incl. empty slots */
 	uint32_t user_file_lines;	/* slot lines printed, "<none>" included */
 	struct uring_user_file *files;	/* the non-empty slots */
-	size_t nfiles;
+	size_t nfiles, files_cap;
 
 	bool has_user_bufs;
 	uint32_t user_bufs;
 	uint32_t user_buf_lines;
 	struct uring_user_buf *bufs;	/* the non-empty slots */
-	size_t nbufs;
+	size_t nbufs, bufs_cap;
 
 	bool has_overflow_list;		/* CqOverflowList (5.17+) */
 	uint32_t cq_overflow;		/* entries listed */

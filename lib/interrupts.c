@@ -65,7 +65,7 @@ static int parse_line(const char *line, unsigned int ncpu, struct irq_line *l)
 int interrupts_parse(const char *text, struct irq_line **lines, size_t *n)
 {
 	const char *p = text, *nl;
-	struct irq_line *arr = NULL, *grown, l;
+	struct irq_line *arr = NULL, l;
 	size_t cap = 0, cnt = 0;
 	unsigned int ncpu = 0;
 	char word[32];
@@ -97,14 +97,9 @@ int interrupts_parse(const char *text, struct irq_line **lines, size_t *n)
 			free(arr);
 			return -EBADMSG;
 		}
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 64;
-			grown = reallocarray(arr, cap, sizeof(*arr));
-			if (!grown) {
-				free(arr);
-				return -ENOMEM;
-			}
-			arr = grown;
+		if (array_grow(&arr, &cap, cnt + 1)) {
+			free(arr);
+			return -ENOMEM;
 		}
 		arr[cnt++] = l;
 		if (!nl)

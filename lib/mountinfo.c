@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "mountinfo.h"
 
 /*
@@ -73,7 +74,7 @@ static int parse_line(const char *line, struct mount_entry *m)
 
 int mountinfo_parse(const char *text, struct mount_entry **entries, size_t *n)
 {
-	struct mount_entry *arr = NULL, *grown;
+	struct mount_entry *arr = NULL;
 	size_t cap = 0, cnt = 0;
 	const char *p = text;
 
@@ -83,14 +84,9 @@ int mountinfo_parse(const char *text, struct mount_entry **entries, size_t *n)
 		const char *nl = strchr(p, '\n');
 
 		if (p[0] != '\n') {
-			if (cnt == cap) {
-				cap = cap ? cap * 2 : 32;
-				grown = reallocarray(arr, cap, sizeof(*arr));
-				if (!grown) {
-					free(arr);
-					return -ENOMEM;
-				}
-				arr = grown;
+			if (array_grow(&arr, &cap, cnt + 1)) {
+				free(arr);
+				return -ENOMEM;
 			}
 			if (parse_line(p, &arr[cnt])) {
 				free(arr);

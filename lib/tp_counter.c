@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "tp_counter.h"
 
 #define MAX_THREADS 4096
@@ -29,18 +30,10 @@ static int attach(struct tp_counter *c, pid_t tid)
 	struct tp_thread *t;
 	long fd;
 
-	if (c->n == c->cap) {
-		unsigned int cap = c->cap ? 2 * c->cap : 16;
-		struct tp_thread *grown;
-
-		if (cap > MAX_THREADS)
-			return -E2BIG;
-		grown = reallocarray(c->threads, cap, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		c->threads = grown;
-		c->cap = cap;
-	}
+	if (c->n >= MAX_THREADS)
+		return -E2BIG;
+	if (array_grow(&c->threads, &c->cap, c->n + 1))
+		return -ENOMEM;
 	fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;

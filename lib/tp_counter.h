@@ -22,7 +22,8 @@ struct tp_counter {
 	struct tp_format fmt;
 	pid_t pid;
 	struct tp_thread *threads;
-	unsigned int n, cap;
+	unsigned int n;
+	size_t cap;
 };
 
 /* Attaches to every thread of pid; 0, or -errno when no thread could be opened. */

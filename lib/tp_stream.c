@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "tp_stream.h"
 
 #define MAX_THREADS 4096
@@ -89,18 +90,10 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	unsigned int k;
 	int fd;
 
-	if (s->n == s->cap) {
-		unsigned int cap = s->cap ? 2 * s->cap : 16;
-		struct tp_stream_thread *grown;
-
-		if (cap > MAX_THREADS)
-			return -E2BIG;
-		grown = reallocarray(s->t, cap, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		s->t = grown;
-		s->cap = cap;
-	}
+	if (s->n >= MAX_THREADS)
+		return -E2BIG;
+	if (array_grow(&s->t, &s->cap, s->n + 1))
+		return -ENOMEM;
 	t = &s->t[s->n];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -180,14 +173,10 @@ static int attach_new(struct tp_stream *s, bool late)
 		e = attach(s, tid, late);
 		/* A thread that exited meanwhile is no error; one that failed is counted once. */
 		if (e && e != -ESRCH) {
-			pid_t *grown = reallocarray(s->failed, s->nfailed + 1, sizeof(*grown));
-
 			err = e;
 			s->unattached++;
-			if (grown) {
-				s->failed = grown;
+			if (!array_grow(&s->failed, &s->failed_cap, s->nfailed + 1))
 				s->failed[s->nfailed++] = tid;
-			}
 		}
 	}
 	closedir(d);
@@ -321,27 +310,9 @@ static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time
 {
 	struct tp_record *r;
 
-	if (s->arena_len + n > s->arena_cap) {
-		size_t cap = s->arena_cap ? 2 * s->arena_cap : (1u << 20);
-		uint8_t *grown;
-
-		while (cap < s->arena_len + n)
-			cap *= 2;
-		grown = realloc(s->arena, cap);
-		if (!grown)
-			return -ENOMEM;
-		s->arena = grown;
-		s->arena_cap = cap;
-	}
-	if (s->nrecs == s->recs_cap) {
-		size_t cap = s->recs_cap ? 2 * s->recs_cap : 4096;
-		struct tp_record *grown = reallocarray(s->recs, cap, sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		s->recs = grown;
-		s->recs_cap = cap;
-	}
+	if (array_grow(&s->arena, &s->arena_cap, s->arena_len + n) ||
+	    array_grow(&s->recs, &s->recs_cap, s->nrecs + 1))
+		return -ENOMEM;
 	memcpy(s->arena + s->arena_len, rec, n);
 	r = &s->recs[s->nrecs++];
 	r->time = time;

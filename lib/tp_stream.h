@@ -53,11 +53,13 @@ struct tp_stream {
 	bool sampling;			/* the sampled events are enabled */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
-	unsigned int n, cap;
+	unsigned int n;
+	size_t cap;
 	unsigned int late;		/* threads attached after the start */
 	unsigned int unattached;	/* threads that could not be attached */
 	pid_t *failed;			/* their tids: not tried again every tick */
 	unsigned int nfailed;
+	size_t failed_cap;
 	uint64_t lost;			/* samples the kernel dropped (ring full) */
 	uint64_t out_of_order;		/* samples older than ones already delivered */
 	uint64_t delivered;

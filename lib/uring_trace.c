@@ -243,30 +243,17 @@ static struct ut_file *file_of(struct uring_trace *ut, int fd)
 	if (fd < 0 || fd >= (1 << 24))
 		return NULL;
 	if ((size_t)fd >= ut->fd_slots) {
-		size_t slots = ut->fd_slots ? ut->fd_slots : 64, i;
-		int32_t *grown;
+		size_t i = ut->fd_slots;
 
-		while (slots <= (size_t)fd)
-			slots *= 2;
-		grown = reallocarray(ut->file_of_fd, slots, sizeof(*grown));
-		if (!grown)
+		if (array_grow(&ut->file_of_fd, &ut->fd_slots, (size_t)fd + 1))
 			goto oom;
-		for (i = ut->fd_slots; i < slots; i++)
-			grown[i] = -1;
-		ut->file_of_fd = grown;
-		ut->fd_slots = slots;
+		for (; i < ut->fd_slots; i++)
+			ut->file_of_fd[i] = -1;
 	}
 	if (ut->file_of_fd[fd] >= 0)
 		return &ut->files[ut->file_of_fd[fd]];
-	if (ut->nfiles == ut->files_cap) {
-		size_t cap = ut->files_cap ? 2 * ut->files_cap : 16;
-		struct ut_file *grown = reallocarray(ut->files, cap, sizeof(*grown));
-
-		if (!grown)
-			goto oom;
-		ut->files = grown;
-		ut->files_cap = cap;
-	}
+	if (array_grow(&ut->files, &ut->files_cap, ut->nfiles + 1))
+		goto oom;
 	f = &ut->files[ut->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
@@ -285,16 +272,9 @@ static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
 	for (i = 0; i < ut->nrings; i++)
 		if (ut->rings[i].ctx == ctx)
 			return &ut->rings[i];
-	if (ut->nrings == ut->rings_cap) {
-		size_t cap = ut->rings_cap ? 2 * ut->rings_cap : 4;
-		struct ut_ring *grown = reallocarray(ut->rings, cap, sizeof(*grown));
-
-		if (!grown) {
-			ut->oom = true;
-			return NULL;
-		}
-		ut->rings = grown;
-		ut->rings_cap = cap;
+	if (array_grow(&ut->rings, &ut->rings_cap, ut->nrings + 1)) {
+		ut->oom = true;
+		return NULL;
 	}
 	r = &ut->rings[ut->nrings++];
 	memset(r, 0, sizeof(*r));
@@ -312,16 +292,9 @@ static struct ut_thread_enter *enter_of(struct uring_trace *ut, pid_t tid, bool 
 			return &ut->enters[i];
 	if (!create)
 		return NULL;
-	if (ut->nenters == ut->enters_cap) {
-		size_t cap = ut->enters_cap ? 2 * ut->enters_cap : 16;
-		struct ut_thread_enter *grown = reallocarray(ut->enters, cap, sizeof(*grown));
-
-		if (!grown) {
-			ut->oom = true;
-			return NULL;
-		}
-		ut->enters = grown;
-		ut->enters_cap = cap;
+	if (array_grow(&ut->enters, &ut->enters_cap, ut->nenters + 1)) {
+		ut->oom = true;
+		return NULL;
 	}
 	ut->enters[ut->nenters].tid = tid;
 	ut->enters[ut->nenters].fd = -1;
