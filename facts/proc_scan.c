@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "proc_scan.h"
 
 /* 1: has a ring; 0: none; -errno: fds unreadable. */
@@ -34,19 +35,16 @@ static int has_ring(const struct sysroot *sr, pid_t pid)
 	return found;
 }
 
-static int push(pid_t **pids, size_t *n, pid_t pid)
+static int push(pid_t **pids, size_t *n, size_t *cap, pid_t pid)
 {
-	pid_t *grown = reallocarray(*pids, *n + 1, sizeof(**pids));
-
-	if (!grown)
+	if (array_grow(pids, cap, *n + 1))
 		return -ENOMEM;
-	*pids = grown;
 	(*pids)[(*n)++] = pid;
 	return 0;
 }
 
 /* The candidate list: libproc2 live, the captured proc/ directories under --root. */
-static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall)
+static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall, size_t *cap)
 {
 	enum pids_item items[] = { PIDS_ID_PID };
 	struct pids_info *info = NULL;
@@ -60,7 +58,7 @@ static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall)
 			return -ENOMEM;
 		fetch = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
 		for (i = 0; fetch && i < fetch->counts->total; i++)
-			if (push(all, nall, PIDS_VAL(0, s_int, fetch->stacks[i], info))) {
+			if (push(all, nall, cap, PIDS_VAL(0, s_int, fetch->stacks[i], info))) {
 				procps_pids_unref(&info);
 				return -ENOMEM;
 			}
@@ -71,7 +69,7 @@ static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]) && push(all, nall, atoi(de->d_name))) {
+		if (isdigit((unsigned char)de->d_name[0]) && push(all, nall, cap, atoi(de->d_name))) {
 			closedir(d);
 			return -ENOMEM;
 		}
@@ -82,13 +80,13 @@ static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall)
 int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned int *unreadable)
 {
 	pid_t *all = NULL, self = getpid();
-	size_t nall = 0, i;
+	size_t nall = 0, all_cap = 0, pids_cap = 0, i;
 	int err;
 
 	*pids = NULL;
 	*n = 0;
 	*unreadable = 0;
-	err = list_processes(sr, &all, &nall);
+	err = list_processes(sr, &all, &nall, &all_cap);
 	if (err) {
 		free(all);
 		return err;
@@ -101,7 +99,7 @@ int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned 
 		r = has_ring(sr, all[i]);
 		if (r == -EACCES || r == -EPERM)
 			(*unreadable)++;
-		else if (r == 1 && push(pids, n, all[i])) {
+		else if (r == 1 && push(pids, n, &pids_cap, all[i])) {
 			free(all);
 			return -ENOMEM;
 		}

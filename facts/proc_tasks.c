@@ -77,14 +77,8 @@ int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread
 
 static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
 {
-	struct proc_thread *grown;
-
-	if (!(pt->n & (pt->n + 1)) || !pt->v) {
-		grown = reallocarray(pt->v, pt->n ? 2 * (pt->n + 1) : 8, sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		pt->v = grown;
-	}
+	if (array_grow(&pt->v, &pt->cap, pt->n + 1))
+		return -ENOMEM;
 	pt->v[pt->n++] = *t;
 	return 0;
 }
@@ -212,5 +206,5 @@ void proc_threads_free(struct proc_threads *pt)
 		free(pt->v[i].stack);
 	free(pt->v);
 	pt->v = NULL;
-	pt->n = 0;
+	pt->n = pt->cap = 0;
 }

@@ -29,7 +29,7 @@ struct proc_thread {
 struct proc_threads {
 	struct fact_err e;
 	struct proc_thread *v;
-	size_t n;
+	size_t n, cap;
 	unsigned int iou_wrk, iou_sqp, d_state;
 };
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "array.h"
 #include "fdinfo.h"
 #include "parse.h"
 #include "proc_window.h"
@@ -188,16 +189,9 @@ static int list_threads(const struct sysroot *sr, pid_t pid, struct proc_window 
 
 		if (*end || tid <= 0)
 			continue;
-		if (w->nthreads == cap) {
-			struct window_thread *v;
-
-			cap = cap ? cap * 2 : 16;
-			v = realloc(w->threads, cap * sizeof(*v));
-			if (!v) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			w->threads = v;
+		if (array_grow(&w->threads, &cap, w->nthreads + 1)) {
+			closedir(d);
+			return -ENOMEM;
 		}
 		memset(&w->threads[w->nthreads], 0, sizeof(w->threads[0]));
 		w->threads[w->nthreads].tid = (pid_t)tid;

@@ -77,14 +77,9 @@ static void on_record(const struct tp_record *r, void *arg)
 static void read_new_files(pid_t pid, struct punt_watch *w)
 {
 	size_t n = w->ut.nfiles, i;
-	struct watch_file *grown;
 
-	if (n <= w->nfiles)
+	if (n <= w->nfiles || array_grow(&w->files, &w->files_cap, n))
 		return;
-	grown = reallocarray(w->files, n, sizeof(*grown));
-	if (!grown)
-		return;
-	w->files = grown;
 	for (i = w->nfiles; i < n; i++) {
 		memset(&w->files[i], 0, sizeof(w->files[i]));
 		file_state_read(pid, w->ut.files[i].fd, &w->files[i].first);
@@ -435,7 +430,7 @@ void punt_watch_free(struct punt_watch *w)
 	}
 	free(w->files);
 	w->files = NULL;
-	w->nfiles = 0;
+	w->nfiles = w->files_cap = 0;
 	uring_trace_free(&w->ut);
 }
 

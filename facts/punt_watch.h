@@ -68,7 +68,7 @@ struct punt_watch {
 	/* tracepoint only: per file and per ring */
 	struct uring_trace ut;
 	struct watch_file *files;	/* parallel to ut.files */
-	size_t nfiles;
+	size_t nfiles, files_cap;
 };
 
 /*

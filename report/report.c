@@ -68,10 +68,7 @@ struct finding *report_add(struct report *r, const struct check_info *c, enum ch
 	struct finding *f;
 	va_list ap;
 
-	if (r->nfindings == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->findings = xreallocarray(r->findings, r->cap, sizeof(*r->findings));
-	}
+	xarray_grow(&r->findings, &r->cap, r->nfindings + 1);
 	f = &r->findings[r->nfindings++];
 	memset(f, 0, sizeof(*f));
 	f->check = c;
@@ -88,7 +85,7 @@ void report_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	r->notes = xreallocarray(r->notes, r->nnotes + 1, sizeof(*r->notes));
+	xarray_grow(&r->notes, &r->notes_cap, r->nnotes + 1);
 	va_start(ap, fmt);
 	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
 	va_end(ap);

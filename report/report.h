@@ -89,7 +89,7 @@ struct report {
 	size_t nprocesses;
 	struct json_object *probe;	/* probe: the contract's "probe" object */
 	char **notes;
-	size_t nnotes;
+	size_t nnotes, notes_cap;
 };
 
 void report_init(struct report *r, const char *command);
