@@ -157,8 +157,15 @@ void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx);
 void check_probe_cq_overflow(const struct check *c, struct check_ctx *ctx);
 
 /*
- * What a host check calls when a fact it needs is missing: skip when the
- * fact could not be read, error when it was read but made no sense.
+ * The status of a finding about a missing fact: error when it was read but
+ * made no sense (-EBADMSG), skip when it could not be read (no permission,
+ * no such file, the process gone, a feature absent: any other errno).
+ */
+enum check_status fact_status(const struct fact_err *e);
+
+/*
+ * What a host check calls when a fact it needs is missing: a finding with
+ * fact_status() and the fact's reason as its message.
  */
 struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
 				   const char *subject, const struct fact_err *e);
@@ -186,6 +193,9 @@ __attribute__((format(printf, 5, 6)))
 struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
 			 const char *subject, const char *fmt, ...);
 bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds);
+/* check_fact_missing() for a process check: the pid field set too. */
+struct finding *proc_fact_missing(const struct check *c, struct check_ctx *ctx,
+				  const char *subject, const struct fact_err *e);
 
 /*
  * The process's SQPOLL threads for a check, each once with the first ring

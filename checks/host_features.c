@@ -78,7 +78,7 @@ void check_io_uring_features(const struct check *c, struct check_ctx *ctx)
 
 	if (!fact_ok(&uf->e)) {
 		/* Not being able to create any ring is io-uring-available's verdict, not ours. */
-		report_add(ctx->report, &c->info, STATUS_SKIP, "host", "%s", uf->e.why);
+		check_fact_missing(c, ctx, "host", &uf->e);
 		return;
 	}
 	table = json_object_new_array();

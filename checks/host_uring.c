@@ -212,7 +212,7 @@ static void judge_captured(const struct check *c, struct check_ctx *ctx)
 		const struct fact_err *e = !fact_ok(&hf->uring_disabled.e) ? &hf->uring_disabled.e
 									   : &hf->self_status.e;
 
-		if (e->err == -EBADMSG) {
+		if (fact_status(e) == STATUS_ERROR) {
 			f = check_fact_missing(c, ctx, "host", e);
 		} else {
 			f = report_add(ctx->report, &c->info, STATUS_SKIP, "host",

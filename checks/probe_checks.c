@@ -25,8 +25,7 @@ static bool probe_usable(const struct check *c, struct check_ctx *ctx)
 
 	if (fact_ok(&r->e))
 		return true;
-	report_add(ctx->report, &c->info, r->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, r->dir, "%s",
-		   r->e.why);
+	check_fact_missing(c, ctx, r->dir, &r->e);
 	return false;
 }
 

@@ -162,7 +162,7 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		return;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!fact_ok(&pf->fds_e)) {
-		check_fact_missing(c, ctx, subject, &pf->fds_e)->pid = pf->pid;
+		proc_fact_missing(c, ctx, subject, &pf->fds_e);
 		return;
 	}
 	if (pf->nrings) {
@@ -172,7 +172,7 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (!fact_ok(&m->e)) {
-		proc_add(c, ctx, m->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, subject,
+		proc_add(c, ctx, fact_status(&m->e), subject,
 			 "no io_uring fd, and what it maps instead could not be read: %s", m->e.why);
 		return;
 	}

@@ -301,8 +301,9 @@ void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx)
 
 		snprintf(subject, sizeof(subject), "pid %d sqpoll tid %d", (int)pf->pid, (int)tid);
 		if (!fact_ok(&pf->window.e)) {
-			proc_add(c, ctx, STATUS_SKIP, subject, "where threads run is read over a "
-				 "window of two readings, and there is none: %s", pf->window.e.why);
+			proc_add(c, ctx, fact_status(&pf->window.e), subject, "where threads run is "
+				 "read over a window of two readings, and there is none: %s",
+				 pf->window.e.why);
 			continue;
 		}
 		sqpoll_placement(pf, tid, &pl);

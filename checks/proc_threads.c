@@ -17,7 +17,7 @@ static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *s
 		return false;
 	snprintf(subject, subjsz, "pid %d", (int)ctx->proc->pid);
 	if (!fact_ok(&ctx->proc->threads.e)) {
-		check_fact_missing(c, ctx, subject, &ctx->proc->threads.e);
+		proc_fact_missing(c, ctx, subject, &ctx->proc->threads.e);
 		return false;
 	}
 	return true;
@@ -212,8 +212,8 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 		return;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!fact_ok(&pf->status.e) || !fact_ok(&pf->limits.e)) {
-		check_fact_missing(c, ctx, subject,
-				   !fact_ok(&pf->status.e) ? &pf->status.e : &pf->limits.e);
+		proc_fact_missing(c, ctx, subject,
+				  !fact_ok(&pf->status.e) ? &pf->status.e : &pf->limits.e);
 		return;
 	}
 	u = (pf->status.st.vm_lck_kb + pf->status.st.vm_pin_kb) * 1024;
@@ -262,7 +262,7 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (!fact_ok(&w->e)) {
-		check_fact_missing(c, ctx, subject, &w->e);
+		proc_fact_missing(c, ctx, subject, &w->e);
 		return;
 	}
 	for (i = 0; i < w->nops; i++)

@@ -26,6 +26,15 @@ struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum chec
 	return f;
 }
 
+struct finding *proc_fact_missing(const struct check *c, struct check_ctx *ctx,
+				  const char *subject, const struct fact_err *e)
+{
+	struct finding *f = check_fact_missing(c, ctx, subject, e);
+
+	f->pid = ctx->proc->pid;
+	return f;
+}
+
 bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -33,8 +42,7 @@ bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds)
 
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!fact_ok(&pf->e)) {
-		proc_add(c, ctx, pf->e.err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP, subject, "%s",
-			 pf->e.why);
+		proc_fact_missing(c, ctx, subject, &pf->e);
 		return false;
 	}
 	if (pf->kernel_thread) {
@@ -48,7 +56,7 @@ bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds)
 		return false;
 	}
 	if (need_fds && !fact_ok(&pf->fds_e)) {
-		proc_add(c, ctx, STATUS_SKIP, subject, "%s", pf->fds_e.why);
+		proc_fact_missing(c, ctx, subject, &pf->fds_e);
 		return false;
 	}
 	if (need_fds && !pf->nrings) {

@@ -96,12 +96,26 @@ bool check_policy_selects(const struct check_policy *pol, const char *id)
 	return (!pol->only || list_has(pol->only, id)) && !(pol->skip && list_has(pol->skip, id));
 }
 
+enum check_status fact_status(const struct fact_err *e)
+{
+	/* Asked about a fact that holds a value: a caller's bug, shown, not skipped. */
+	if (!e->err)
+		return STATUS_ERROR;
+	if (e->err == -EBADMSG)
+		return STATUS_ERROR;
+	/*
+	 * Everything else is "could not be read here", unknown errnos too:
+	 * unknown is a skip, never a pass. -ENOMEM included: io_uring_setup()
+	 * returns it for RLIMIT_MEMLOCK, a property of the host, and the
+	 * feature facts carry its errno.
+	 */
+	return STATUS_SKIP;
+}
+
 struct finding *check_fact_missing(const struct check *c, struct check_ctx *ctx,
 				   const char *subject, const struct fact_err *e)
 {
-	enum check_status st = e->err == -EBADMSG ? STATUS_ERROR : STATUS_SKIP;
-
-	return report_add(ctx->report, &c->info, st, subject, "%s", e->why);
+	return report_add(ctx->report, &c->info, fact_status(e), subject, "%s", e->why);
 }
 
 void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
