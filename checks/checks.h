@@ -26,6 +26,15 @@ enum check_scope {
 
 #define CHECK_NEEDS_ROOT (1u << 0)	/* skip with a reason when not root */
 #define CHECK_LIVE_ONLY (1u << 1)	/* skip with a reason under --root */
+/* Its pass is the probe's verdict: the JSON's probe.fast_path. */
+#define CHECK_PROBE_VERDICT (1u << 2)
+
+/*
+ * The live tries a check's facts need, in its row: the collectors run a try
+ * only when a selected check asks for it, so no command lists check ids.
+ */
+#define CHECK_TRY_FEATURES (1u << 0)	/* a ring with each setup flag, opcode, registration */
+#define CHECK_TRY_ODIRECT (1u << 1)	/* an O_DIRECT temporary file in each data directory */
 
 /* What the operator plans to run: preflight judges the host against it. */
 struct plan {
@@ -79,6 +88,7 @@ struct check {
 	struct check_info info;	/* id, title, category, severity and the explain texts */
 	enum check_scope scope;
 	unsigned int flags;
+	unsigned int tries;	/* CHECK_TRY_*: the live tries its facts need */
 	check_run_fn run;
 	/* Parameters of generic runners, so simple checks need no function. */
 	union {
@@ -106,6 +116,9 @@ int check_policy_validate(const struct check_policy *pol, char **bad);
 
 /* Whether the policy lets check id run (it exists, is in --only, not in --skip). */
 bool check_policy_selects(const struct check_policy *pol, const char *id);
+
+/* The CHECK_TRY_* bits of every check the policy selects. */
+unsigned int check_policy_tries(const struct check_policy *pol);
 
 /* Runs every check of one scope, in table order, honouring the policy. */
 void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,

@@ -96,6 +96,17 @@ bool check_policy_selects(const struct check_policy *pol, const char *id)
 	return (!pol->only || list_has(pol->only, id)) && !(pol->skip && list_has(pol->skip, id));
 }
 
+unsigned int check_policy_tries(const struct check_policy *pol)
+{
+	unsigned int tries = 0;
+	size_t i;
+
+	for (i = 0; i < check_table_len; i++)
+		if (check_policy_selects(pol, check_table[i].info.id))
+			tries |= check_table[i].tries;
+	return tries;
+}
+
 enum check_status fact_status(const struct fact_err *e)
 {
 	/* Asked about a fact that holds a value: a caller's bug, shown, not skipped. */

@@ -14,15 +14,15 @@ void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const c
 		  size_t ndirs, struct collect_opts *co)
 {
 	static const char *const here[] = { "." };
+	unsigned int tries = check_policy_tries(&g->policy);
 
 	/* The live default is the current directory; a captured host has no "here". */
 	*co = (struct collect_opts){
 		.dirs = !ndirs && sr->live ? here : dirs,
 		.ndirs = !ndirs && sr->live ? 1 : ndirs,
 		/* The live tries cost a ring and a file each: only for checks that run. */
-		.try_features = check_policy_selects(&g->policy, "io-uring-features"),
-		.try_odirect = check_policy_selects(&g->policy, "fs-o-direct") ||
-			       check_policy_selects(&g->policy, "dio-alignment"),
+		.try_features = tries & CHECK_TRY_FEATURES,
+		.try_odirect = tries & CHECK_TRY_ODIRECT,
 	};
 }
 

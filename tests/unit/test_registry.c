@@ -103,6 +103,29 @@ static void test_policy_validation(void **state)
 	assert_true(check_policy_selects(&bad, "fs-type"));
 }
 
+/* The live tries follow the selected checks' rows: none when none of them needs one. */
+static void test_policy_tries(void **state)
+{
+	const struct check_policy all = { 0 };
+	const struct check_policy fs = { .only = "fs-type,memlock-limit" };
+	const struct check_policy align = { .only = "dio-alignment" };
+	const struct check_policy no_try = { .skip = "io-uring-features,fs-o-direct,dio-alignment" };
+	size_t i, verdicts = 0;
+
+	(void)state;
+	assert_int_equal(check_policy_tries(&all), CHECK_TRY_FEATURES | CHECK_TRY_ODIRECT);
+	assert_int_equal(check_policy_tries(&fs), 0);
+	assert_int_equal(check_policy_tries(&align), CHECK_TRY_ODIRECT);
+	assert_int_equal(check_policy_tries(&no_try), 0);
+	/* One probe verdict, and it is a probe check. */
+	for (i = 0; i < check_table_len; i++)
+		if (check_table[i].flags & CHECK_PROBE_VERDICT) {
+			assert_int_equal(check_table[i].scope, SCOPE_PROBE);
+			verdicts++;
+		}
+	assert_int_equal(verdicts, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +133,7 @@ int main(void)
 		cmocka_unit_test(test_every_row_complete),
 		cmocka_unit_test(test_no_known_article_errors),
 		cmocka_unit_test(test_policy_validation),
+		cmocka_unit_test(test_policy_tries),
 	};
 
 	return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
