@@ -21,7 +21,7 @@ DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
 # e2fsprogs makes the loop ext4 they run on.
 DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db \
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
 # make check-kernels: qemu, and busybox for the guest's userland.
@@ -73,12 +73,21 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind bench fuzz install uninstall clean FORCE
-all: uringlint $(B)/uringlint.1
+all: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 
-# The man page's CHECKS section comes from the table, through the binary.
+# The man page's SYNOPSIS, COMMANDS, GLOBAL OPTIONS and CHECKS sections and
+# the bash completion come from the command, option and check tables,
+# through the binary: they cannot drift from what it accepts.
+MAN_PARTS := synopsis commands global-options
 $(B)/uringlint.1: cmd/uringlint.1.in uringlint
-	./uringlint checks --roff >$(B)/checks.roff
-	sed -e 's/@VERSION@/$(VERSION)/' -e '/^@CHECKS@$$/{r $(B)/checks.roff' -e 'd;}' $< >$@
+	./uringlint checks --roff >$(B)/man-checks.roff
+	$(foreach p,$(MAN_PARTS),./uringlint --generate man-$(p) >$(B)/man-$(p).roff &&) true
+	sed -e 's/@VERSION@/$(VERSION)/' \
+		-e '/^@CHECKS@$$/{r $(B)/man-checks.roff' -e 'd;}' \
+		$(foreach p,$(MAN_PARTS),-e '/^@$(p)@$$/{r $(B)/man-$(p).roff' -e 'd;}') $< >$@
+
+$(B)/uringlint.bash-completion: uringlint
+	./uringlint --generate bash-completion >$@
 
 # Rebuild everything when the flags change (SANITIZE=..., DEVELOPER=1).
 $(B)/FLAGS: FORCE
@@ -149,7 +158,7 @@ run: deps
 	./uringlint report --probe || [ $$? -eq 1 ]
 
 check: deps
-	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
+	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
 	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
@@ -157,7 +166,7 @@ unit-bins: $(UNIT_BIN)
 # The unit binaries and the CLI, fixture, hostile, audit and probe suites under valgrind
 # memcheck: build without SANITIZE (the two do not mix).
 check-valgrind: deps
-	$(MAKE) uringlint $(B)/uringlint.1 unit-bins $(E2E_HELPERS)
+	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS)
 	@bash tests/valgrind.sh $(UNIT_BIN)
 
 # Every parser has a harness in tests/fuzz/. Built with $(CC) and replay.c it
@@ -241,11 +250,11 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/probe_vs_fio.sh
 	@bash tests/bench/watch.sh
 
-install: uringlint $(B)/uringlint.1
+install: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0755 uringlint $(DESTDIR)$(BINDIR)/uringlint
 	install -m 0644 $(B)/uringlint.1 $(DESTDIR)$(MANDIR)/man1/uringlint.1
-	install -m 0644 cmd/uringlint.bash-completion $(DESTDIR)$(COMPLETIONDIR)/uringlint
+	install -m 0644 $(B)/uringlint.bash-completion $(DESTDIR)$(COMPLETIONDIR)/uringlint
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/uringlint $(DESTDIR)$(MANDIR)/man1/uringlint.1 \

@@ -43,3 +43,18 @@ int arg_live_only(const struct global_opts *g, const char *what)
 {
 	return g->root ? usage_error("%s; it cannot replay --root", what) : 0;
 }
+
+int arg_fail_on(struct global_opts *g, const char *arg)
+{
+	if (!strcmp(arg, "warn"))
+		g->fail_on = STATUS_WARN;
+	else if (!strcmp(arg, "fail"))
+		g->fail_on = STATUS_FAIL;
+	else if (!strcmp(arg, "never"))
+		g->fail_never = true;
+	else
+		return usage_error("--fail-on takes warn, fail or never, not '%s'", arg);
+	if (strcmp(arg, "never"))
+		g->fail_never = false;
+	return 0;
+}

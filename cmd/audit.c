@@ -19,6 +19,18 @@ enum {
 	OPT_WATCH,
 };
 
+const struct cmd_option audit_options[] = {
+	{ "all", 0, OPT_ALL, ARG_NONE, NULL, NULL, 0, NULL,
+	  "audit every process with an io_uring fd" },
+	{ "data-path", 0, OPT_DATA_PATH, ARG_FILE, "GLOB", NULL, CMDOPT_REPEAT, NULL,
+	  "the service's data files, by glob (also data-path in the\npolicy file)" },
+	{ "watch", 0, OPT_WATCH, ARG_VALUE, "SECONDS", NULL, 0,
+	  "--watch counts punts on the live system",
+	  "count punts to io-wq per second, per opcode and per file\nfor SECONDS (root; "
+	  "new iou-wrk threads otherwise)" },
+	{ NULL },
+};
+
 
 struct audit_args {
 	pid_t *pids;
@@ -125,13 +137,6 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 
 int cmd_audit(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "data-path", required_argument, NULL, OPT_DATA_PATH },
-		{ "watch", required_argument, NULL, OPT_WATCH },
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct collect_opts copts = { 0 };
 	struct audit_args a = { 0 };
 	struct host_facts *hf = NULL;
@@ -148,7 +153,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1, sizeof(*a.data_paths));
 		a.data_paths[a.ndata_paths++] = g->cfg->data_paths[i];
 	}
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		if (c == OPT_ALL) {
 			a.all = true;
 		} else if (c == OPT_WATCH) {
@@ -164,12 +169,10 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 			a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1,
 						     sizeof(*a.data_paths));
 			a.data_paths[a.ndata_paths++] = optarg;
-		} else {
-			ret = global_opt(g, c, optarg, argv, command_find("audit"));
-			if (ret)
-				goto out_args;
 		}
 	}
+	if (ret)
+		goto out_args;
 	for (; optind < argc; optind++) {
 		pid_t pid = 0;
 
@@ -182,10 +185,6 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	if (!a.npids == !a.all) {
 		ret = usage_error(a.all ? "audit takes process IDs or --all, not both"
 					: "audit needs process IDs or --all");
-		goto out_args;
-	}
-	if (a.watch && arg_live_only(g, "--watch counts punts on the live system")) {
-		ret = EXIT_USAGE;
 		goto out_args;
 	}
 	ret = cmd_open_sysroot(g, &sr);

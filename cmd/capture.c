@@ -295,13 +295,14 @@ static int capture_process(struct capture *c, pid_t pid)
 
 enum { OPT_PID = OPT_CMD_BASE };
 
+const struct cmd_option capture_options[] = {
+	{ "pid", 0, OPT_PID, ARG_PID, "PID", NULL, CMDOPT_REPEAT, NULL,
+	  "also copy this process's files" },
+	{ NULL },
+};
+
 int cmd_capture(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, OPT_PID },
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct capture c = { 0 };
 	pid_t *pids = NULL;
 	size_t npids = 0, i;
@@ -312,30 +313,21 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 	time_t now;
 	int opt, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+	while ((opt = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		if (opt == OPT_PID) {
 			pids = xreallocarray(pids, npids + 1, sizeof(*pids));
 			ret = arg_pid(optarg, &pids[npids]);
 			if (ret)
 				goto out;
 			npids++;
-			continue;
 		}
-		ret = global_opt(g, opt, optarg, argv, command_find("capture"));
-		if (ret)
-			goto out;
 	}
-	if (optind < argc) {
-		ret = usage_error("capture takes no argument '%s'", argv[optind]);
+	if (ret)
 		goto out;
-	}
 	if (!g->output) {
 		ret = usage_error("capture needs -o DIR, the tree to write");
 		goto out;
 	}
-	ret = arg_live_only(g, "capture reads the live system");
-	if (ret)
-		goto out;
 	c.out = g->output;
 	if (!stat(c.out, &st)) {
 		struct dirent *de;

@@ -98,27 +98,21 @@ static int write_checks_roff(FILE *out, const void *data)
 
 enum { OPT_ROFF = OPT_CMD_BASE };
 
+const struct cmd_option checks_options[] = {
+	{ "roff", 0, OPT_ROFF, ARG_NONE, NULL, NULL, CMDOPT_HIDDEN, NULL,
+	  "the man page's CHECKS section" },
+	{ NULL },
+};
+
 int cmd_checks(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = {
-		{ "roff", no_argument, NULL, OPT_ROFF },	/* for the man page build */
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	bool roff = false;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
-		if (c == OPT_ROFF) {
-			roff = true;
-			continue;
-		}
-		ret = global_opt(g, c, optarg, argv, command_find("checks"));
-		if (ret)
-			return ret;
-	}
-	if (optind < argc)
-		return usage_error("checks takes no argument '%s'", argv[optind]);
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1)
+		roff |= c == OPT_ROFF;
+	if (ret)
+		return ret;
 	if (roff)
 		return cmd_write_output(g, write_checks_roff, NULL);
 	return cmd_write_output(g, g->format == FORMAT_JSON ? write_checks_json : write_checks_table,

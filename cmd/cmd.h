@@ -18,7 +18,11 @@
 
 struct config;
 
+struct command;
+
 struct global_opts {
+	const struct command *cmd;	/* the command being run */
+	const char *live_reason;	/* a live-only option was given: why */
 	enum output_format format;
 	const char *output;	/* -o FILE, NULL: stdout */
 	const char *root;	/* --root DIR, NULL: live */
@@ -42,28 +46,85 @@ enum {
 	OPT_CMD_BASE = 0x200,	/* commands number their own options from here */
 };
 
-/* Every command accepts the global options after its name too. */
-#define GLOBAL_LONGOPTS                                               \
-	{ "format", required_argument, NULL, OPT_FORMAT },            \
-	{ "output", required_argument, NULL, 'o' },                   \
-	{ "root", required_argument, NULL, OPT_ROOT },                \
-	{ "only", required_argument, NULL, OPT_ONLY },                \
-	{ "skip", required_argument, NULL, OPT_SKIP },                \
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },          \
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },              \
-	{ "config", required_argument, NULL, OPT_CONFIG },            \
-	{ "quiet", no_argument, NULL, 'q' },                          \
-	{ "verbose", no_argument, NULL, 'v' },                        \
-	{ "help", no_argument, NULL, 'h' },                           \
-	{ "version", no_argument, NULL, 'V' }
-#define GLOBAL_SHORTOPTS "o:qvhV"
+/* How an option's value or a command's operands are completed and shown. */
+enum arg_kind {
+	ARG_NONE,	/* a flag */
+	ARG_VALUE,	/* a number, a size, a list: nothing to complete */
+	ARG_WORDS,	/* one of .words */
+	ARG_DIR,
+	ARG_FILE,
+	ARG_JSON_FILE,
+	ARG_PID,
+	ARG_CHECK,	/* a check id */
+	ARG_CHECKS,	/* check ids, comma-separated */
+};
+
+#define CMDOPT_REPEAT (1u << 0)	/* may be given more than once */
+#define CMDOPT_HIDDEN (1u << 1)	/* for the build, not in help, man page or completion */
+
+/*
+ * One option of a command or of the global set. getopt's table, --help, the
+ * man page's SYNOPSIS and COMMANDS and the bash completion are all made from
+ * these rows, so none of them can name an option the others lack.
+ */
+struct cmd_option {
+	const char *name;	/* long name, without "--" */
+	char short_name;	/* 0: none */
+	int val;		/* what getopt_long returns for it */
+	enum arg_kind arg;
+	const char *metavar;	/* DIR, N, LIST, ... (ARG_NONE: NULL) */
+	const char *words;	/* ARG_WORDS: the values, space-separated */
+	unsigned int flags;	/* CMDOPT_* */
+	const char *live_only;	/* non-NULL: refuses --root, and this says why */
+	const char *help;	/* one sentence; "\n" starts an indented line in --help */
+};
+
+/* Setup main applies from a command's row, as git's run_builtin does. */
+#define CMD_LIVE_ONLY (1u << 0)	/* acts on the live system: --root is refused */
+#define CMD_NO_OPERANDS (1u << 1)	/* takes no arguments after its options */
 
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, struct global_opts *g);
-	const char *args;
 	const char *summary;
+	unsigned int flags;
+	const char *live_only;	/* CMD_LIVE_ONLY: why, for the refusal */
+	const struct cmd_option *options;	/* ends with a row without a name */
+	enum arg_kind operands;
+	const char *operand_name;	/* "PID", "ID", "FILE" */
+	const char *alt;	/* usage shown before the options ("PID... | --all") or NULL */
+	const char *man;	/* the COMMANDS paragraph, roff */
+	const struct command *sub;	/* "report merge": a command under this one */
 };
+
+extern const struct command commands[];
+extern const size_t commands_len;
+extern const struct cmd_option global_options[];
+
+/* Each command's own options (in its file). */
+extern const struct cmd_option preflight_options[], audit_options[], probe_options[],
+	report_options[], capture_options[], checks_options[], no_options[];
+
+/*
+ * getopt_long over the command's options and the global ones. Returns a
+ * command option's val; handles global options itself. At the end of the
+ * options it applies the row: --root against a live-only command or option,
+ * operands to a command that takes none. Returns -1 at the end, with *ret 0
+ * or the exit status of a usage error (then also -1).
+ */
+int cmd_getopt(int argc, char **argv, struct global_opts *g, int *ret);
+
+/* getopt's tables of the global options alone (main, before the command). */
+const char *global_shortopts(void);
+const struct option *global_longopts(void);
+
+/* The option stands in the command's alternative usage ("PID... | --all"). */
+bool command_alt_has(const struct command *cmd, const struct cmd_option *o);
+/* The usage line of a command after "uringlint [GLOBAL] ". */
+void command_usage(FILE *out, const struct command *cmd);
+
+/* `uringlint --generate KIND` for the build: bash-completion, man-synopsis, man-commands. */
+int cmd_generate(const char *kind);
 
 /* Command entry points (one file each). */
 int cmd_preflight(int argc, char **argv, struct global_opts *g);
@@ -103,6 +164,8 @@ __attribute__((format(printf, 1, 2))) int usage_error(const char *fmt, ...);
 /* Option values, each with its one usage error: 0 or EXIT_USAGE. */
 int arg_pid(const char *arg, pid_t *pid);
 int arg_count(const char *opt, const char *arg, unsigned int max, unsigned int *out);
+/* --fail-on and the policy file's fail-on: warn, fail or never. */
+int arg_fail_on(struct global_opts *g, const char *arg);
 /* --dir: a directory that exists. */
 int arg_dir(const char *dir);
 /* what ("--watch counts punts on the live system") cannot replay --root DIR. */

@@ -47,15 +47,13 @@ static int write_explain_json(FILE *out, const void *data)
 
 int cmd_explain(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
 	const struct check *c;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
-		ret = global_opt(g, opt, optarg, argv, command_find("explain"));
-		if (ret)
-			return ret;
-	}
+	while ((opt = cmd_getopt(argc, argv, g, &ret)) != -1)
+		;	/* explain has no options of its own */
+	if (ret)
+		return ret;
 	if (optind >= argc)
 		return usage_error("explain needs a check id (see 'uringlint checks')");
 	if (optind + 1 < argc)

@@ -80,7 +80,6 @@ static void hosts_list(struct json_object *arr, char *buf, size_t bufsz)
 
 int cmd_report_merge(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = { GLOBAL_LONGOPTS, { NULL, 0, NULL, 0 } };
 	struct tally *t = xcalloc(check_table_len, sizeof(*t));
 	unsigned int unknown = 0, nhosts = 0;
 	struct report r;
@@ -88,11 +87,10 @@ int cmd_report_merge(int argc, char **argv, struct global_opts *g)
 	size_t i;
 	int c, ret = 0;
 
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
-		ret = global_opt(g, c, optarg, argv, command_find("report"));
-		if (ret)
-			goto out;
-	}
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1)
+		;	/* report merge has no options of its own */
+	if (ret)
+		goto out;
 	if (optind >= argc) {
 		ret = usage_error("report merge needs JSON reports (uringlint --format json ...)");
 		goto out;

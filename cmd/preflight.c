@@ -21,6 +21,20 @@ enum {
 	OPT_IOPOLL,
 };
 
+const struct cmd_option preflight_options[] = {
+	{ "dir", 0, OPT_DIR, ARG_DIR, "DIR", NULL, CMDOPT_REPEAT, NULL,
+	  "a data directory to judge (default: the current directory)" },
+	{ "sqpoll-cpu", 0, OPT_SQPOLL_CPU, ARG_VALUE, "LIST", NULL, 0, NULL,
+	  "the CPUs the SQPOLL threads will run on" },
+	{ "depth", 0, OPT_DEPTH, ARG_VALUE, "N", NULL, 0, NULL, "the queue depth per ring (128)" },
+	{ "ring-entries", 0, OPT_RING_ENTRIES, ARG_VALUE, "N", NULL, 0, NULL,
+	  "the SQ entries per ring (4096)" },
+	{ "fixed-buffers", 0, OPT_FIXED_BUFFERS, ARG_VALUE, "SIZE", NULL, 0, NULL,
+	  "the registered buffers in bytes (64M)" },
+	{ "iopoll", 0, OPT_IOPOLL, ARG_NONE, NULL, NULL, 0, NULL, "the service will poll (IOPOLL)" },
+	{ NULL },
+};
+
 /* io_uring's own ceiling for SQ entries (IORING_MAX_ENTRIES). */
 
 struct preflight_args {
@@ -73,7 +87,7 @@ static int parse_option(int c, const char *arg, struct preflight_args *a)
 		a->plan.iopoll = true;
 		return 0;
 	}
-	return -1;
+	return 0;	/* cmd_getopt returns only this command's rows */
 }
 
 /* --sqpoll-cpu names CPUs of this host (or of the captured one). */
@@ -101,16 +115,6 @@ static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_ar
 
 int cmd_preflight(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "sqpoll-cpu", required_argument, NULL, OPT_SQPOLL_CPU },
-		{ "depth", required_argument, NULL, OPT_DEPTH },
-		{ "ring-entries", required_argument, NULL, OPT_RING_ENTRIES },
-		{ "fixed-buffers", required_argument, NULL, OPT_FIXED_BUFFERS },
-		{ "iopoll", no_argument, NULL, OPT_IOPOLL },
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct preflight_args a = { 0 };
 	struct host_facts *hf = NULL;
 	struct collect_opts copts;
@@ -121,17 +125,13 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 
 	plan_defaults(&a.plan);
 	config_apply_plan(g->cfg, &a.plan);
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		ret = parse_option(c, optarg, &a);
-		if (ret < 0)
-			ret = global_opt(g, c, optarg, argv, command_find("preflight"));
 		if (ret)
 			goto out_args;
 	}
-	if (optind < argc) {
-		ret = usage_error("preflight takes no argument '%s'", argv[optind]);
+	if (ret)
 		goto out_args;
-	}
 	ret = check_dirs(g, &a);
 	if (ret)
 		goto out_args;

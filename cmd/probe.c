@@ -27,6 +27,24 @@ enum {
 	OPT_CONTRAST,
 };
 
+const struct cmd_option probe_options[] = {
+	{ "dir", 0, OPT_DIR, ARG_DIR, "DIR", NULL, 0, NULL,
+	  "the filesystem to measure, by a directory on it (.)" },
+	{ "size", 0, OPT_SIZE, ARG_VALUE, "N", NULL, 0, NULL, "the temporary file's size (256M)" },
+	{ "duration", 0, OPT_DURATION, ARG_VALUE, "S", NULL, 0, NULL, "seconds per mode (2)" },
+	{ "depth", 0, OPT_DEPTH, ARG_VALUE, "N", NULL, 0, NULL, "requests in flight (32)" },
+	{ "bs", 0, OPT_BS, ARG_VALUE, "N", NULL, 0, NULL, "bytes per request (4k)" },
+	{ "rw", 0, OPT_RW, ARG_WORDS, "RW", "randrw randread randwrite", 0, NULL,
+	  "randrw (default), randread or randwrite" },
+	{ "mode", 0, OPT_MODE, ARG_WORDS, "MODE", "default sqpoll sqpoll-fixed all", 0, NULL,
+	  "default, sqpoll, sqpoll-fixed or all (default)" },
+	{ "sqpoll-cpu", 0, OPT_SQPOLL_CPU, ARG_VALUE, "N", NULL, 0, NULL,
+	  "pin the SQPOLL thread to CPU N" },
+	{ "contrast", 0, OPT_CONTRAST, ARG_NONE, NULL, NULL, 0, NULL,
+	  "also measure buffered I/O, appends and writes into\nunwritten extents" },
+	{ NULL },
+};
+
 static int parse_opt(int c, const char *arg, struct probe_opts *o)
 {
 	uint64_t v;
@@ -82,7 +100,7 @@ static int parse_opt(int c, const char *arg, struct probe_opts *o)
 		o->contrast = true;
 		return 0;
 	}
-	return -1;
+	return 0;	/* cmd_getopt returns only this command's rows */
 }
 
 static struct json_object *mode_json(const struct probe_result *r, enum probe_mode m)
@@ -241,7 +259,7 @@ int cmd_probe_into_report(const struct probe_opts *po, struct check_ctx *ctx,
 	checks_run_scope(SCOPE_PROBE, ctx, pol);
 	ctx->probe = NULL;
 	for (i = 0; i < rp->nfindings; i++)
-		if (!strcmp(rp->findings[i].check->id, "probe-fast-path"))
+		if (check_find(rp->findings[i].check->id)->flags & CHECK_PROBE_VERDICT)
 			fast_path = rp->findings[i].status == STATUS_PASS;
 	rp->probe = probe_json(pr, fast_path);
 	ret = 0;
@@ -252,19 +270,6 @@ out:
 
 int cmd_probe(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "depth", required_argument, NULL, OPT_DEPTH },
-		{ "bs", required_argument, NULL, OPT_BS },
-		{ "rw", required_argument, NULL, OPT_RW },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "sqpoll-cpu", required_argument, NULL, OPT_SQPOLL_CPU },
-		{ "contrast", no_argument, NULL, OPT_CONTRAST },
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct probe_opts o;
 	struct collect_opts copts = { 0 };
 	struct host_facts *hf = NULL;
@@ -274,16 +279,14 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	int c, ret;
 
 	probe_opts_default(&o, ".");
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		ret = parse_opt(c, optarg, &o);
-		if (ret < 0)
-			ret = global_opt(g, c, optarg, argv, command_find("probe"));
 		if (ret)
 			return ret;
 	}
-	if (optind < argc)
-		return usage_error("probe takes no argument '%s'", argv[optind]);
-	if (arg_live_only(g, "probe runs I/O on the live system") || arg_dir(o.dir))
+	if (ret)
+		return ret;
+	if (arg_dir(o.dir))
 		return EXIT_USAGE;
 	ret = cmd_open_sysroot(g, &sr);
 	if (ret)

@@ -24,6 +24,18 @@ enum {
 	OPT_PROBE,
 };
 
+const struct cmd_option report_options[] = {
+	{ "dir", 0, OPT_DIR, ARG_DIR, "DIR", NULL, CMDOPT_REPEAT, NULL,
+	  "a data directory, as in preflight (the first one is probed)" },
+	{ "pid", 0, OPT_PID, ARG_PID, "PID", NULL, CMDOPT_REPEAT, NULL,
+	  "audit this process (default: every io_uring process)" },
+	{ "all", 0, OPT_ALL, ARG_NONE, NULL, NULL, 0, NULL,
+	  "audit every io_uring process (the default without --pid)" },
+	{ "probe", 0, OPT_PROBE, ARG_NONE, NULL, NULL, 0, "--probe runs I/O on the live system",
+	  "also run the probe on the first --dir" },
+	{ NULL },
+};
+
 struct report_args {
 	const char **dirs;
 	size_t ndirs;
@@ -34,18 +46,10 @@ struct report_args {
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct report_args *a)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "probe", no_argument, NULL, OPT_PROBE },
-		GLOBAL_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	size_t i;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, ":" GLOBAL_SHORTOPTS, opts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		switch (c) {
 		case OPT_DIR:
 			a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
@@ -62,16 +66,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 		case OPT_PROBE:
 			a->probe = true;
 			break;
-		default:
-			ret = global_opt(g, c, optarg, argv, command_find("report"));
-			if (ret)
-				return ret;
 		}
 	}
-	if (optind < argc)
-		return usage_error("report takes no argument '%s'", argv[optind]);
-	if (a->probe && arg_live_only(g, "--probe runs I/O on the live system"))
-		return EXIT_USAGE;
+	if (ret)
+		return ret;
 	for (i = 0; !g->root && i < a->ndirs; i++)
 		if (arg_dir(a->dirs[i]))
 			return EXIT_USAGE;
@@ -92,8 +90,10 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	int ret;
 
 	/* "report merge FILE...": the fleet view of many hosts' JSON reports. */
-	if (argc > 1 && !strcmp(argv[1], "merge"))
-		return cmd_report_merge(argc - 1, argv + 1, g);
+	if (argc > 1 && !strcmp(argv[1], "merge")) {
+		g->cmd = g->cmd->sub;
+		return g->cmd->run(argc - 1, argv + 1, g);
+	}
 	ret = parse_args(argc, argv, g, &a);
 	if (ret)
 		goto out_args;

@@ -180,22 +180,54 @@ if [ -f "$MANPAGE" ] && command -v man >/dev/null; then
 else
 	skip "man page" "build/uringlint.1 or man is missing"
 fi
-bash -n cmd/uringlint.bash-completion && ok "bash completion parses" || bad "bash completion parses"
-# Every command of the table and every option its usage names, in the completion and
-# the man page (the two are kept by hand: this is what keeps them from drifting).
-drift=
-for c in $("$BIN" --help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}'); do
-	grep -q "local commands=.*\b$c\b" cmd/uringlint.bash-completion || drift+="completion: no command $c"$'\n'
-	arm=$(awk -v c="$c" '$0 ~ "^\t" c "\\)" {on = 1; next} on && /^\t;;/ {exit} on' cmd/uringlint.bash-completion)
-	[ -n "$arm" ] || drift+="completion: no case for $c"$'\n'
-	[ -f "$MANPAGE" ] && ! grep -q "^\.B $c\$" "$MANPAGE" && drift+="man page: no command $c"$'\n'
-	for o in $("$BIN" "$c" --help 2>/dev/null | head -1 | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		grep -q -- "$o\b" <<<"$arm" || drift+="completion: $c has no $o"$'\n'
-		[ -f "$MANPAGE" ] && ! grep -q -- "${o//-/\\\\-}" "$MANPAGE" && drift+="man page: no $o"$'\n'
+COMPLETION=build/uringlint.bash-completion
+bash -n "$COMPLETION" && ok "bash completion parses" || bad "bash completion parses"
+# The completion and the man page are generated from the command table; this
+# asks them, through bash-completion itself and the rendered page, for every
+# command, every option its --help lists, and every check, so a generator
+# that drops one fails here. Each option is also fed to the command, which
+# must not call it unrecognized: help, completion and getopt are one table.
+completions() { PATH=$(dirname "$BIN"):$PATH bash tests/e2e/complete.sh "$COMPLETION" "$1"; }
+help_opts() { # the options a command's --help lists, global ones included
+	"$BIN" "$1" --help | grep -o -- '^  \(-[a-zA-Z], \)\?--[a-z][a-z-]*' | grep -o -- '--[a-z-]*' | sort -u
+}
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	drift=
+	cmds=$("$BIN" --help | awk '/^Commands/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}')
+	offered=$(completions "uringlint " | sort)
+	for c in $cmds; do
+		grep -qx "$c" <<<"$offered" || drift+="completion: no command $c"$'\n'
+		grep -q "^\.B $c\$" "$MANPAGE" 2>/dev/null || drift+="man page: no command $c"$'\n'
+		want=$(help_opts "$c")
+		got=$(completions "uringlint $c --" | sort -u)
+		[ "$want" = "$got" ] || drift+="completion of '$c --': $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"$'\n'
+		for o in $want; do
+			grep -q -- "$o\b" "$TMP/man.txt" 2>/dev/null || drift+="man page: no $o"$'\n'
+			# Never runs the command: an option that takes a value is given none
+			# (getopt stops there), a flag is followed by an unknown option.
+			if "$BIN" "$c" --help | grep -q -- "^  \(-[a-zA-Z], \)\?$o [A-Z]"; then
+				"$BIN" "$c" "$o" </dev/null >/dev/null 2>"$TMP/opt.err"
+			else
+				"$BIN" "$c" "$o" --no-such-option </dev/null >/dev/null 2>"$TMP/opt.err"
+			fi
+			grep -q "unrecognized option '$o'" "$TMP/opt.err" && drift+="$c rejects its own $o"$'\n'
+		done
 	done
-done
-[ -z "$drift" ] && ok "completion and man page name every command and its options" ||
-	bad "completion and man page name every command and its options" "${drift%$'\n'}"
+	ids=$("$BIN" checks --format json | jq -r '.[].id' | sort)
+	[ "$(completions "uringlint explain " | sort)" = "$ids" ] || drift+="completion of explain: not every check id"$'\n'
+	[ "$(completions "uringlint --skip " | sort)" = "$ids" ] || drift+="completion of --skip: not every check id"$'\n'
+	[ -z "$drift" ] && ok "completion and man page name every command, option and check" ||
+		bad "completion and man page name every command, option and check" "${drift%$'\n'}"
+	# A value is completed by its kind: words, directories, nothing for a number.
+	[ "$(completions "uringlint probe --mode sq" | sort | tr '\n' ' ')" = "sqpoll sqpoll-fixed " ] &&
+		[ -z "$(completions "uringlint preflight --depth ")" ] &&
+		[ "$(completions "uringlint report m")" = merge ] &&
+		completions "uringlint audit " | grep -qx "$$" &&
+		ok "completion completes values by kind (words, none for a number, merge, PIDs)" ||
+		bad "completion completes values by kind"
+else
+	skip "completion through bash-completion" "/usr/share/bash-completion/bash_completion is missing"
+fi
 if [ ! -w Makefile ] || [ ! -w build ]; then
 	# make install refreshes build/FLAGS first; a read-only checkout (the nobody rerun) cannot.
 	skip "make install into a DESTDIR" "the checkout or build/ is not writable by $(id -un)"
