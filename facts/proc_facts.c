@@ -160,6 +160,20 @@ static bool fd_table_alive(const struct sysroot *sr, pid_t pid)
 	return any;
 }
 
+static int by_ring_fd(const void *a, const void *b)
+{
+	const struct proc_ring *x = a, *y = b;
+
+	return (x->fd > y->fd) - (x->fd < y->fd);
+}
+
+static int by_file_fd(const void *a, const void *b)
+{
+	const struct proc_file *x = a, *y = b;
+
+	return (x->fd > y->fd) - (x->fd < y->fd);
+}
+
 static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 {
 	char dir[64], path[96], target[4096], *text;
@@ -223,6 +237,12 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		pf->nfiles++;
 	}
 	closedir(d);
+	/*
+	 * In fd order, as the live /proc lists them: a captured tree's directory
+	 * lists in its filesystem's order, and the replay must say the same.
+	 */
+	qsort(pf->rings, pf->nrings, sizeof(*pf->rings), by_ring_fd);
+	qsort(pf->files, pf->nfiles, sizeof(*pf->files), by_file_fd);
 	/* Many fds gone at once, and none left: the process is exiting under us. */
 	if (sr->live && vanished && !fd_table_alive(sr, pf->pid))
 		pf->incomplete = true;

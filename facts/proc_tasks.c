@@ -121,6 +121,13 @@ static int collect_live(pid_t pid, struct proc_threads *pt)
 	return pt->n ? 0 : -ENOENT;
 }
 
+static int by_tid(const void *a, const void *b)
+{
+	const struct proc_thread *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
 static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
 	char path[96];
@@ -190,6 +197,9 @@ void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threa
 
 	memset(pt, 0, sizeof(*pt));
 	err = sr->live ? collect_live(pid, pt) : collect_captured(sr, pid, pt);
+	/* In TID order, as the live /proc lists them, whatever order a tree's directory has. */
+	if (!err)
+		qsort(pt->v, pt->n, sizeof(*pt->v), by_tid);
 	if (err) {
 		snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
 		fact_fail_read(&pt->e, path, err);
