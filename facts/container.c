@@ -9,16 +9,6 @@
 #include "array.h"
 #include "container.h"
 
-static bool exists(const struct sysroot *sr, const char *rel)
-{
-	int fd = sysroot_open_file(sr, rel);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 static void found(struct container_facts *cf, const char *runtime, const char *evidence)
 {
 	cf->in_container = true;
@@ -39,11 +29,11 @@ void container_facts_collect(const struct sysroot *sr, struct container_facts *c
 	int err;
 
 	memset(cf, 0, sizeof(*cf));
-	if (exists(sr, ".dockerenv")) {
+	if (sysroot_exists(sr, ".dockerenv")) {
 		found(cf, "docker", "/.dockerenv exists");
 		return;
 	}
-	if (exists(sr, "run/.containerenv")) {
+	if (sysroot_exists(sr, "run/.containerenv")) {
 		found(cf, "podman", "/run/.containerenv exists");
 		return;
 	}

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,63 @@
 
 #include "array.h"
 #include "sysroot.h"
+
+void sysroot_record_start(struct sysroot *sr, struct sysroot_record *rec)
+{
+	sr->rec = rec;
+}
+
+void sysroot_record_free(struct sysroot_record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n; i++) {
+		free(rec->v[i].rel);
+		free(rec->v[i].data);
+	}
+	free(rec->v);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* Keeps a copy of what was read; an allocation failure marks the record incomplete. */
+static void record(const struct sysroot *sr, enum sysroot_kind kind, const char *rel,
+		   const char *data, size_t len)
+{
+	struct sysroot_record *rec = sr->rec;
+	struct sysroot_read *r;
+
+	if (!rec || rec->err)
+		return;
+	if (rec->n == rec->cap) {
+		size_t cap = rec->cap ? 2 * rec->cap : 256;
+		struct sysroot_read *grown = reallocarray(rec->v, cap, sizeof(*grown));
+
+		if (!grown) {
+			rec->err = -ENOMEM;
+			return;
+		}
+		rec->v = grown;
+		rec->cap = cap;
+	}
+	r = &rec->v[rec->n];
+	while (*rel == '/')
+		rel++;
+	r->kind = kind;
+	r->len = len;
+	r->rel = strdup(rel);
+	r->data = data ? malloc(len + 1) : NULL;
+	if (!r->rel || (data && !r->data)) {
+		free(r->rel);
+		free(r->data);
+		rec->err = -ENOMEM;
+		return;
+	}
+	if (data) {
+		memcpy(r->data, data, len);
+		r->data[len] = '\0';
+	}
+	rec->n++;
+}
 
 int sysroot_open(struct sysroot *sr, const char *root)
 {
@@ -66,6 +124,36 @@ void sysroot_close(struct sysroot *sr)
 	sr->dirfd = -1;
 }
 
+ssize_t path_next(char *rest, char *comp, bool *last)
+{
+	const char *p = rest;
+	size_t len;
+
+	while (*p == '/')
+		p++;
+	len = strcspn(p, "/");
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(comp, p, len);
+	comp[len] = '\0';
+	p += len;
+	*last = !p[strspn(p, "/")];
+	memmove(rest, p, strlen(p) + 1);
+	return (ssize_t)len;
+}
+
+int path_splice(char *rest, size_t restsz, const char *link)
+{
+	size_t n = strlen(link), r = strlen(rest);
+
+	if (r + n + 2 > restsz)
+		return -ENAMETOOLONG;
+	memmove(rest + n + 1, rest, r + 1);
+	memcpy(rest, link, n);
+	rest[n] = '/';
+	return 0;
+}
+
 /* Closes the directories of a walk, all but the root at [0]. */
 static void walk_close(int *stack, unsigned int depth)
 {
@@ -86,7 +174,6 @@ static int open_in_root_walk(int rootfd, const char *rel, int flags)
 	char rest[2 * PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1];
 	int stack[PATH_MAX / 2], fd, ret;
 	unsigned int depth = 0, links = 0;
-	const char *p;
 
 	stack[0] = rootfd;
 	if (strlen(rel) >= sizeof(rest))
@@ -94,27 +181,19 @@ static int open_in_root_walk(int rootfd, const char *rel, int flags)
 	strcpy(rest, rel);
 	for (;;) {
 		struct stat st;
-		size_t len;
-		ssize_t n;
+		ssize_t len, n;
 		bool last;
 
-		for (p = rest; *p == '/'; p++)
-			;
-		len = strcspn(p, "/");
+		len = path_next(rest, comp, &last);
+		if (len < 0) {
+			ret = (int)len;
+			break;
+		}
 		if (!len) {
 			fd = openat(stack[depth], ".", flags);
 			ret = fd < 0 ? -errno : fd;
 			break;
 		}
-		if (len > NAME_MAX) {
-			ret = -ENAMETOOLONG;
-			break;
-		}
-		memcpy(comp, p, len);
-		comp[len] = '\0';
-		p += len;
-		last = !p[strspn(p, "/")];
-		memmove(rest, p, strlen(p) + 1);
 		if (!strcmp(comp, ".") && !last)
 			continue;
 		if (!strcmp(comp, "..")) {
@@ -141,15 +220,15 @@ static int open_in_root_walk(int rootfd, const char *rel, int flags)
 				ret = -ELOOP;
 				break;
 			}
-			if (n <= 0 || strlen(rest) + (size_t)n + 2 > sizeof(rest)) {
+			if (n <= 0) {
 				ret = n < 0 ? -errno : -ENAMETOOLONG;
 				break;
 			}
 			link[n] = '\0';
 			/* rest becomes LINK/rest; an absolute LINK starts over at the root. */
-			memmove(rest + n + 1, rest, strlen(rest) + 1);
-			memcpy(rest, link, (size_t)n);
-			rest[n] = '/';
+			ret = path_splice(rest, sizeof(rest), link);
+			if (ret)
+				break;
 			if (link[0] == '/') {
 				walk_close(stack, depth);
 				depth = 0;
@@ -223,6 +302,18 @@ int sysroot_open_file(const struct sysroot *sr, const char *rel)
 	return fd;
 }
 
+bool sysroot_exists(const struct sysroot *sr, const char *rel)
+{
+	int fd = sysroot_open_file(sr, rel);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	/* Recorded empty: the callers ask only whether it is there (/.dockerenv). */
+	record(sr, SR_FILE, rel, "", 0);
+	return true;
+}
+
 static int read_whole(const struct sysroot *sr, const char *rel, size_t max, char **buf,
 		      size_t *len, bool text)
 {
@@ -277,6 +368,7 @@ static int read_whole(const struct sysroot *sr, const char *rel, size_t max, cha
 		return err;
 	}
 	data[used] = '\0';
+	record(sr, SR_FILE, rel, data, used);
 	*buf = data;
 	*len = used;
 	return 0;
@@ -367,6 +459,7 @@ int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_
 	if ((size_t)n >= outsz)
 		return -ENAMETOOLONG;
 	out[n] = '\0';
+	record(sr, SR_LINK, rel, out, (size_t)n);
 	return 0;
 }
 
@@ -386,8 +479,82 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
 
 		close(fd);
 		errno = err;
+		return NULL;
 	}
+	record(sr, SR_DIR, rel, NULL, 0);
 	return d;
+}
+
+static int vpathf(char *out, size_t outsz, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(out, outsz, fmt, ap);
+
+	return n < 0 ? -EINVAL : (size_t)n >= outsz ? -ENAMETOOLONG : 0;
+}
+
+int sysroot_pathf(char *out, size_t outsz, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpathf(out, outsz, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* The printf-style readers: format into PATH_MAX, refuse what does not fit. */
+#define WITH_PATH(fmt, call)                                   \
+	do {                                                   \
+		char rel_[PATH_MAX];                           \
+		va_list ap_;                                   \
+		int err_;                                      \
+							       \
+		va_start(ap_, fmt);                            \
+		err_ = vpathf(rel_, sizeof(rel_), fmt, ap_);   \
+		va_end(ap_);                                   \
+		if (err_)                                      \
+			return err_;                           \
+		return call;                                   \
+	} while (0)
+
+int sysroot_read_filef(const struct sysroot *sr, size_t max, char **buf, size_t *len,
+		       const char *fmt, ...)
+{
+	*buf = NULL;
+	*len = 0;
+	WITH_PATH(fmt, sysroot_read_file(sr, rel_, max, buf, len));
+}
+
+int sysroot_read_linef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_read_line(sr, rel_, out, outsz));
+}
+
+int sysroot_read_namef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_read_name(sr, rel_, out, outsz));
+}
+
+int sysroot_readlinkf(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_readlink(sr, rel_, out, outsz));
+}
+
+DIR *sysroot_opendirf(const struct sysroot *sr, const char *fmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = vpathf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return sysroot_opendir(sr, rel);
 }
 
 const char *sysroot_strerror(int err)

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Every read of /proc and /sys goes through a sysroot: an opened directory
@@ -13,12 +14,40 @@
  * openat2(RESOLVE_IN_ROOT) so that symlinks inside the tree cannot reach
  * the real filesystem.
  */
+struct sysroot_record;
+
 struct sysroot {
 	int dirfd;
 	bool live;
 	bool walk;	/* no openat2 (before 5.6): resolve in user space instead */
 	char path[4096];
+	struct sysroot_record *rec;	/* non-NULL: every successful read is recorded */
 };
+
+/*
+ * The recording mode, for capture: each file read (with the bytes read),
+ * each link read (with its target) and each directory listed, by the path
+ * the collector asked for. A replay of the same collectors reads no path
+ * that is not in the record.
+ */
+enum sysroot_kind { SR_FILE, SR_LINK, SR_DIR };
+
+struct sysroot_read {
+	enum sysroot_kind kind;
+	char *rel;
+	char *data;	/* SR_FILE: the bytes, SR_LINK: the target; NULL for SR_DIR */
+	size_t len;
+};
+
+struct sysroot_record {
+	struct sysroot_read *v;
+	size_t n, cap;
+	int err;	/* the first allocation failure: the record is incomplete */
+};
+
+/* Starts recording into rec (zeroed by the caller); sysroot_record_free releases it. */
+void sysroot_record_start(struct sysroot *sr, struct sysroot_record *rec);
+void sysroot_record_free(struct sysroot_record *rec);
 
 /* Default cap for one /proc or /sys file: far above any real one. */
 #define SYSROOT_READ_MAX (1024 * 1024)
@@ -28,6 +57,9 @@ void sysroot_close(struct sysroot *sr);
 
 /* Opens a regular file read-only without blocking on FIFOs; returns fd or -errno. */
 int sysroot_open_file(const struct sysroot *sr, const char *rel);
+
+/* Whether a regular file is there (a runtime's marker); its content is not read. */
+bool sysroot_exists(const struct sysroot *sr, const char *rel);
 
 /*
  * Reads a whole file into a NUL-terminated heap buffer (*buf, *len).
@@ -57,6 +89,37 @@ int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_
 
 /* Opens a directory for listing (sys/block/DEV/slaves, proc); NULL with errno set. */
 DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
+
+/*
+ * The same readers with the path given printf-style: a path that does not
+ * fit PATH_MAX fails with -ENAMETOOLONG (NULL and errno for opendir) instead
+ * of reading a truncated, different path.
+ */
+__attribute__((format(printf, 5, 6))) int sysroot_read_filef(const struct sysroot *sr, size_t max,
+							     char **buf, size_t *len,
+							     const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) int sysroot_read_linef(const struct sysroot *sr, char *out,
+							     size_t outsz, const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) int sysroot_read_namef(const struct sysroot *sr, char *out,
+							     size_t outsz, const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) int sysroot_readlinkf(const struct sysroot *sr, char *out,
+							    size_t outsz, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) DIR *sysroot_opendirf(const struct sysroot *sr,
+							    const char *fmt, ...);
+/* Formats a relative path: 0, or -ENAMETOOLONG when it does not fit out. */
+__attribute__((format(printf, 3, 4))) int sysroot_pathf(char *out, size_t outsz,
+							const char *fmt, ...);
+
+/*
+ * Walking a path one component at a time, as the kernel does (the walk
+ * before openat2, and capture's tree writer). path_next moves the next
+ * component of rest into comp (NAME_MAX + 1 bytes), sets *last when none
+ * follows, and returns its length (0: rest is used up) or -ENAMETOOLONG.
+ * path_splice puts a symlink's target in front of what rest has left:
+ * 0 or -ENAMETOOLONG.
+ */
+ssize_t path_next(char *rest, char *comp, bool *last);
+int path_splice(char *rest, size_t restsz, const char *link);
 
 /* A short human explanation of an error returned by the functions above. */
 const char *sysroot_strerror(int err);
