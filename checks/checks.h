@@ -26,6 +26,12 @@ enum check_scope {
 
 #define CHECK_NEEDS_ROOT (1u << 0)	/* skip with a reason when not root */
 #define CHECK_LIVE_ONLY (1u << 1)	/* skip with a reason under --root */
+/*
+ * Judged from more on the live system than a captured tree holds (a live
+ * try, a window of two readings, extents): a replay may say less, and it
+ * says so; it never passes what the live system failed.
+ */
+#define CHECK_LIVE_FACTS (1u << 3)
 /* Its pass is the probe's verdict: the JSON's probe.fast_path. */
 #define CHECK_PROBE_VERDICT (1u << 2)
 

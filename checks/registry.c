@@ -45,6 +45,7 @@ const struct check check_table[] = {
 		.info.category = "kernel",
 		.info.severity = SEVERITY_CRITICAL,
 		.scope = SCOPE_HOST,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_io_uring_available,
 		.info.looks_at = "Live: the result of a real io_uring_setup() of a one-entry ring and, "
 			    "for preflight and report, of a ring of the planned --ring-entries "
@@ -363,6 +364,7 @@ const struct check check_table[] = {
 		.info.category = "storage",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
+		.flags = CHECK_LIVE_FACTS,
 		.tries = CHECK_TRY_ODIRECT,
 		.run = check_dio_alignment,
 		.info.looks_at = "statx(STATX_DIOALIGN) on the temporary O_DIRECT file (6.1+), else "
@@ -508,6 +510,7 @@ const struct check check_table[] = {
 		.info.category = "proc-rings",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_sqpoll_busy_ratio,
 		.info.looks_at = "SqWorkTime and SqTotalTime of each SQPOLL thread (fdinfo, 6.9+) read "
 			    "twice, 300 ms apart, with its rings' CachedSqHead and CachedCqTail: the "
@@ -548,6 +551,7 @@ const struct check check_table[] = {
 		.info.category = "proc-rings",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_sqpoll_submitter_cpu,
 		.info.looks_at = "Over a 300 ms window: the CPU each thread of the process last ran on "
 			    "(stat field 39) at both ends, its time on a CPU and waiting for one "
@@ -647,6 +651,7 @@ const struct check check_table[] = {
 		.info.category = "proc-files",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_file_extents,
 		.info.looks_at = "FIEMAP of each data file (live): its extents and how many are "
 			    "unwritten (allocated by fallocate, never written).",
@@ -664,6 +669,7 @@ const struct check check_table[] = {
 		.info.category = "proc-threads",
 		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_iowq_workers,
 		.info.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
 			    "pool (4 x CPUs) and RLIMIT_NPROC, and, on a live host, what each did in "

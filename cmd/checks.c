@@ -24,6 +24,8 @@ static int write_checks_json(FILE *out, const void *data)
 				       json_object_new_boolean(c->flags & CHECK_NEEDS_ROOT));
 		json_object_object_add(o, "live_only",
 				       json_object_new_boolean(c->flags & CHECK_LIVE_ONLY));
+		json_object_object_add(o, "live_facts",
+				       json_object_new_boolean(c->flags & CHECK_LIVE_FACTS));
 		json_object_array_add(arr, o);
 	}
 	return write_json_document(out, arr);
