@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Process checks on hand-built facts, files: O_DIRECT, punts per file, appends, buffer alignment, extents: each passes on one, fails on another. */
+#include "proc_fixture.h"
+
+/* What --watch saw of the files: two of them, and the request field it traced. */
+static struct ut_file ufiles[2];
+static struct watch_file wfiles[2];
+static struct tp_field req_field = { .name = "req", .offset = 16, .size = 8 };
+
+static void test_o_direct(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect("fd-o-direct", STATUS_PASS);
+	files[0].gen.flags = O_RDWR;
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);	/* ext4 */
+	assert_string_equal(f->subject, "pid 42 fd 5 /srv/db/table.dat");
+	assert_contains(f->message, "on ext4");
+	report_free(&r);
+	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_WARN);	/* XFS, no workers yet */
+	report_free(&r);
+	/* A worker left idle from an earlier punt says nothing about this file now. */
+	add_worker(50, 0);
+	expect("fd-o-direct", STATUS_WARN);
+	add_worker(51, 2000000);
+	expect_says("fd-o-direct", STATUS_FAIL, "io-wq workers run");
+	/* Without a window (a captured tree), any worker counts. */
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	pf.threads.iou_wrk = 1;
+	expect("fd-o-direct", STATUS_FAIL);
+	pf.window.e.err = 0;
+	pf.threads.iou_wrk = 2;
+	/*
+	 * Neither registered nor watched: a large written file may or may not
+	 * be io_uring's. It is listed as not judged, never passed or blamed.
+	 */
+	files[0].registered = false;
+	expect_says("fd-o-direct", STATUS_SKIP, "not judged");
+	expect_says("fd-o-direct", STATUS_SKIP, "run audit --watch");
+	files[0].gen.flags = O_RDONLY;
+	expect_says("fd-o-direct", STATUS_PASS, "no writable buffered file");
+}
+
+/* audit --watch saw io_uring requests on fd 5 (the table): reqs of them, punts punted. */
+static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
+{
+	memset(ufiles, 0, sizeof(ufiles));
+	memset(wfiles, 0, sizeof(wfiles));
+	ufiles[0] = (struct ut_file){ .fd = 5, .reqs = reqs, .writes = writes, .punts = punts,
+				      .write_punts = punts < writes ? punts : writes };
+	wfiles[0].first = (struct file_state){ .path = table_path, .regular = true, .flags = -1,
+					       .size = 1ull << 30, .allocated = 1ull << 30,
+					       .extents = 4, .cache_how = "cachestat" };
+	wfiles[0].last = wfiles[0].first;
+	watch.tracepoint = true;
+	watch.seconds = watch.nper_second = 2;
+	watch.seconds_watched = watch.seconds_sampled = 2.0;
+	watch.sampled_all = true;
+	watch.ut.files = ufiles;
+	watch.ut.nfiles = 1;
+	watch.ut.have[UT_SUBMIT] = true;
+	watch.ut.f_req[UT_FILE_GET] = &req_field;
+	watch.files = wfiles;
+	watch.nfiles = 1;
+	pf.watch = &watch;
+}
+
+static void test_o_direct_watched(void **state)
+{
+	setup(state);
+	files[0].registered = false;
+	files[0].gen.flags = O_RDWR;
+	/* Buffered and punted while watched: blamed with its own share. */
+	watch_file5(100, 100, 40);
+	expect_says("fd-o-direct", STATUS_FAIL, "40 of the 100 io_uring requests");
+	/* Buffered, written, nothing punted: a warning that says what was seen. */
+	watch_file5(100, 100, 0);
+	expect_says("fd-o-direct", STATUS_WARN, "none of the 100 io_uring requests");
+	/* Only read, never punted: fine. */
+	watch_file5(100, 0, 0);
+	expect_says("fd-o-direct", STATUS_PASS, "O_DIRECT or only read");
+	/*
+	 * Registered, so the events name no file: the ring's account on its
+	 * registered files is what the watch has.
+	 */
+	{
+		static struct uring_user_file uuf = { 0, table_path };
+		static struct ut_ring ur;
+
+		files[0].registered = true;
+		rings[0].u.files = &uuf;
+		rings[0].u.nfiles = 1;
+		watch_file5(0, 0, 0);
+		watch.ut.nfiles = 0;
+		ur = (struct ut_ring){ .ctx = 1, .fd = 3, .reqs = 100, .fixed_reqs = 100 };
+		watch.ut.rings = &ur;
+		watch.ut.nrings = 1;
+		expect_says("fd-o-direct", STATUS_WARN, "none of the 100 requests on registered files");
+		ur.fixed_punts = 40;
+		expect_says("fd-o-direct", STATUS_FAIL, "40 of the 100 requests on registered files");
+		watch.ut.rings = NULL;
+		watch.ut.nrings = 0;
+		rings[0].u.files = NULL;
+		rings[0].u.nfiles = 0;
+	}
+	/*
+	 * io_uring never touched the table while watched: a buffered file it
+	 * did not write is not blamed, even when registered.
+	 */
+	files[0].registered = true;
+	watch_file5(0, 0, 0);
+	watch.ut.nfiles = 0;
+	expect_says("fd-o-direct", STATUS_PASS, "files without io_uring requests were not judged");
+	pf.watch = NULL;
+}
+
+static void test_file_punts(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	expect_says("file-punts", STATUS_SKIP, "not watched");
+	watch_file5(1000, 1000, 0);
+	expect_says("file-punts", STATUS_PASS, "1000 requests on 1 fds");
+	/* Punts the join could not tie to a file: no pass. */
+	watch.ut.punts_unattributed = 7;
+	expect_says("file-punts", STATUS_WARN, "7 punts in 2.0 s could not be tied to a file");
+	watch.ut.punts_unattributed = 0;
+	/* Sampled in windows at a high rate: the counts say over what time. */
+	watch.sampled_all = false;
+	watch.seconds_sampled = 0.25;
+	expect_says("file-punts", STATUS_PASS, "in 2.0 s (samples from 0.25 s of it)");
+	/* Punts counted outside the windows, too few sampled to speak for them: no pass. */
+	watch.total = 500;
+	watch.punts_sampled = 10;
+	expect_says("file-punts", STATUS_WARN, "only 10 sampled (in 0.25 s of it");
+	/* The filtered counter shows every unsampled punt was an FSYNC or the like: a pass. */
+	watch.kernel_async_counted = true;
+	watch.kernel_async_total = 490;
+	expect("file-punts", STATUS_PASS);
+	watch.kernel_async_total = 489;
+	expect("file-punts", STATUS_WARN);
+	watch.kernel_async_counted = false;
+	watch.kernel_async_total = 0;
+	watch.total = watch.punts_sampled = 0;
+	watch.sampled_all = true;
+	/* A kernel whose file_get cannot be joined to its request: said, never passed. */
+	watch.ut.f_req[UT_FILE_GET] = NULL;
+	expect_says("file-punts", STATUS_SKIP, "do not join a request to its file");
+	watch.ut.f_req[UT_FILE_GET] = &req_field;
+	/* O_DIRECT punted writes into a sparse file: the holes are named, as likely. */
+	watch_file5(1000, 1000, 440);
+	wfiles[0].first.allocated = 4096;
+	f = run("file-punts", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_string_equal(f->subject, "pid 42 fd 5 /srv/db/table.dat");
+	assert_contains(f->message, "440 of 1000 io_uring requests on this file were punted");
+	assert_contains(f->message, "(44%)");
+	assert_contains(f->message, "writes into holes");
+	assert_contains(finding_fix(f), "fallocate");
+	report_free(&r);
+	/* The file grew while watched: writes at its end. */
+	wfiles[0].first.allocated = 1ull << 30;
+	wfiles[0].last.size = 2ull << 30;
+	expect_says("file-punts", STATUS_FAIL, "grew from 1 GiB to 2 GiB");
+	/* Cached pages of an O_DIRECT file. */
+	wfiles[0].last.size = 1ull << 30;
+	wfiles[0].first.cached = 300;
+	expect_says("file-punts", STATUS_FAIL, "up to 300 pages of the file were in the page cache");
+	/* IOSQE_ASYNC from the application is certain and needs no other cause. */
+	wfiles[0].first.cached = 0;
+	ufiles[0].async_punts = 440;
+	f = run("file-punts", &r);
+	assert_contains(f->message, "440 had IOSQE_ASYNC set by the application");
+	assert_null(strstr(f->message, "cause unknown"));
+	report_free(&r);
+	/* A process that drains: io_uring forces the requests behind a drain the same way. */
+	watch.ut.drain_seen = true;
+	expect_says("file-punts", STATUS_FAIL, "or IOSQE_IO_DRAIN");
+	watch.ut.drain_seen = false;
+	/* Buffered: certain from the flags. */
+	ufiles[0].async_punts = 0;
+	files[0].gen.flags = O_RDWR;
+	expect_says("file-punts", STATUS_FAIL, "buffered writes (no O_DIRECT)");
+	/* Nothing in the flags or the state explains it: said so. */
+	files[0].gen.flags = O_RDWR | O_DIRECT;
+	expect_says("file-punts", STATUS_FAIL, "cause unknown");
+	/* Opened since the audit read the fd table: the watch's own look at its flags. */
+	pf.nfiles = 0;
+	wfiles[0].first.flags = O_RDWR;
+	expect_says("file-punts", STATUS_FAIL, "buffered writes (no O_DIRECT)");
+	pf.nfiles = 2;
+	wfiles[0].first.flags = -1;
+	/* FSYNC is always punted by io_uring itself: no fault, and said so. */
+	watch_file5(1100, 1000, 100);
+	ufiles[0].write_punts = 0;
+	ufiles[0].kernel_async_reqs = ufiles[0].kernel_async_punts = 100;
+	expect_says("file-punts", STATUS_PASS, "only requests of opcodes io_uring always runs");
+	pf.watch = NULL;
+}
+
+static void test_append(void **state)
+{
+
+	setup(state);
+	/* The log opened O_APPEND may or may not be io_uring's: not judged. */
+	expect_says("fd-append", STATUS_SKIP, "/var/log/db.log");
+	files[0].gen.flags |= O_APPEND;
+	expect_says("fd-append", STATUS_FAIL, "O_APPEND | O_DIRECT");
+	/* Watched: the log io_uring never wrote is not blamed; the table it wrote is. */
+	files[0].gen.flags &= ~O_APPEND;
+	watch_file5(100, 100, 0);
+	expect_says("fd-append", STATUS_PASS, "no file io_uring wrote");
+	files[0].gen.flags |= O_APPEND;
+	watch_file5(100, 100, 100);
+	expect_says("fd-append", STATUS_FAIL, "100 of 100 writes punted");
+	pf.watch = NULL;
+}
+
+static void test_buf_alignment(void **state)
+{
+
+	setup(state);
+	expect("fixed-buf-alignment", STATUS_PASS);
+	bufs[1].addr += 100;
+	bufs[1].len = 4000;
+	expect_says("fixed-buf-alignment", STATUS_FAIL, "ring fd 3 buffer 1");
+	/* Without O_DIRECT files nothing says what the alignment must be. */
+	files[0].gen.flags = O_RDWR;
+	expect("fixed-buf-alignment", STATUS_SKIP);
+}
+
+static void test_extents(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_PASS);
+	assert_string_equal(f->message, "1 data files io_uring uses: none fragmented, none with "
+					"unwritten extents where they punt");
+	report_free(&r);
+	files[0].unwritten = 12;
+	expect("file-extents", STATUS_PASS);	/* ext4 does not punt into them */
+	snprintf(mounts[0].fstype, sizeof(mounts[0].fstype), "xfs");
+	expect_says("file-extents", STATUS_WARN, "12 unwritten");
+	files[0].unwritten = 0;
+	files[0].extents = 5000;
+	files[0].size = 100ull << 20;
+	f = run("file-extents", &r);
+	assert_contains(f->message, "fragmented");
+	report_free(&r);
+	/* Extents that could not be read are named with the error, never passed over. */
+	files[0].ext_err = -EIO;
+	f = run("file-extents", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "could not be read");
+	assert_contains(f->message, strerror(EIO));
+	report_free(&r);
+	/* Not live (--root): the general reason. */
+	files[0].ext_err = -EOPNOTSUPP;
+	expect_says("file-extents", STATUS_SKIP, "FIEMAP needs the live system");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_o_direct),
+		cmocka_unit_test(test_o_direct_watched),
+		cmocka_unit_test(test_file_punts),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_buf_alignment),
+		cmocka_unit_test(test_extents),
+	};
+
+	return cmocka_run_group_tests_name("checks_proc_files", tests, NULL, NULL);
+}

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Process checks on hand-built facts, threads: io-wq workers and punts, D state, memlock, the fallback from io_uring: each passes on one, fails on another. */
+#include "proc_fixture.h"
+
+static void test_workers_and_punts(void **state)
+{
+
+	setup(state);
+	expect_says("iowq-workers", STATUS_PASS, "no io-wq worker");
+	/* Leftovers of an earlier punt, asleep through the window: said, not warned about. */
+	add_worker(50, 0);
+	add_worker(51, 0);
+	expect_says("iowq-workers", STATUS_PASS, "asleep through the 300 ms window");
+	/* The last worker's 5 s idle timeout: one wake-up of microseconds is not work. */
+	wthreads[pf.window.nthreads - 1].r[1].run_ns += 8000;
+	wthreads[pf.window.nthreads - 1].r[1].slices += 1;
+	expect_says("iowq-workers", STATUS_PASS, "asleep through the 300 ms window");
+	/* Woken twice, or a millisecond of CPU: punting now. */
+	wthreads[pf.window.nthreads - 1].r[1].slices += 1;
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	wthreads[pf.window.nthreads - 1].r[1].slices -= 1;
+	wthreads[pf.window.nthreads - 1].r[1].run_ns += 1000000;
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	wthreads[pf.window.nthreads - 1].r[1] = wthreads[pf.window.nthreads - 1].r[0];
+	/* Blocked in D state on a punted request: no CPU, and the busiest of all. */
+	wthreads[pf.window.nthreads - 1].r[1].state = 'D';
+	expect_says("iowq-workers", STATUS_WARN, "1 blocked in D state");
+	wthreads[pf.window.nthreads - 1].r[1].state = 'S';
+	/* One that exited in the window hit its idle timeout: not work. */
+	wthreads[pf.window.nthreads - 1].r[1].gone = true;
+	wthreads[pf.window.nthreads - 1].both = false;
+	expect_says("iowq-workers", STATUS_PASS, "asleep through");
+	wthreads[pf.window.nthreads - 1].r[1].gone = false;
+	wthreads[pf.window.nthreads - 1].both = true;
+	/* A worker libproc2 counted that the window never listed is not known idle. */
+	pf.threads.iou_wrk = 3;
+	expect_says("iowq-workers", STATUS_WARN, "1 could not be read");
+	pf.threads.iou_wrk = 2;
+	/* A worker that started during the window is a punt seen now, even before it shows. */
+	pf.window.new_workers = 1;
+	expect_says("iowq-workers", STATUS_WARN, "0 worked and 1 started");
+	pf.threads.iou_wrk = 0;
+	expect_says("iowq-workers", STATUS_WARN, "0 worked and 1 started");
+	pf.window.new_workers = 0;
+	pf.threads.iou_wrk = 2;
+	/* No window: one reading cannot tell whether workers still work. */
+	fact_fail(&pf.window.e, -EOPNOTSUPP, "a captured tree holds one reading");
+	expect_says("iowq-workers", STATUS_WARN, "one reading cannot tell");
+	pf.window.e.err = 0;
+	pf.threads.iou_wrk = 48;
+	expect_says("iowq-workers", STATUS_FAIL, "48 io-wq workers");
+
+	expect("iowq-punts", STATUS_SKIP);
+	pf.watch = &watch;
+	watch.seconds = 2;
+	watch.tracepoint = true;
+	expect("iowq-punts", STATUS_PASS);
+	watch.total = 3000;
+	watch.nops = 1;
+	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "WRITE");
+	watch.ops[0].n = 3000;
+	expect_says("iowq-punts", STATUS_FAIL, "WRITE 3000");
+	/* The opcodes from windows of samples: the total stays exact, the gap is said. */
+	watch.punts_sampled = 300;
+	watch.seconds_watched = 2.0;
+	watch.seconds_sampled = 0.2;
+	expect_says("iowq-punts", STATUS_FAIL, "sampled in 0.20 s of 2.0 s");
+	watch.punts_sampled = 0;
+	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
+	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "FSYNC");
+	watch.sampled_all = true;
+	watch.ut.punts_kernel_async = 3000;
+	expect_says("iowq-punts", STATUS_PASS, "all of opcodes io_uring always runs there");
+	/* In windows, the filtered counter says it for every punt, sampled or not. */
+	watch.sampled_all = false;
+	watch.ut.punts_kernel_async = 30;
+	watch.kernel_async_counted = true;
+	watch.kernel_async_total = 3000;
+	expect_says("iowq-punts", STATUS_PASS, "all of opcodes io_uring always runs there");
+	watch.kernel_async_total = 2990;
+	expect_says("iowq-punts", STATUS_FAIL, "2990 of them of opcodes io_uring always runs there");
+	watch.kernel_async_counted = false;
+	watch.kernel_async_total = 0;
+	/* Without the counter, the samples speak for the rest only when there are enough. */
+	watch.punts_sampled = watch.ut.punts_kernel_async = 300;
+	expect_says("iowq-punts", STATUS_PASS, "the 300 sampled in 0.20 s of it are all of opcodes");
+	watch.punts_sampled = watch.ut.punts_kernel_async = 20;
+	expect("iowq-punts", STATUS_FAIL);
+	watch.punts_sampled = 0;
+	watch.sampled_all = true;
+	watch.ut.punts_kernel_async = 0;
+	/* Fallback with workers running: no proof either way. */
+	watch.tracepoint = false;
+	watch.total = 0;
+	expect("iowq-punts", STATUS_SKIP);
+	pf.watch = NULL;
+}
+
+static void test_dstate(void **state)
+{
+	const struct finding *f;
+	struct report r;
+	int i;
+
+	setup(state);
+	expect("dstate-threads", STATUS_PASS);
+	threads[2] = (struct proc_thread){ .tid = 50, .comm = "iou-wrk-42", .state = 'D',
+					   .wchan = "xfs_ilock", .kind = THREAD_IOU_WRK };
+	pf.threads.n = 3;
+	f = run("dstate-threads", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "XFS inode lock");
+	assert_contains(finding_fix(f), "O_DIRECT overwrites");
+	report_free(&r);
+	/* Extending O_DIRECT writes on ext4, as seen: the inode lock. */
+	threads[2].stack = (char *)"[<0>] ext4_file_write_iter+0x60f/0x960\n"
+				   "[<0>] io_write+0x130/0x400\n[<0>] io_issue_sqe+0x37/0x590\n";
+	f = run("dstate-threads", &r);
+	assert_contains(f->message, "ext4 inode lock");
+	report_free(&r);
+	/* fsync: the device's cache flush. */
+	threads[2].stack = (char *)"[<0>] submit_bio_wait+0x5d/0x90\n"
+				   "[<0>] blkdev_issue_flush+0x2e/0x40\n[<0>] ext4_sync_file+0x1d3/0x380\n";
+	f = run("dstate-threads", &r);
+	assert_contains(f->message, "device cache flush (fsync)");
+	report_free(&r);
+	threads[2].stack = NULL;
+	for (i = 3; i < 8; i++)
+		threads[i] = (struct proc_thread){ .tid = 50 + i, .comm = "iou-wrk-42", .state = 'D',
+						   .wchan = "blk_mq_get_tag" };
+	pf.threads.n = 8;
+	expect_says("dstate-threads", STATUS_FAIL, "out of device tags");
+}
+
+static void test_memlock(void **state)
+{
+
+	setup(state);
+	expect("proc-memlock", STATUS_PASS);
+	pf.status.st.vm_pin_kb = 8000;
+	expect_says("proc-memlock", STATUS_WARN, "ENOMEM");
+	pf.status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	expect("proc-memlock", STATUS_PASS);
+}
+
+/* On kernels that charge rings, the limit must hold one ring more; rings are not in VmPin. */
+static void test_memlock_rings(void **state)
+{
+
+	setup(state);
+	pf.status.st.vm_pin_kb = 0;
+	pf.limits.lim.memlock.soft = 64 << 10;
+	pf.nrings = 0;
+	expect_says("proc-memlock", STATUS_WARN, "cannot hold one 4096-entry ring");
+	expect_says("proc-memlock", STATUS_WARN, "charges 404 KiB");
+	/* 5.12 to 6.13 charge rings to the memory cgroup: 64 KiB is room enough there. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	expect("proc-memlock", STATUS_PASS);
+	/* A 256-entry ring of its own (28 KiB): one more fits 64 KiB, two more would not. */
+	kernel_version_parse("6.18.44", &hf.kernel.v);
+	pf.nrings = 1;
+	rings[0].u.has_ring_state = true;
+	rings[0].u.sq_entries = 256;
+	rings[0].u.cq_entries = 512;
+	expect("proc-memlock", STATUS_PASS);
+	pf.status.st.vm_pin_kb = 16;
+	expect_says("proc-memlock", STATUS_WARN, "one more 256-entry ring like its largest");
+	expect_says("proc-memlock", STATUS_WARN, "28 KiB for its 1 ring");
+}
+
+/* No ring, liburing mapped and an AIO context: the report this check comes from. */
+static void no_ring(void)
+{
+	setup(NULL);
+	pf.nrings = 0;
+	pf.status.st.vm_pin_kb = 0;
+	pf.limits.lim.memlock.soft = pf.limits.lim.memlock.hard = 64 << 10;
+	snprintf(pf.maps.runtime, sizeof(pf.maps.runtime),
+		 "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	pf.maps.aio_contexts = 1;
+}
+
+static void test_fallback(void **state)
+{
+	struct report r;
+	const struct finding *f;
+
+	(void)state;
+	setup(state);
+	expect_says("uring-fallback", STATUS_PASS, "on io_uring: 1 ring fd");
+
+	no_ring();
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_int_equal(f->pid, 42);
+	assert_contains(f->message, "not on io_uring: it maps /usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	assert_contains(f->message, "Linux AIO instead (1 io_setup() context)");
+	assert_contains(f->message, "Likely cause: RLIMIT_MEMLOCK is 64 KiB");
+	assert_contains(f->message, "64 entries needs 8 KiB, 256 entries needs 28 KiB and 4096 "
+				    "entries needs 404 KiB: rings of 4096 entries do not fit");
+	assert_contains(finding_fix(f), "LimitMEMLOCK");
+	assert_string_equal(json_object_get_string(json_object_object_get(f->evidence,
+									  "likely_cause")),
+			    "RLIMIT_MEMLOCK");
+	report_free(&r);
+
+	/* 6.1 does not charge rings to the limit: it is not blamed. */
+	kernel_version_parse("6.1.158", &hf.kernel.v);
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "No cause seen here");
+	assert_contains(f->message, "memory cgroup");
+	assert_null(strstr(f->message, "Likely cause"));
+	assert_contains(finding_fix(f), "strace");
+	report_free(&r);
+
+	/* A cause that stops every process is named first. */
+	hf.uring_disabled.value = 2;
+	expect_says("uring-fallback", STATUS_FAIL, "Likely cause: kernel.io_uring_disabled = 2");
+	hf.uring_disabled.value = 0;
+	pf.status.st.seccomp = 2;
+	expect_says("uring-fallback", STATUS_FAIL, "Likely cause: a seccomp filter");
+	pf.status.st.seccomp = 0;
+
+	/* With CAP_IPC_LOCK nothing is charged. */
+	kernel_version_parse("6.18.44", &hf.kernel.v);
+	pf.status.st.cap_eff = 1ull << CAP_BIT_IPC_LOCK;
+	expect_says("uring-fallback", STATUS_FAIL, "it has CAP_IPC_LOCK");
+	pf.status.st.cap_eff = 0;
+	pf.limits.lim.memlock.soft = 8 << 20;
+	expect_says("uring-fallback", STATUS_FAIL, "each fits on its own");
+
+	/* Only an AIO context, no io_uring library: a warning, since a static runtime shows nothing. */
+	pf.maps.runtime[0] = '\0';
+	expect_says("uring-fallback", STATUS_WARN, "maps no io_uring library");
+}
+
+static void test_fallback_not_judged(void **state)
+{
+	(void)state;
+	no_ring();
+	/* Ring memory mapped without an fd: io_uring_close_ring_fd(). */
+	pf.maps.uring_maps = 2;
+	expect_says("uring-fallback", STATUS_PASS, "fds were closed");
+	/* Nothing of io_uring or AIO at all: nothing to judge. */
+	memset(&pf.maps, 0, sizeof(pf.maps));
+	expect_says("uring-fallback", STATUS_SKIP, "nothing shows it means to use io_uring");
+	fact_fail(&pf.maps.e, -EACCES, "cannot read 'proc/42/maps': Permission denied");
+	expect_says("uring-fallback", STATUS_SKIP, "Permission denied");
+	fact_fail(&pf.maps.e, -EBADMSG, "cannot parse 'proc/42/maps': unexpected content");
+	expect("uring-fallback", STATUS_ERROR);
+	fact_fail(&pf.fds_e, -EACCES, "cannot read 'proc/42/fd': Permission denied");
+	expect_says("uring-fallback", STATUS_SKIP, "proc/42/fd");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_workers_and_punts),
+		cmocka_unit_test(test_dstate),
+		cmocka_unit_test(test_memlock),
+		cmocka_unit_test(test_memlock_rings),
+		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_fallback_not_judged),
+	};
+
+	return cmocka_run_group_tests_name("checks_proc_threads", tests, NULL, NULL);
+}
