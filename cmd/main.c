@@ -84,33 +84,6 @@ int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr)
 	return 0;
 }
 
-int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const void *data),
-		     const void *data)
-{
-	const char *name = g->output ? g->output : "standard output";
-	FILE *out = stdout;
-	int err;
-
-	if (g->output) {
-		out = fopen(g->output, "we");
-		if (!out) {
-			error_msg("cannot open '%s': %s", g->output, strerror(errno));
-			return EXIT_CANNOT;
-		}
-	}
-	errno = 0;
-	err = write(out, data);
-	if (fflush(out) != 0 || ferror(out))
-		err = errno ? -errno : -EIO;
-	if (g->output && fclose(out) != 0 && !err)
-		err = errno ? -errno : -EIO;
-	if (err) {
-		error_msg("cannot write '%s': %s", name, strerror(-err));
-		return EXIT_CANNOT;
-	}
-	return 0;
-}
-
 struct report_output {
 	const struct global_opts *g;
 	const struct report *r;

@@ -109,6 +109,31 @@ run "-o into a missing directory" 3 "$BIN" --root testdata/host-6.18 preflight -
 run "-o FILE writes the report" 0 "$BIN" --root testdata/host-6.18 preflight --format json -o "$TMP/report.json" &&
 	jq -e '.schema_version == 1' "$TMP/report.json" >/dev/null && [ ! -s "$TMP/out" ] &&
 	ok "-o FILE writes the report" || bad "-o FILE content"
+# -o replaces a regular file by rename: a reader sees the old file or the new one,
+# never half of one; a failed run leaves the old one; devices and links are honoured.
+ino() { stat -c %i "$1"; }
+old_ino=$(ino "$TMP/report.json")
+chmod 0640 "$TMP/report.json"
+"$BIN" --root testdata/host-6.18 preflight --format prometheus -o "$TMP/report.json" >/dev/null
+[ "$(ino "$TMP/report.json")" != "$old_ino" ] && [ "$(stat -c %a "$TMP/report.json")" = 640 ] &&
+	grep -q '^uringlint_' "$TMP/report.json" && [ -z "$(find "$TMP" -maxdepth 1 -name '.report.json.*')" ] &&
+	ok "-o replaces the file by rename (new inode, the old mode kept, no temporary left)" ||
+	bad "-o replaces the file by rename" "$(ls -la "$TMP" | head)"
+ln -sf report.json "$TMP/link.json"
+"$BIN" --root testdata/host-6.18 preflight --format json -o "$TMP/link.json" >/dev/null
+[ -L "$TMP/link.json" ] && jq -e '.schema_version == 1' "$TMP/report.json" >/dev/null &&
+	ok "-o through a symlink replaces its target and keeps the link" || bad "-o through a symlink"
+run "-o /dev/null" 0 "$BIN" --root testdata/host-6.18 preflight -o /dev/null && [ -c /dev/null ] &&
+	ok "-o /dev/null writes into the device, never replaces it" || bad "-o /dev/null"
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir "$TMP/ro" && cp "$TMP/report.json" "$TMP/ro/r.json" && chmod 0555 "$TMP/ro"
+	run "-o into a read-only directory" 3 "$BIN" --root testdata/host-6.18 preflight -o "$TMP/ro/r.json" &&
+		one_error_line "-o read-only dir message" "$TMP/ro" && cmp -s "$TMP/report.json" "$TMP/ro/r.json" &&
+		ok "-o that cannot write leaves the old file whole" || bad "-o that cannot write leaves the old file whole"
+	chmod 0755 "$TMP/ro"
+else
+	skip "-o into a read-only directory" "root writes anywhere (the nobody rerun covers it)"
+fi
 
 # A hostile tree: garbage gives error findings, the JSON stays valid.
 H="$TMP/hostile"
