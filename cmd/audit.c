@@ -34,10 +34,10 @@ const struct cmd_option audit_options[] = {
 
 struct audit_args {
 	pid_t *pids;
-	size_t npids;
+	size_t npids, pids_cap;
 	bool all;
 	const char **data_paths;
-	size_t ndata_paths;
+	size_t ndata_paths, data_paths_cap;
 	unsigned int watch;	/* --watch SECONDS, 0: off */
 };
 
@@ -150,7 +150,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	size_t i;
 
 	for (i = 0; i < g->cfg->ndata_paths; i++) {
-		a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1, sizeof(*a.data_paths));
+		xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
 		a.data_paths[a.ndata_paths++] = g->cfg->data_paths[i];
 	}
 	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
@@ -166,8 +166,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 			}
 			a.watch = (unsigned int)v;
 		} else if (c == OPT_DATA_PATH) {
-			a.data_paths = xreallocarray(a.data_paths, a.ndata_paths + 1,
-						     sizeof(*a.data_paths));
+			xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
 			a.data_paths[a.ndata_paths++] = optarg;
 		}
 	}
@@ -179,7 +178,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		ret = arg_pid(argv[optind], &pid);
 		if (ret)
 			goto out_args;
-		a.pids = xreallocarray(a.pids, a.npids + 1, sizeof(*a.pids));
+		xarray_grow(&a.pids, &a.pids_cap, a.npids + 1);
 		a.pids[a.npids++] = pid;
 	}
 	if (!a.npids == !a.all) {

@@ -41,9 +41,9 @@ const struct cmd_option capture_options[] = {
 
 struct capture_args {
 	pid_t *pids;
-	size_t npids;
+	size_t npids, pids_cap;
 	char **dirs;	/* absolute: a replay matches them against mountinfo */
-	size_t ndirs;
+	size_t ndirs, dirs_cap;
 };
 
 /* Without --dir: every mount on a block device, so a replay can judge any data directory. */
@@ -64,7 +64,7 @@ static int block_mounts(const struct sysroot *sr, struct capture_args *a)
 	for (i = 0; i < n; i++) {
 		if (!m[i].major || strncmp(m[i].source, "/dev/", 5))
 			continue;
-		a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
+		xarray_grow(&a->dirs, &a->dirs_cap, a->ndirs + 1);
 		a->dirs[a->ndirs++] = xstrdup(m[i].mount_point);
 	}
 	free(m);
@@ -221,7 +221,7 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 
 	while ((opt = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		if (opt == OPT_PID) {
-			a.pids = xreallocarray(a.pids, a.npids + 1, sizeof(*a.pids));
+			xarray_grow(&a.pids, &a.pids_cap, a.npids + 1);
 			ret = arg_pid(optarg, &a.pids[a.npids]);
 			if (ret)
 				goto out;
@@ -235,7 +235,7 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 				ret = usage_error("cannot use --dir '%s': %s", optarg, strerror(errno));
 				goto out;
 			}
-			a.dirs = xreallocarray(a.dirs, a.ndirs + 1, sizeof(*a.dirs));
+			xarray_grow(&a.dirs, &a.dirs_cap, a.ndirs + 1);
 			a.dirs[a.ndirs++] = xstrdup(real);
 		}
 	}

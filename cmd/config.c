@@ -64,7 +64,7 @@ static const char *apply(struct config *c, const char *key, const char *val)
 		return NULL;
 	}
 	if (!strcmp(key, "data-path")) {
-		c->data_paths = xreallocarray(c->data_paths, c->ndata_paths + 1, sizeof(char *));
+		xarray_grow(&c->data_paths, &c->data_paths_cap, c->ndata_paths + 1);
 		c->data_paths[c->ndata_paths++] = xstrdup(val);
 		return NULL;
 	}

@@ -26,7 +26,7 @@ struct config {
 	unsigned int plan_set;
 	struct thresholds th;
 	char **data_paths;
-	size_t ndata_paths;
+	size_t ndata_paths, data_paths_cap;
 };
 
 /*

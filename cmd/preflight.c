@@ -39,7 +39,7 @@ const struct cmd_option preflight_options[] = {
 
 struct preflight_args {
 	const char **dirs;
-	size_t ndirs;
+	size_t ndirs, dirs_cap;
 	const char *sqpoll_cpu;	/* validated against the host once its root is open */
 	struct plan plan;
 };
@@ -63,7 +63,7 @@ static int parse_option(int c, const char *arg, struct preflight_args *a)
 
 	switch (c) {
 	case OPT_DIR:
-		a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
+		xarray_grow(&a->dirs, &a->dirs_cap, a->ndirs + 1);
 		a->dirs[a->ndirs++] = arg;
 		return 0;
 	case OPT_SQPOLL_CPU:
@@ -96,13 +96,10 @@ static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_ar
 	struct cpuset online, off;
 	struct fact_err e = { 0 };
 	char list[64], offlist[64];
-	unsigned int w;
 
 	if (!a->plan.has_sqpoll_cpus || cpu_online_read(sr, &online, &e))
 		return 0;	/* unknown online set: the CPU checks say so */
-	off = a->plan.sqpoll_cpus;
-	for (w = 0; w < ARRAY_SIZE(off.bits); w++)
-		off.bits[w] &= ~online.bits[w];
+	cpuset_andnot(&off, &a->plan.sqpoll_cpus, &online);
 	if (!cpuset_count(&off))
 		return 0;
 	cpuset_format(&online, list, sizeof(list));

@@ -38,9 +38,9 @@ const struct cmd_option report_options[] = {
 
 struct report_args {
 	const char **dirs;
-	size_t ndirs;
+	size_t ndirs, dirs_cap;
 	pid_t *pids;
-	size_t npids;
+	size_t npids, pids_cap;
 	bool probe;
 };
 
@@ -52,11 +52,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		switch (c) {
 		case OPT_DIR:
-			a->dirs = xreallocarray(a->dirs, a->ndirs + 1, sizeof(*a->dirs));
+			xarray_grow(&a->dirs, &a->dirs_cap, a->ndirs + 1);
 			a->dirs[a->ndirs++] = optarg;
 			break;
 		case OPT_PID:
-			a->pids = xreallocarray(a->pids, a->npids + 1, sizeof(*a->pids));
+			xarray_grow(&a->pids, &a->pids_cap, a->npids + 1);
 			if (arg_pid(optarg, &a->pids[a->npids]))
 				return EXIT_USAGE;
 			a->npids++;

@@ -42,16 +42,9 @@ static void record(const struct sysroot *sr, enum sysroot_kind kind, const char 
 
 	if (!rec || rec->err)
 		return;
-	if (rec->n == rec->cap) {
-		size_t cap = rec->cap ? 2 * rec->cap : 256;
-		struct sysroot_read *grown = reallocarray(rec->v, cap, sizeof(*grown));
-
-		if (!grown) {
-			rec->err = -ENOMEM;
-			return;
-		}
-		rec->v = grown;
-		rec->cap = cap;
+	if (array_grow(&rec->v, &rec->cap, rec->n + 1)) {
+		rec->err = -ENOMEM;
+		return;
 	}
 	r = &rec->v[rec->n];
 	while (*rel == '/')
