@@ -10,6 +10,7 @@
 #include "array.h"
 #include "parse.h"
 #include "proc_tasks.h"
+#include "task_iter.h"
 
 enum thread_kind thread_kind_of(unsigned long flags, const char *comm)
 {
@@ -130,35 +131,31 @@ static int by_tid(const void *a, const void *b)
 
 static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
-	char path[96];
 	struct proc_thread t;
-	struct dirent *de;
+	struct task_iter it;
+	char path[96];
+	pid_t tid;
 	int err;
-	DIR *d;
 
-	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
-	d = sysroot_opendir(sr, path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "proc/%d/task/%.16s/stat", (int)pid, de->d_name);
+	err = task_iter_open(&it, sr, pid);
+	if (err)
+		return err;
+	while ((tid = task_iter_next(&it))) {
+		snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)tid);
 		err = proc_stat_read(sr, path, &t, NULL);
-		if (err == -EBADMSG) {
-			closedir(d);
-			return err;
-		}
+		if (err == -EBADMSG)
+			break;
 		if (err)
 			continue;	/* the thread exited between readdir and read */
-		snprintf(path, sizeof(path), "proc/%d/task/%.16s/wchan", (int)pid, de->d_name);
-		sysroot_read_line(sr, path, t.wchan, sizeof(t.wchan));
-		if (add_thread(pt, &t)) {
-			closedir(d);
-			return -ENOMEM;
-		}
+		sysroot_read_linef(sr, t.wchan, sizeof(t.wchan), "proc/%d/task/%d/wchan", (int)pid,
+				   (int)tid);
+		err = add_thread(pt, &t);
+		if (err)
+			break;
 	}
-	closedir(d);
+	task_iter_close(&it);
+	if (err == -EBADMSG || err == -ENOMEM)
+		return err;
 	return pt->n ? 0 : -ENOENT;
 }
 

@@ -15,6 +15,7 @@
 #include "fdinfo.h"
 #include "parse.h"
 #include "proc_window.h"
+#include "task_iter.h"
 
 /* A ring whose lock is busy prints no io_uring lines: read it again, briefly. */
 #define RING_TRIES 100
@@ -174,31 +175,25 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 /* Every thread of pid at its first reading; 0 or -errno (then the window is not judged). */
 static int list_threads(const struct sysroot *sr, pid_t pid, struct proc_window *w)
 {
-	struct dirent *de;
-	char path[64];
+	struct task_iter it;
 	size_t cap = 0;
-	DIR *d;
+	pid_t tid;
+	int err;
 
-	snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
-	d = sysroot_opendir(sr, path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char *end;
-		long tid = strtol(de->d_name, &end, 10);
-
-		if (*end || tid <= 0)
-			continue;
+	err = task_iter_open(&it, sr, pid);
+	if (err)
+		return err;
+	while ((tid = task_iter_next(&it))) {
 		if (array_grow(&w->threads, &cap, w->nthreads + 1)) {
-			closedir(d);
+			task_iter_close(&it);
 			return -ENOMEM;
 		}
 		memset(&w->threads[w->nthreads], 0, sizeof(w->threads[0]));
-		w->threads[w->nthreads].tid = (pid_t)tid;
+		w->threads[w->nthreads].tid = tid;
 		read_task(sr, pid, &w->threads[w->nthreads], 0);
 		w->nthreads++;
 	}
-	closedir(d);
+	task_iter_close(&it);
 	return 0;
 }
 

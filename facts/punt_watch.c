@@ -22,6 +22,7 @@
 #include "array.h"
 #include "punt_watch.h"
 #include "sysroot.h"
+#include "task_iter.h"
 #include "tp_stream.h"
 
 #define MAX_THREADS 4096
@@ -350,7 +351,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 {
 	pid_t seen[MAX_THREADS];
 	unsigned int nseen = 0, s, tick;
-	char dir[64], path[128], comm[32];
+	char comm[32];
 	uint64_t before = 0, start = tp_stream_now();
 	struct sysroot live;
 	int err;
@@ -360,41 +361,38 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 		fact_fail(&w->e, err, "cannot open /proc: %s", strerror(-err));
 		return;
 	}
-	snprintf(dir, sizeof(dir), "proc/%d/task", (int)pid);
 	for (s = 0; s <= w->seconds; s++) {
 		for (tick = 0; tick < (s ? 10u : 1u); tick++) {
-			struct dirent *de;
-			DIR *d;
+			struct task_iter it;
+			pid_t tid;
 
 			if (s || tick)
 				sleep_ms(100);
-			d = sysroot_opendir(&live, dir);
-			if (!d) {
+			err = task_iter_open(&it, &live, pid);
+			if (err) {
 				if (!s && !tick)
-					fact_fail(&w->e, -errno, "cannot read '/%s': %s", dir, strerror(errno));
+					fact_fail(&w->e, err, "cannot read '/proc/%d/task': %s", (int)pid,
+						  strerror(-err));
 				else
-					w->exited = errno == ENOENT || errno == ESRCH;
+					w->exited = err == -ENOENT || err == -ESRCH;
 				goto out;
 			}
-			while ((de = readdir(d))) {
-				pid_t tid = atoi(de->d_name);
+			while ((tid = task_iter_next(&it))) {
 				unsigned int i;
 				bool known = false;
 
-				if (tid <= 0)
-					continue;
 				for (i = 0; i < nseen; i++)
 					known |= seen[i] == tid;
 				if (known || nseen >= MAX_THREADS)
 					continue;
-				snprintf(path, sizeof(path), "%s/%d/comm", dir, (int)tid);
 				seen[nseen++] = tid;
 				/* Workers present at the start are not new punts. */
-				if (s && !sysroot_read_name(&live, path, comm, sizeof(comm)) &&
+				if (s && !sysroot_read_namef(&live, comm, sizeof(comm), "proc/%d/task/%d/comm",
+							     (int)pid, (int)tid) &&
 				    !strncmp(comm, "iou-wrk-", 8))
 					w->total++;
 			}
-			closedir(d);
+			task_iter_close(&it);
 		}
 		if (s) {
 			w->per_second[s - 1] = w->total - before;

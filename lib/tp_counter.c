@@ -4,7 +4,6 @@
  * What a bpftrace one-liner would do, without eBPF and without touching
  * ftrace's global state.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "task_iter.h"
 #include "tp_counter.h"
 
 #define MAX_THREADS 4096
@@ -45,23 +45,17 @@ static int attach(struct tp_counter *c, pid_t tid)
 
 static int attach_new(struct tp_counter *c)
 {
-	char dir[64];
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
+	struct task_iter it;
+	int err;
+	pid_t tid;
 
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)c->pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		pid_t tid;
+	err = task_iter_open(&it, NULL, c->pid);
+	if (err)
+		return err;
+	while ((tid = task_iter_next(&it))) {
 		unsigned int i;
 		bool known = false;
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		tid = atoi(de->d_name);
 		for (i = 0; i < c->n; i++)
 			known |= c->threads[i].tid == tid;
 		if (!known) {
@@ -71,7 +65,7 @@ static int attach_new(struct tp_counter *c)
 				err = e;	/* a thread that exited meanwhile is no error */
 		}
 	}
-	closedir(d);
+	task_iter_close(&it);
 	return c->n ? 0 : (err ? err : -ESRCH);
 }
 

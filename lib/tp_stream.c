@@ -8,8 +8,6 @@
  * by their CLOCK_MONOTONIC timestamps. Nothing global changes: no ftrace
  * instance, no filter, no eBPF.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "task_iter.h"
 #include "tp_stream.h"
 
 #define MAX_THREADS 4096
@@ -146,24 +145,18 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 
 static int attach_new(struct tp_stream *s, bool late)
 {
-	char dir[64];
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
+	struct task_iter it;
+	int err;
+	pid_t tid;
 
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)s->pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
+	err = task_iter_open(&it, NULL, s->pid);
+	if (err)
+		return err;
+	while ((tid = task_iter_next(&it))) {
 		unsigned int i;
 		bool known = false;
-		pid_t tid;
 		int e;
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		tid = atoi(de->d_name);
 		for (i = 0; i < s->n && !known; i++)
 			known = s->t[i].tid == tid;
 		for (i = 0; i < s->nfailed && !known; i++)
@@ -179,7 +172,7 @@ static int attach_new(struct tp_stream *s, bool late)
 				s->failed[s->nfailed++] = tid;
 		}
 	}
-	closedir(d);
+	task_iter_close(&it);
 	return s->n ? 0 : (err ? err : -ESRCH);
 }
 
@@ -196,10 +189,9 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter)
 {
 	unsigned int threads = 0;
-	struct dirent *de;
-	char dir[64];
+	struct task_iter it;
 	size_t per;
-	DIR *d;
+	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->counted = -1;
@@ -211,13 +203,12 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 	s->counted_filter = counted_filter;
 	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
-	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)))
-		threads += isdigit((unsigned char)de->d_name[0]) != 0;
-	closedir(d);
+	err = task_iter_open(&it, NULL, pid);
+	if (err)
+		return err;
+	while (task_iter_next(&it))
+		threads++;
+	task_iter_close(&it);
 	/* Room for the threads there now and as many again (io-wq workers come and go). */
 	per = budget_bytes / (2 * (threads ? threads : 1));
 	per = per < MIN_DATA ? MIN_DATA : per > MAX_DATA ? MAX_DATA : per;

@@ -25,6 +25,7 @@
 
 #include "mountinfo.h"
 #include "probe.h"
+#include "task_iter.h"
 #include "tmpfile.h"
 #include "tp_counter.h"
 
@@ -214,32 +215,30 @@ static void latency_stats(struct engine *e, struct probe_mode_result *m)
 static void own_io_threads(pid_t *wrk, size_t *nwrk, size_t cap, bool *sqp)
 {
 	char path[96], comm[32];
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/task");
+	struct task_iter it;
+	pid_t tid;
 
 	*nwrk = 0;
 	if (sqp)
 		*sqp = false;
-	if (!d)
+	if (task_iter_open(&it, NULL, getpid()))
 		return;
-	while ((de = readdir(d))) {
+	while ((tid = task_iter_next(&it))) {
 		FILE *f;
 
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%.16s/comm", de->d_name);
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
 		if (fgets(comm, sizeof(comm), f)) {
 			if (!strncmp(comm, "iou-wrk-", 8) && *nwrk < cap)
-				wrk[(*nwrk)++] = atoi(de->d_name);
+				wrk[(*nwrk)++] = tid;
 			else if (!strncmp(comm, "iou-sqp-", 8) && sqp)
 				*sqp = true;
 		}
 		fclose(f);
 	}
-	closedir(d);
+	task_iter_close(&it);
 }
 
 struct counters {

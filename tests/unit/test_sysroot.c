@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "sysroot.h"
+#include "task_iter.h"
 #include "testutil.h"
 
 static void test_live_reads_proc(void **state)
@@ -182,6 +183,43 @@ static void test_unreadable_file(void **state)
 	rm_rf(dir);
 }
 
+/* The one walk of proc/PID/task: TIDs only, whatever else a tree plants there. */
+static void test_task_iter(void **state)
+{
+	char *dir = make_tmpdir();
+	struct task_iter it;
+	struct sysroot sr;
+	pid_t tid, sum = 0;
+	int n = 0;
+
+	(void)state;
+	write_file(dir, "proc/42/task/7/stat", "");
+	write_file(dir, "proc/42/task/9/stat", "");
+	write_file(dir, "proc/42/task/12x/stat", "");
+	write_file(dir, "proc/42/task/0/stat", "");
+	write_file(dir, "proc/42/task/-3/stat", "");
+	write_file(dir, "proc/42/task/99999999999/stat", "");
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	assert_int_equal(task_iter_open(&it, &sr, 42), 0);
+	while ((tid = task_iter_next(&it))) {
+		sum += tid;
+		n++;
+	}
+	task_iter_close(&it);
+	assert_int_equal(n, 2);
+	assert_int_equal(sum, 16);
+	assert_int_equal(task_iter_open(&it, &sr, 43), -ENOENT);
+	/* Without a sysroot: the live /proc, where this test's own thread is. */
+	assert_int_equal(task_iter_open(&it, NULL, getpid()), 0);
+	n = 0;
+	while ((tid = task_iter_next(&it)))
+		n += tid == getpid();
+	task_iter_close(&it);
+	assert_int_equal(n, 1);
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +231,7 @@ int main(void)
 		cmocka_unit_test_prestate(test_links_stay_in_root, &walk_on),
 		cmocka_unit_test_prestate(test_hostile_files, &walk_on),
 		cmocka_unit_test(test_unreadable_file),
+		cmocka_unit_test(test_task_iter),
 	};
 
 	return cmocka_run_group_tests_name("sysroot", tests, NULL, NULL);

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The one walk of proc/PID/task (see task_iter.h). */
+#include <errno.h>
+#include <stdio.h>
+
+#include "parse.h"
+#include "task_iter.h"
+
+int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "%sproc/%d/task", sr ? "" : "/", (int)pid);
+	it->d = sr ? sysroot_opendir(sr, path) : opendir(path);
+	return it->d ? 0 : -errno;
+}
+
+pid_t task_iter_next(struct task_iter *it)
+{
+	struct dirent *de;
+	int tid;
+
+	while ((de = readdir(it->d)))
+		if (!parse_pid(de->d_name, &tid))
+			return (pid_t)tid;
+	return 0;
+}
+
+void task_iter_close(struct task_iter *it)
+{
+	if (it->d)
+		closedir(it->d);
+	it->d = NULL;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_TASK_ITER_H
+#define URINGLINT_TASK_ITER_H
+
+#include <dirent.h>
+#include <sys/types.h>
+
+#include "sysroot.h"
+
+/*
+ * The threads of a process, from proc/PID/task: through a sysroot (a
+ * captured tree, or the live /proc), or with sr NULL straight from the
+ * live /proc (the tracing engine, which only ever attaches to live
+ * threads). Entries that are not a TID are passed over, so a planted
+ * "12x" or "." never becomes thread 12 or 0.
+ */
+struct task_iter {
+	DIR *d;
+};
+
+/* 0, or -errno: the process is gone (-ENOENT) or not readable. */
+int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid);
+/* The next TID in directory order; 0 at the end. */
+pid_t task_iter_next(struct task_iter *it);
+void task_iter_close(struct task_iter *it);
+
+#endif
