@@ -11,12 +11,11 @@
 static int read_uevent(const struct sysroot *sr, const char *dir, char *devname, size_t namesz,
 		       bool *partition)
 {
-	char path[128], *text, *p;
+	char *text, *p;
 	size_t len;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/uevent", dir);
-	err = sysroot_read_file(sr, path, 64 * 1024, &text, &len);
+	err = sysroot_read_filef(sr, 64 * 1024, &text, &len, "%s/uevent", dir);
 	if (err)
 		return err;
 	devname[0] = '\0';
@@ -33,18 +32,20 @@ static int read_uevent(const struct sysroot *sr, const char *dir, char *devname,
 
 static void read_u64(const struct sysroot *sr, const char *disk, const char *attr, uint64_t *out)
 {
-	char path[160], line[64];
+	char line[64];
 
-	snprintf(path, sizeof(path), "sys/block/%s/%s", disk, attr);
-	if (sysroot_read_line(sr, path, line, sizeof(line)) || parse_u64(line, 10, out))
+	if (sysroot_read_linef(sr, line, sizeof(line), "sys/block/%s/%s", disk, attr) ||
+	    parse_u64(line, 10, out))
 		*out = 0;
 }
 
-static int read_int(const struct sysroot *sr, const char *path, int64_t *out)
+/* sys/block/DISK/ATTR as a signed number: 0, or -1 when missing or not a number. */
+static int read_int(const struct sysroot *sr, const char *disk, const char *attr, int64_t *out)
 {
 	char line[64];
 
-	if (sysroot_read_line(sr, path, line, sizeof(line)) || parse_i64(line, 10, out))
+	if (sysroot_read_linef(sr, line, sizeof(line), "sys/block/%s/%s", disk, attr) ||
+	    parse_i64(line, 10, out))
 		return -1;
 	return 0;
 }
@@ -63,12 +64,10 @@ static void active_scheduler(const char *line, char *out, size_t outsz)
 static void collect_slaves(const struct sysroot *sr, struct blockdev_facts *bd)
 {
 	struct dirent *de;
-	char path[128];
 	size_t used = 0;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "sys/block/%s/slaves", bd->disk);
-	d = sysroot_opendir(sr, path);
+	d = sysroot_opendirf(sr, "sys/block/%s/slaves", bd->disk);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
@@ -124,39 +123,31 @@ void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int
 	read_u64(sr, bd->disk, "queue/physical_block_size", &bd->physical_block_size);
 	read_u64(sr, bd->disk, "queue/max_sectors_kb", &bd->max_sectors_kb);
 	read_u64(sr, bd->disk, "queue/nr_requests", &bd->nr_requests);
-	snprintf(path, sizeof(path), "sys/block/%s/queue/dma_alignment", bd->disk);
-	if (!read_int(sr, path, &v))
+	if (!read_int(sr, bd->disk, "queue/dma_alignment", &v))
 		bd->dma_alignment = v;
-	snprintf(path, sizeof(path), "sys/block/%s/queue/io_poll", bd->disk);
-	if (!read_int(sr, path, &v))
+	if (!read_int(sr, bd->disk, "queue/io_poll", &v))
 		bd->io_poll = (int)v;
-	snprintf(path, sizeof(path), "sys/block/%s/queue/rotational", bd->disk);
-	if (!read_int(sr, path, &v))
+	if (!read_int(sr, bd->disk, "queue/rotational", &v))
 		bd->rotational = (int)v;
-	snprintf(path, sizeof(path), "sys/block/%s/queue/scheduler", bd->disk);
-	if (!sysroot_read_line(sr, path, line, sizeof(line))) {
+	if (!sysroot_read_linef(sr, line, sizeof(line), "sys/block/%s/queue/scheduler", bd->disk)) {
 		snprintf(bd->schedulers, sizeof(bd->schedulers), "%s", line);
 		active_scheduler(line, bd->scheduler, sizeof(bd->scheduler));
 	}
 	collect_slaves(sr, bd);
-	snprintf(path, sizeof(path), "sys/block/%s/loop/backing_file", bd->disk);
-	sysroot_read_line(sr, path, bd->backing_file, sizeof(bd->backing_file));
+	sysroot_read_linef(sr, bd->backing_file, sizeof(bd->backing_file),
+			   "sys/block/%s/loop/backing_file", bd->disk);
 	/* virtio and SCSI disks carry numa_node on device/, NVMe namespaces one level up. */
-	snprintf(path, sizeof(path), "sys/block/%s/device/numa_node", bd->disk);
-	if (!read_int(sr, path, &v)) {
+	if (!read_int(sr, bd->disk, "device/numa_node", &v) ||
+	    !read_int(sr, bd->disk, "device/device/numa_node", &v))
 		bd->numa_node = (int)v;
-	} else {
-		snprintf(path, sizeof(path), "sys/block/%s/device/device/numa_node", bd->disk);
-		if (!read_int(sr, path, &v))
-			bd->numa_node = (int)v;
-	}
 	/* Both drivers give a disk poll queues only through a module parameter. */
 	if (!strncmp(bd->disk, "nvme", 4))
 		snprintf(bd->poll_driver, sizeof(bd->poll_driver), "nvme");
 	else if (!strncmp(bd->disk, "vd", 2))
 		snprintf(bd->poll_driver, sizeof(bd->poll_driver), "virtio_blk");
-	snprintf(path, sizeof(path), "sys/module/%s/parameters/poll_queues", bd->poll_driver);
-	if (bd->poll_driver[0] && !read_int(sr, path, &v))
+	if (bd->poll_driver[0] &&
+	    !sysroot_read_linef(sr, line, sizeof(line), "sys/module/%s/parameters/poll_queues",
+				bd->poll_driver) && !parse_i64(line, 10, &v))
 		bd->poll_queues = (int)v;
 }
 
@@ -164,15 +155,14 @@ int blockdev_lookup(const struct sysroot *sr, const char *devpath, unsigned int 
 		    unsigned int *minor)
 {
 	const char *base = strrchr(devpath, '/');
-	char path[384], line[64], dmname[256];
+	char line[64], dmname[256];
 	struct dirent *de;
 	DIR *d;
 
 	base = base ? base + 1 : devpath;
 	if (!*base || base[0] == '.')
 		return -ENOENT;
-	snprintf(path, sizeof(path), "sys/class/block/%s/dev", base);
-	if (!sysroot_read_line(sr, path, line, sizeof(line)) &&
+	if (!sysroot_read_linef(sr, line, sizeof(line), "sys/class/block/%s/dev", base) &&
 	    sscanf(line, "%u:%u", major, minor) == 2)
 		return 0;
 	/* /dev/mapper/vg-lv: the dm-N whose dm/name says so. */
@@ -184,11 +174,10 @@ int blockdev_lookup(const struct sysroot *sr, const char *devpath, unsigned int 
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "dm-", 3))
 			continue;
-		snprintf(path, sizeof(path), "sys/class/block/%.64s/dm/name", de->d_name);
-		if (sysroot_read_line(sr, path, dmname, sizeof(dmname)) || strcmp(dmname, base))
+		if (sysroot_read_linef(sr, dmname, sizeof(dmname), "sys/class/block/%s/dm/name",
+				       de->d_name) || strcmp(dmname, base))
 			continue;
-		snprintf(path, sizeof(path), "sys/class/block/%.64s/dev", de->d_name);
-		if (!sysroot_read_line(sr, path, line, sizeof(line)) &&
+		if (!sysroot_read_linef(sr, line, sizeof(line), "sys/class/block/%s/dev", de->d_name) &&
 		    sscanf(line, "%u:%u", major, minor) == 2) {
 			closedir(d);
 			return 0;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Collects CPU isolation, IRQ placement, governors, NUMA and irqbalance. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,15 +235,16 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		return;
 	}
 	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
+		int pid;
+
+		if (parse_pid(de->d_name, &pid))
 			continue;
 		nproc++;
-		snprintf(path, sizeof(path), "proc/%.20s/comm", de->d_name);
-		if (sysroot_read_name(sr, path, comm, sizeof(comm)))
+		if (sysroot_read_namef(sr, comm, sizeof(comm), "proc/%d/comm", pid))
 			continue;	/* exited meanwhile, or not ours to read */
 		if (!strcmp(comm, "irqbalance")) {
 			cf->irqbalance_running = true;
-			cf->irqbalance_pid = atoi(de->d_name);
+			cf->irqbalance_pid = pid;
 			break;
 		}
 	}

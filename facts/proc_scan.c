@@ -13,21 +13,20 @@
 /* 1: has a ring; 0: none; -errno: fds unreadable. */
 static int has_ring(const struct sysroot *sr, pid_t pid)
 {
-	char dir[48], path[96], target[64];
+	char target[64];
 	struct dirent *de;
 	int found = 0;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pid);
-	d = sysroot_opendir(sr, dir);
+	d = sysroot_opendirf(sr, "proc/%d/fd", (int)pid);
 	if (!d)
 		return -errno;
 	while (!found && (de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		snprintf(path, sizeof(path), "%s/%.16s", dir, de->d_name);
 		/* Longer targets fail with ENAMETOOLONG, and are not rings either. */
-		if (!sysroot_readlink(sr, path, target, sizeof(target)) &&
+		if (!sysroot_readlinkf(sr, target, sizeof(target), "proc/%d/fd/%s", (int)pid,
+				       de->d_name) &&
 		    !strcmp(target, "anon_inode:[io_uring]"))
 			found = 1;
 	}
