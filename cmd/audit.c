@@ -142,7 +142,6 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	struct host_facts *hf = NULL;
 	struct audit_opts aopts;
 	struct check_ctx ctx;
-	struct sysroot sr;
 	struct plan plan;
 	struct report r;
 	int c, ret = 0;
@@ -186,19 +185,15 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					: "audit needs process IDs or --all");
 		goto out_args;
 	}
-	ret = cmd_open_sysroot(g, &sr);
-	if (ret)
-		goto out_args;
-
-	hf = cmd_host_report(&sr, &copts, "audit", &r);
+	hf = cmd_host_report(&g->sr, &copts, "audit", &r);
 	plan_defaults(&plan);
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
 				  .report = &r };
-	ret = cmd_audit_processes(g, &sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
+	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
 	if (!ret)
 		ret = cmd_finish_report(g, &r, gone);
-	cmd_host_report_free(&sr, hf, &r);
+	cmd_host_report_free(hf, &r);
 out_args:
 	free(a.pids);
 	free(a.data_paths);

@@ -108,7 +108,8 @@ static int record_run(const struct global_opts *g, struct capture_args *a,
 		ret = cmd_audit_processes(&run, &sr, &a->pids, &a->npids, 0, &ctx, &gone);
 	if (!ret && gone)
 		ret = EXIT_CANNOT;
-	cmd_host_report_free(&sr, hf, &r);
+	cmd_host_report_free(hf, &r);
+	sysroot_close(&sr);
 	return ret;
 }
 

@@ -32,6 +32,8 @@ struct global_opts {
 	bool no_color;
 	int verbosity;
 	struct config *cfg;	/* the policy file, applied before the command line */
+	struct sysroot sr;	/* CMD_SYSROOT: opened once the options are read, closed by main */
+	bool sr_open;
 	char *skip_buf;		/* --skip joined to the file's skip list */
 };
 
@@ -82,6 +84,7 @@ struct cmd_option {
 /* Setup main applies from a command's row, as git's run_builtin does. */
 #define CMD_LIVE_ONLY (1u << 0)	/* acts on the live system: --root is refused */
 #define CMD_NO_OPERANDS (1u << 1)	/* takes no arguments after its options */
+#define CMD_SYSROOT (1u << 2)	/* reads the host: the policy checked, --root or / opened */
 
 struct command {
 	const char *name;
@@ -203,7 +206,7 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
  * Around a checking command's checks (cmd/host_report.c). cmd_dir_opts: the
  * data directories given, or "." on the live system, and the live tries the
  * policy's checks need. cmd_host_report: reads the host's facts once and
- * begins the report (freed by cmd_host_report_free with the sysroot).
+ * begins the report (freed by cmd_host_report_free).
  * cmd_finish_report: writes the report; exit 3 when a named process went.
  */
 struct collect_opts;
@@ -212,6 +215,6 @@ void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const c
 struct host_facts *cmd_host_report(const struct sysroot *sr, const struct collect_opts *co,
 				   const char *command, struct report *r);
 int cmd_finish_report(const struct global_opts *g, const struct report *r, bool gone);
-void cmd_host_report_free(struct sysroot *sr, struct host_facts *hf, struct report *r);
+void cmd_host_report_free(struct host_facts *hf, struct report *r);
 
 #endif

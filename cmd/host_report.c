@@ -47,11 +47,10 @@ int cmd_finish_report(const struct global_opts *g, const struct report *r, bool 
 	return ret;
 }
 
-void cmd_host_report_free(struct sysroot *sr, struct host_facts *hf, struct report *r)
+void cmd_host_report_free(struct host_facts *hf, struct report *r)
 {
 	report_free(r);
 	if (hf)
 		host_facts_free(hf);
 	free(hf);
-	sysroot_close(sr);
 }

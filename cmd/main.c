@@ -176,6 +176,8 @@ int main(int argc, char **argv)
 	argv += optind;
 	optind = 0;
 	ret = g.cmd->run(argc, argv, &g);
+	if (g.sr_open)
+		sysroot_close(&g.sr);
 	free(g.skip_buf);
 	config_free(&cfg);
 	return ret;

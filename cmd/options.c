@@ -169,10 +169,17 @@ static int apply_row(int argc, char **argv, struct global_opts *g)
 
 	if ((cmd->flags & CMD_NO_OPERANDS) && optind < argc)
 		return usage_error("%s takes no argument '%s'", argv[0], argv[optind]);
-	if (cmd->flags & CMD_LIVE_ONLY)
-		return arg_live_only(g, cmd->live_only);
-	if (g->live_reason)
-		return arg_live_only(g, g->live_reason);
+	if ((cmd->flags & CMD_LIVE_ONLY) && arg_live_only(g, cmd->live_only))
+		return EXIT_USAGE;
+	if (g->live_reason && arg_live_only(g, g->live_reason))
+		return EXIT_USAGE;
+	if (cmd->flags & CMD_SYSROOT) {
+		int ret = cmd_open_sysroot(g, &g->sr);
+
+		if (ret)
+			return ret;
+		g->sr_open = true;
+	}
 	return 0;
 }
 

@@ -116,7 +116,6 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	struct host_facts *hf = NULL;
 	struct collect_opts copts;
 	struct check_ctx ctx;
-	struct sysroot sr;
 	struct report r;
 	int c, ret;
 
@@ -132,23 +131,17 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	ret = check_dirs(g, &a);
 	if (ret)
 		goto out_args;
-	ret = cmd_open_sysroot(g, &sr);
+	ret = check_sqpoll_cpus(&g->sr, &a);
 	if (ret)
 		goto out_args;
-	ret = check_sqpoll_cpus(&sr, &a);
-	if (ret)
-		goto out_root;
 
-	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	cmd_dir_opts(g, &g->sr, a.dirs, a.ndirs, &copts);
 	copts.ring_entries = a.plan.ring_entries;
-	hf = cmd_host_report(&sr, &copts, "preflight", &r);
+	hf = cmd_host_report(&g->sr, &copts, "preflight", &r);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 	ret = cmd_finish_report(g, &r, false);
-	cmd_host_report_free(&sr, hf, &r);
-	goto out_args;
-out_root:
-	sysroot_close(&sr);
+	cmd_host_report_free(hf, &r);
 out_args:
 	free(a.dirs);
 	return ret;

@@ -274,7 +274,6 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 	struct collect_opts copts = { 0 };
 	struct host_facts *hf = NULL;
 	struct check_ctx ctx;
-	struct sysroot sr;
 	struct report r;
 	int c, ret;
 
@@ -288,15 +287,11 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 		return ret;
 	if (arg_dir(o.dir))
 		return EXIT_USAGE;
-	ret = cmd_open_sysroot(g, &sr);
-	if (ret)
-		return ret;
-
-	hf = cmd_host_report(&sr, &copts, "probe", &r);
+	hf = cmd_host_report(&g->sr, &copts, "probe", &r);
 	ctx = (struct check_ctx){ .host = hf, .th = &g->cfg->th, .report = &r };
 	ret = cmd_probe_into_report(&o, &ctx, &g->policy, g->verbosity >= 0);
 	if (!ret)
 		ret = cmd_finish_report(g, &r, false);
-	cmd_host_report_free(&sr, hf, &r);
+	cmd_host_report_free(hf, &r);
 	return ret;
 }

@@ -83,7 +83,6 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	struct collect_opts copts;
 	struct audit_opts aopts = { 0 };
 	struct check_ctx ctx;
-	struct sysroot sr;
 	struct plan plan;
 	struct report r;
 	bool gone = false;
@@ -97,15 +96,11 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	ret = parse_args(argc, argv, g, &a);
 	if (ret)
 		goto out_args;
-	ret = cmd_open_sysroot(g, &sr);
-	if (ret)
-		goto out_args;
-
 	plan_defaults(&plan);
 	config_apply_plan(g->cfg, &plan);
-	cmd_dir_opts(g, &sr, a.dirs, a.ndirs, &copts);
+	cmd_dir_opts(g, &g->sr, a.dirs, a.ndirs, &copts);
 	copts.ring_entries = plan.ring_entries;
-	hf = cmd_host_report(&sr, &copts, "report", &r);
+	hf = cmd_host_report(&g->sr, &copts, "report", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
@@ -115,7 +110,7 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 
 	/* The processes: those named, or every one with a ring that can be read. */
-	ret = cmd_audit_processes(g, &sr, &a.pids, &a.npids, 0, &ctx, &gone);
+	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, 0, &ctx, &gone);
 	if (ret)
 		goto out_report;
 
@@ -130,7 +125,7 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	}
 	ret = cmd_finish_report(g, &r, gone);
 out_report:
-	cmd_host_report_free(&sr, hf, &r);
+	cmd_host_report_free(hf, &r);
 out_args:
 	free(a.dirs);
 	free(a.pids);
