@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "escape.h"
+#include "version.h"
 #include "writer.h"
 
 /*
@@ -17,6 +18,16 @@
  * bounded, since every distinct value is a series a collector keeps.
  */
 #define LABEL_MAX 512
+
+/*
+ * Series per check and process: a process with thousands of files would
+ * give a fail series per file. Past this many, the rest of one check's
+ * findings on one process fold into a single series with the worst status
+ * ("pid 42 (others)"); the full list stays in the text and JSON reports.
+ * So a run has at most checks x (directories + processes x (FOLD_AFTER + 1))
+ * series, whatever the number of files.
+ */
+#define FOLD_AFTER 10
 
 static char *label_of(const char *s)
 {
@@ -84,17 +95,68 @@ static void probe_family(FILE *out, struct json_object *probe, const char *name,
 	}
 }
 
+static bool same_run(const struct finding *a, const struct finding *b)
+{
+	return a->check == b->check && a->pid == b->pid && a->pid > 0;
+}
+
+/* The probe's latency quantiles under one family, scaled from microseconds. */
+static void latency_family(FILE *out, struct json_object *probe, const char *name, double scale)
+{
+	static const char *const keys[] = { "p50", "p99", "p999" };
+	static const char *const qs[] = { "0.5", "0.99", "0.999" };
+
+	/* One family, three quantiles: print them under the single TYPE line. */
+	for (int q = 0; q < 3; q++) {
+		for (int part = 0; part < 2; part++) {
+			struct json_object *arr;
+			size_t k;
+
+			if (!json_object_object_get_ex(probe, part ? "contrast" : "modes", &arr))
+				continue;
+			for (k = 0; k < json_object_array_length(arr); k++) {
+				struct json_object *m = json_object_array_get_idx(arr, k), *lat, *v;
+
+				if (!json_object_object_get_ex(m, "lat_us", &lat) ||
+				    !json_object_object_get_ex(lat, keys[q], &v))
+					continue;
+				fprintf(out, "%s{mode=\"%s\",quantile=\"%s\"} %.17g\n", name,
+					json_object_get_string(json_object_object_get(m, "mode")),
+					qs[q], json_object_get_double(v) * scale);
+			}
+		}
+	}
+}
+
 int write_report_prometheus(FILE *out, const struct report *r)
 {
+	struct json_object *fast;
 	size_t i;
 
 	fputs("# HELP uringlint_check_status Result of a uringlint check: 0 pass, 1 warn, 2 fail, "
 	      "-1 skip, 3 error.\n# TYPE uringlint_check_status gauge\n", out);
 	for (i = 0; i < r->nfindings; i++) {
 		const struct finding *f = &r->findings[i];
-		char *label = label_of(f->subject), *other;
+		char *label, *other;
 		unsigned int dup = 0;
-		size_t k;
+		size_t k, run = 0;
+		int worst;
+
+		/* A check's findings on one process come in a row. */
+		for (k = i; k-- > 0 && same_run(&r->findings[k], f) && run <= FOLD_AFTER;)
+			run++;
+		if (run > FOLD_AFTER)
+			continue;
+		if (run == FOLD_AFTER) {
+			for (k = i, worst = -1; k < r->nfindings && same_run(&r->findings[k], f); k++)
+				if (status_value(r->findings[k].status) > worst)
+					worst = status_value(r->findings[k].status);
+			fprintf(out, "uringlint_check_status{id=\"%s\",subject=\"pid %d (others)\","
+				     "severity=\"%s\",command=\"%s\"} %d\n", f->check->id, f->pid,
+				severity_name(f->check->severity), r->command, worst);
+			continue;
+		}
+		label = label_of(f->subject);
 
 		/*
 		 * A series must be unique: a repeated subject (--dir twice), or two
@@ -116,34 +178,30 @@ int write_report_prometheus(FILE *out, const struct report *r)
 	if (r->probe) {
 		probe_family(out, r->probe, "uringlint_probe_iops", "IOPS the probe measured per mode.",
 			     "iops", NULL);
+		/*
+		 * The first family predates the naming conventions and stays as it
+		 * was, since names are never renamed; the second is the same in the
+		 * base unit, typed as the quantiles it holds (a summary may omit
+		 * _sum and _count).
+		 */
 		fputs("# HELP uringlint_probe_latency_microseconds Completion latency per mode.\n"
 		      "# TYPE uringlint_probe_latency_microseconds gauge\n", out);
-		/* One family, three quantiles: print them under the single TYPE line. */
-		for (int q = 0; q < 3; q++) {
-			static const char *const keys[] = { "p50", "p99", "p999" };
-			static const char *const qs[] = { "0.5", "0.99", "0.999" };
-			struct json_object *arr;
-			size_t k;
-
-			for (int part = 0; part < 2; part++) {
-				if (!json_object_object_get_ex(r->probe, part ? "contrast" : "modes", &arr))
-					continue;
-				for (k = 0; k < json_object_array_length(arr); k++) {
-					struct json_object *m = json_object_array_get_idx(arr, k), *lat, *v;
-
-					if (!json_object_object_get_ex(m, "lat_us", &lat) ||
-					    !json_object_object_get_ex(lat, keys[q], &v))
-						continue;
-					fprintf(out, "uringlint_probe_latency_microseconds{mode=\"%s\","
-						     "quantile=\"%s\"} %.17g\n",
-						json_object_get_string(json_object_object_get(m, "mode")),
-						qs[q], json_object_get_double(v));
-				}
-			}
-		}
+		latency_family(out, r->probe, "uringlint_probe_latency_microseconds", 1);
+		fputs("# HELP uringlint_probe_latency_seconds Completion latency per mode.\n"
+		      "# TYPE uringlint_probe_latency_seconds summary\n", out);
+		latency_family(out, r->probe, "uringlint_probe_latency_seconds", 1e-6);
 		probe_family(out, r->probe, "uringlint_probe_punts",
 			     "Requests punted to io-wq during the probe, per mode.", "punts", NULL);
+		if (json_object_object_get_ex(r->probe, "fast_path", &fast))
+			fprintf(out, "# HELP uringlint_probe_fast_path 1 when no O_DIRECT request of the "
+				     "probe was punted to io-wq, else 0.\n"
+				     "# TYPE uringlint_probe_fast_path gauge\n"
+				     "uringlint_probe_fast_path %d\n", json_object_get_boolean(fast));
 	}
+	fprintf(out, "# HELP uringlint_build_info The uringlint version and the liburing it was built with.\n"
+		     "# TYPE uringlint_build_info gauge\n"
+		     "uringlint_build_info{version=\"%s\",liburing=\"%s\"} 1\n",
+		uringlint_version, liburing_build_version);
 	fprintf(out, "# HELP uringlint_last_run_timestamp_seconds When this report was made.\n"
 		     "# TYPE uringlint_last_run_timestamp_seconds gauge\n"
 		     "uringlint_last_run_timestamp_seconds %lld\n",

@@ -55,6 +55,8 @@ run "probe prometheus" 0 "$BIN" probe --dir "$TMP/work" --duration 0.2 --size 16
 	grep -q '^uringlint_probe_iops{mode="sqpoll-fixed"} ' "$TMP/out" &&
 	grep -q '^uringlint_probe_latency_microseconds{mode="default",quantile="0.99"} ' "$TMP/out" &&
 	grep -q '^uringlint_probe_punts{mode="buffered"} ' "$TMP/out" &&
+	grep -q '^uringlint_probe_latency_seconds{mode="default",quantile="0.99"} ' "$TMP/out" &&
+	grep -q '^uringlint_probe_fast_path [01]$' "$TMP/out" &&
 	ok "prometheus: valid, with the probe's IOPS, latency and punts" || bad "probe prometheus" "$(cat "$TMP/prom")"
 if command -v xmllint >/dev/null; then
 	run "probe junit" 0 "$BIN" probe --dir "$TMP/work" --duration 0.2 --size 16M --mode default --format junit --fail-on never &&

@@ -26,8 +26,9 @@ while read -r name tree args; do
 done <tests/e2e/fixtures.list
 
 # --- every format, on fixture trees: golden outputs and their schemas -----------
-fmt_norm() { # the run's time is the only thing that may differ
-	sed -E 's/timestamp="[^"]*"/timestamp="T"/; s/^(uringlint_last_run_timestamp_seconds) .*/\1 T/'
+fmt_norm() { # the run's time and the build's versions are all that may differ
+	sed -E 's/timestamp="[^"]*"/timestamp="T"/; s/^(uringlint_last_run_timestamp_seconds) .*/\1 T/
+		s/^uringlint_build_info\{.*\} 1$/uringlint_build_info{V} 1/'
 }
 for c in "host-6.18|--dir / --dir /mnt/xfs" "isolated-nvme-irq|--sqpoll-cpu 1 --dir /" "uring-disabled-2|--dir /"; do
 	tree=${c%%|*}

@@ -275,6 +275,34 @@ static void test_long_subjects(void **state)
 	report_free(&r);
 }
 
+/* Thousands of files on one process stay a bounded number of series. */
+static void test_many_files_fold(void **state)
+{
+	const struct check_info *c = &check_find("fd-o-direct")->info;
+	struct report r;
+	char subject[64], *buf, *p;
+	int i, n = 0;
+
+	(void)state;
+	report_init(&r, "audit");
+	for (i = 0; i < 5000; i++) {
+		snprintf(subject, sizeof(subject), "pid 42 fd %d /d/%d.dat", i + 3, i);
+		/* The one fail is past the fold: the folded series must carry it. */
+		report_add(&r, c, i == 4000 ? STATUS_FAIL : STATUS_WARN, subject, "buffered")->pid = 42;
+	}
+	report_add(&r, c, STATUS_PASS, "pid 43", "all O_DIRECT")->pid = 43;
+	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
+	for (p = buf; (p = strstr(p, "\nuringlint_check_status{id=\"fd-o-direct\"")); p++)
+		n++;
+	assert_int_equal(n, 10 + 1 + 1);
+	assert_non_null(strstr(buf, "subject=\"pid 42 fd 12 /d/9.dat\""));
+	assert_null(strstr(buf, "/d/10.dat"));
+	assert_non_null(strstr(buf, "subject=\"pid 42 (others)\",severity=\"high\",command=\"audit\"} 2\n"));
+	assert_non_null(strstr(buf, "subject=\"pid 43\",severity=\"high\",command=\"audit\"} 0\n"));
+	free(buf);
+	report_free(&r);
+}
+
 static void test_formats(void **state)
 {
 	enum output_format fmt;
@@ -297,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_long_subjects),
+		cmocka_unit_test(test_many_files_fold),
 		cmocka_unit_test(test_formats),
 	};
 
