@@ -32,7 +32,7 @@ static bool probe_usable(const struct check *c, struct check_ctx *ctx)
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx)
 {
 	const struct probe_result *r = ctx->probe;
-	char subject[1024];
+	char subject[PATH_MAX];
 	struct finding *f;
 
 	if (!probe_usable(c, ctx))
@@ -74,7 +74,7 @@ static const char *punt_cause(const struct probe_result *r)
 void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 {
 	const struct probe_result *r = ctx->probe;
-	char subject[1024], bad[512] = "";
+	char subject[PATH_MAX], bad[512] = "";
 	unsigned int i, ran = 0, nbad = 0;
 	bool tracepoint = false;
 	struct finding *f;
@@ -126,7 +126,7 @@ void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx)
 {
 	const struct probe_result *r = ctx->probe;
 	const struct probe_mode_result *m = &r->modes[PM_SQPOLL];
-	char subject[1024];
+	char subject[PATH_MAX];
 	struct finding *f;
 
 	if (!probe_usable(c, ctx))
@@ -164,7 +164,7 @@ void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx)
 {
 	const struct probe_result *r = ctx->probe;
 	const struct probe_mode_result *m = &r->modes[PM_SQPOLL_FIXED];
-	char subject[1024], need[BYTES_STR_MAX], lim[BYTES_STR_MAX];
+	char subject[PATH_MAX], need[BYTES_STR_MAX], lim[BYTES_STR_MAX];
 	struct finding *f;
 
 	if (!probe_usable(c, ctx))
@@ -193,7 +193,7 @@ void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx)
 void check_probe_cq_overflow(const struct check *c, struct check_ctx *ctx)
 {
 	const struct probe_result *r = ctx->probe;
-	char subject[1024], which[256] = "";
+	char subject[PATH_MAX], which[256] = "";
 	unsigned int i, ran = 0;
 	struct finding *f;
 

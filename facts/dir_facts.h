@@ -2,6 +2,7 @@
 #ifndef URINGLINT_DIR_FACTS_H
 #define URINGLINT_DIR_FACTS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,7 +14,7 @@
 /* Everything preflight knows about one --dir: its mount, filesystem and device. */
 struct dir_facts {
 	char path[1024];		/* as given */
-	char resolved[1024];		/* realpath (live); as given under --root */
+	char resolved[PATH_MAX];	/* realpath (live), which may fill PATH_MAX; as given under --root */
 	struct fact_err e;		/* the directory itself */
 
 	struct {

@@ -2,6 +2,7 @@
 #ifndef URINGLINT_PROBE_H
 #define URINGLINT_PROBE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -63,7 +64,7 @@ struct probe_mode_result {
 
 struct probe_result {
 	struct fact_err e;	/* the probe could not start: it says why */
-	char dir[1024];
+	char dir[PATH_MAX];	/* realpath, which may fill PATH_MAX */
 	char fs[32];
 	char device[64];
 	uint64_t size;
