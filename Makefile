@@ -57,7 +57,7 @@ LAYER_probe := -Ilib -Iprobe
 LAYER_checks := -Ilib -Ifacts -Ireport -Iprobe -Ichecks
 LAYER_cmd := $(LAYER_checks) -Icmd
 INC = $(LAYER_cmd) -I$(B)/gen
-ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
 	$(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
@@ -72,7 +72,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind bench fuzz install uninstall clean FORCE
+.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind deb bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 
 # The man page's SYNOPSIS, COMMANDS, GLOBAL OPTIONS and CHECKS sections and
@@ -249,6 +249,16 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/audit.sh
 	@bash tests/bench/probe_vs_fio.sh
 	@bash tests/bench/watch.sh
+
+# The Debian package, built by dpkg-buildpackage from a copy of the tree in
+# $(B)/deb (its clean step would empty this tree's build/), the .deb there.
+DEB_SRC := $(B)/deb/uringlint-$(VERSION)
+deb:
+	$(call install_missing,$(DEB_BUILD) debhelper dpkg-dev fakeroot)
+	rm -rf $(B)/deb && mkdir -p $(DEB_SRC)
+	tar -c --exclude=./build --exclude=./uringlint --exclude=./.git . | tar -x -C $(DEB_SRC)
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+	@ls $(B)/deb/*.deb
 
 install: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
