@@ -23,7 +23,11 @@ DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-
 DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
-DEB_PKGS := $(DEB_BUILD) $(DEB_TEST)
+# make deb and make check-fleet: the package build and lintian, systemd-analyze,
+# node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook.
+DEB_FLEET := debhelper dpkg-dev fakeroot lintian systemd prometheus prometheus-node-exporter \
+	ansible-core curl
+DEB_PKGS := $(DEB_BUILD) $(DEB_TEST) $(DEB_FLEET)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs
 # make check-repeat LOAD=...: the CPU and disk hogs.
@@ -72,7 +76,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind deb bench fuzz install uninstall clean FORCE
+.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind check-fleet deb bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 
 # The man page's SYNOPSIS, COMMANDS, GLOBAL OPTIONS and CHECKS sections and
@@ -259,6 +263,13 @@ deb:
 	tar -c --exclude=./build --exclude=./uringlint --exclude=./.git . | tar -x -C $(DEB_SRC)
 	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
 	@ls $(B)/deb/*.deb
+
+# The package, the systemd units, the Prometheus rules and metrics, node_exporter
+# and Prometheus end to end, and the Ansible playbook (tests/fleet/).
+check-fleet: deps
+	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion $(B)/tests/pathology
+	$(MAKE) deb
+	@bash tests/fleet/run.sh
 
 install: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)

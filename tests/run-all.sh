@@ -26,9 +26,5 @@ for s in hostile audit probe nobody names watch apps; do
 	suite "$s" bash "tests/e2e/$s.sh"
 done
 
-p=$(grep -c '^0	' "$URINGLINT_RESULTS")
-f=$(grep -c '^1	' "$URINGLINT_RESULTS")
-s=$(grep -c '^77	' "$URINGLINT_RESULTS")
-[ "$f" -eq 0 ] || grep '^1	' "$URINGLINT_RESULTS" | cut -f2- | sed 's/^/failed: /'
-echo "total: $p passed, $f failed, $s skipped"
-[ "$rc" -eq 0 ] && [ "$f" -eq 0 ]
+sh tests/totals.sh total || rc=1
+[ "$rc" -eq 0 ]
