@@ -112,7 +112,11 @@ enum check_status fact_status(const struct fact_err *e)
 	/* Asked about a fact that holds a value: a caller's bug, shown, not skipped. */
 	if (!e->err)
 		return STATUS_ERROR;
-	if (e->err == -EBADMSG)
+	/*
+	 * Read, and garbage: a malformed file (EBADMSG), a NUL byte in text
+	 * (EILSEQ), a file or line past any real one (EFBIG, EOVERFLOW).
+	 */
+	if (e->err == -EBADMSG || e->err == -EILSEQ || e->err == -EFBIG || e->err == -EOVERFLOW)
 		return STATUS_ERROR;
 	/*
 	 * Everything else is "could not be read here", unknown errnos too:

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
@@ -114,10 +115,24 @@ static int record_run(const struct global_opts *g, struct capture_args *a,
 }
 
 /*
- * PID 1's environment is read for container= alone; the rest of it is the
- * host's business, not a bug report's.
+ * The variables the collectors read from an environment: PID 1's
+ * container= (container.c) and irqbalance's banned CPUs (cpu_facts.c). The
+ * rest of an environment is the host's business, not a bug report's.
  */
-static void keep_container_vars(struct sysroot_read *r)
+static const char *const kept_vars[] = { "container=", "IRQBALANCE_BANNED_CPULIST=",
+					  "IRQBALANCE_BANNED_CPUS=" };
+
+static bool kept_var(const char *v)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kept_vars); k++)
+		if (!strncmp(v, kept_vars[k], strlen(kept_vars[k])))
+			return true;
+	return false;
+}
+
+static void keep_read_vars(struct sysroot_read *r)
 {
 	const char *base = strrchr(r->rel, '/');
 	size_t i, out = 0, n;
@@ -126,7 +141,7 @@ static void keep_container_vars(struct sysroot_read *r)
 		return;
 	for (i = 0; i < r->len; i += n + 1) {
 		n = strnlen(r->data + i, r->len - i);
-		if (!strncmp(r->data + i, "container=", 10)) {
+		if (kept_var(r->data + i)) {
 			memmove(r->data + out, r->data + i, n);
 			out += n;
 			r->data[out++] = '\0';
@@ -135,13 +150,24 @@ static void keep_container_vars(struct sysroot_read *r)
 	r->len = out;
 }
 
+static const char *first_denied(const struct sysroot_record *rec)
+{
+	size_t i;
+
+	for (i = 0; i < rec->n; i++)
+		if (rec->v[i].kind == SR_DENIED)
+			return rec->v[i].rel;
+	return "";
+}
+
 static int empty_dir(const char *out)
 {
 	struct stat st;
 	int fd;
 
 	if (stat(out, &st)) {
-		if (mkdir(out, 0755)) {
+		/* What root reads of other processes is not for every user of this host. */
+		if (mkdir(out, 0700)) {
 			error_msg("cannot create '%s': %s", out, strerror(errno));
 			return EXIT_CANNOT;
 		}
@@ -181,7 +207,7 @@ static int write_tree(const char *out, struct sysroot_record *rec, const struct 
 	if (tw->outfd < 0 || tw->livefd < 0)
 		err = -errno;
 	for (i = 0; !err && i < rec->n; i++) {
-		keep_container_vars(&rec->v[i]);
+		keep_read_vars(&rec->v[i]);
 		err = tree_write(tw, &rec->v[i]);
 		if (err)
 			*what = rec->v[i].rel;
@@ -196,6 +222,10 @@ static int write_tree(const char *out, struct sysroot_record *rec, const struct 
 			fprintf(f, "pid: %d\n", (int)a->pids[i]);
 		for (i = 0; i < a->ndirs; i++)
 			fprintf(f, "dir: %s\n", a->dirs[i]);
+		for (i = 0; i < rec->n; i++)
+			if (rec->v[i].kind == SR_DENIED)
+				fprintf(f, "not readable: %s (%s)\n", rec->v[i].rel,
+					strerror(-rec->v[i].err));
 		if (fclose(f))
 			err = -errno;
 	} else if (!err) {
@@ -217,7 +247,7 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 	struct tree_writer tw = { 0 };
 	const char *what = NULL;
 	char real[PATH_MAX];
-	size_t i;
+	size_t i, denied;
 	int opt, ret = 0, err;
 
 	while ((opt = cmd_getopt(argc, argv, g, &ret)) != -1) {
@@ -264,6 +294,13 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 		if (fflush(stdout))
 			ret = EXIT_CANNOT;
 	}
+	/* What this user could not read, the tree lacks: a replay would take it for absent. */
+	for (i = 0, denied = 0; i < rec.n; i++)
+		denied += rec.v[i].kind == SR_DENIED;
+	if (denied)
+		error_msg("warning: %zu paths could not be read for want of permission (the first: "
+			  "%s); the tree lacks them, and CAPTURE lists them: capture as root",
+			  denied, first_denied(&rec));
 out:
 	sysroot_record_free(&rec);
 	for (i = 0; i < a.ndirs; i++)

@@ -98,6 +98,7 @@ struct command {
 	const char *alt;	/* usage shown before the options ("PID... | --all") or NULL */
 	const char *man;	/* the COMMANDS paragraph, roff */
 	const struct command *sub;	/* "report merge": a command under this one */
+	const char *parent;	/* for a sub-command: the command it is typed after */
 };
 
 extern const struct command commands[];

@@ -10,6 +10,7 @@
 
 static const struct command report_merge = {
 	.name = "merge",
+	.parent = "report",
 	.run = cmd_report_merge,
 	.summary = "fold JSON reports of many hosts into a fleet view per check",
 	.options = no_options,

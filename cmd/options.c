@@ -118,8 +118,13 @@ int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
 		print_version();
 		exit(fflush(stdout) ? EXIT_CANNOT : 0);
 	case ':':
+		/* A short option inside a cluster ("-qo") is named by itself, not its word. */
+		if (optopt > 0 && optopt < 0x80 && argv[optind - 1][1] != '-')
+			return usage_error("option '-%c' needs an argument", optopt);
 		return usage_error("option '%s' needs an argument", argv[optind - 1]);
 	default:
+		if (optopt > 0 && optopt < 0x80)
+			return usage_error("unrecognized option '-%c'", optopt);
 		return usage_error("unrecognized option '%s'", argv[optind - 1]);
 	}
 }
@@ -285,10 +290,13 @@ void command_usage(FILE *out, const struct command *cmd)
 {
 	/* Lines break before 80 columns, continuing under the first option. */
 	const unsigned int start = (unsigned int)strlen("Usage: uringlint [GLOBAL] ");
-	const unsigned int indent = start + (unsigned int)strlen(cmd->name);
+	const unsigned int indent = start + (unsigned int)strlen(cmd->name) +
+				    (cmd->parent ? (unsigned int)strlen(cmd->parent) + 1 : 0);
 	const struct cmd_option *o;
 	unsigned int col = indent;
 
+	if (cmd->parent)
+		fprintf(out, "%s ", cmd->parent);
 	fputs(cmd->name, out);
 	if (cmd->alt)
 		col += (unsigned int)fprintf(out, " %s", cmd->alt);

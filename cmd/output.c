@@ -4,7 +4,9 @@
  * whole or not at all. A regular file is written to a temporary file in
  * its own directory and renamed over it, so a reader (node_exporter's
  * textfile collector, a fleet's scp) sees the old file or the new one,
- * never half of one, and a failed run leaves the old one in place.
+ * never half of one, and a failed run leaves the old one in place. A file
+ * that is not ours to replace (another owner's, one we may not write, one
+ * in a directory we may not write) is written in place, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,11 +87,16 @@ int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const 
 			return EXIT_CANNOT;
 		}
 		/* A device, a FIFO or a socket is written into, never replaced. */
-		replace = !real[0] || S_ISREG(st.st_mode);
-		if (replace)
+		replace = !real[0] || (S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+				       !access(real, W_OK));
+		if (replace) {
 			out = open_temp(real[0] ? real : g->output, real[0] ? &st : NULL, tmp,
 					sizeof(tmp));
-		else
+			/* No room for a second file in its directory: in place, as fopen would. */
+			if (!out && real[0] && (errno == EACCES || errno == EPERM || errno == EROFS))
+				replace = false;
+		}
+		if (!replace)
 			out = fopen(g->output, "we");
 		if (!out) {
 			error_msg("cannot open '%s': %s", g->output, strerror(errno));

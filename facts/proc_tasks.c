@@ -156,6 +156,9 @@ static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_thr
 	task_iter_close(&it);
 	if (err == -EBADMSG || err == -ENOMEM)
 		return err;
+	/* A listing that broke off is not the whole process. */
+	if (it.err)
+		return it.err;
 	return pt->n ? 0 : -ENOENT;
 }
 

@@ -194,7 +194,7 @@ static int list_threads(const struct sysroot *sr, pid_t pid, struct proc_window 
 		w->nthreads++;
 	}
 	task_iter_close(&it);
-	return 0;
+	return it.err;
 }
 
 /* io-wq workers that were not there at the first reading: io-wq starts one per punt it cannot queue. */

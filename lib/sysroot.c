@@ -33,6 +33,12 @@ void sysroot_record_free(struct sysroot_record *rec)
 	memset(rec, 0, sizeof(*rec));
 }
 
+/*
+ * A read refused for want of permission: what a capture without root lacks.
+ * Other failures (a file that is not there) a replay meets the same way.
+ */
+static void record_denied(const struct sysroot *sr, const char *rel, int err);
+
 /* Keeps a copy of what was read; an allocation failure marks the record incomplete. */
 static void record(const struct sysroot *sr, enum sysroot_kind kind, const char *rel,
 		   const char *data, size_t len)
@@ -51,6 +57,7 @@ static void record(const struct sysroot *sr, enum sysroot_kind kind, const char 
 		rel++;
 	r->kind = kind;
 	r->len = len;
+	r->err = 0;
 	r->rel = strdup(rel);
 	r->data = data ? malloc(len + 1) : NULL;
 	if (!r->rel || (data && !r->data)) {
@@ -295,6 +302,17 @@ int sysroot_open_file(const struct sysroot *sr, const char *rel)
 	return fd;
 }
 
+static void record_denied(const struct sysroot *sr, const char *rel, int err)
+{
+	struct sysroot_record *rec = sr->rec;
+
+	if (!rec || (err != -EACCES && err != -EPERM))
+		return;
+	record(sr, SR_DENIED, rel, NULL, 0);
+	if (rec->n && rec->v[rec->n - 1].kind == SR_DENIED)
+		rec->v[rec->n - 1].err = err;
+}
+
 bool sysroot_exists(const struct sysroot *sr, const char *rel)
 {
 	int fd = sysroot_open_file(sr, rel);
@@ -318,8 +336,10 @@ static int read_whole(const struct sysroot *sr, const char *rel, size_t max, cha
 	*buf = NULL;
 	*len = 0;
 	fd = sysroot_open_file(sr, rel);
-	if (fd < 0)
+	if (fd < 0) {
+		record_denied(sr, rel, fd);
 		return fd;
+	}
 	data = malloc(cap + 1);
 	if (!data) {
 		close(fd);
@@ -447,8 +467,12 @@ int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_
 			errno = EINVAL;	/* not a symlink */
 		close(fd);
 	}
-	if (n < 0)
-		return -errno;
+	if (n < 0) {
+		int err = -errno;
+
+		record_denied(sr, rel, err);
+		return err;
+	}
 	if ((size_t)n >= outsz)
 		return -ENAMETOOLONG;
 	out[n] = '\0';
@@ -463,6 +487,7 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
 
 	fd = open_in_root(sr, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
+		record_denied(sr, rel, fd);
 		errno = -fd;
 		return NULL;
 	}

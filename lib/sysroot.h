@@ -30,13 +30,19 @@ struct sysroot {
  * the collector asked for. A replay of the same collectors reads no path
  * that is not in the record.
  */
-enum sysroot_kind { SR_FILE, SR_LINK, SR_DIR };
+enum sysroot_kind {
+	SR_FILE,
+	SR_LINK,
+	SR_DIR,
+	SR_DENIED,	/* refused for want of permission (EACCES, EPERM): not in the tree */
+};
 
 struct sysroot_read {
 	enum sysroot_kind kind;
 	char *rel;
-	char *data;	/* SR_FILE: the bytes, SR_LINK: the target; NULL for SR_DIR */
+	char *data;	/* SR_FILE: the bytes, SR_LINK: the target; NULL otherwise */
 	size_t len;
+	int err;	/* SR_DENIED: the -errno */
 };
 
 struct sysroot_record {

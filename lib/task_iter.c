@@ -11,6 +11,7 @@ int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid)
 	char path[32];
 
 	snprintf(path, sizeof(path), "%sproc/%d/task", sr ? "" : "/", (int)pid);
+	it->err = 0;
 	it->d = sr ? sysroot_opendir(sr, path) : opendir(path);
 	return it->d ? 0 : -errno;
 }
@@ -20,10 +21,16 @@ pid_t task_iter_next(struct task_iter *it)
 	struct dirent *de;
 	int tid;
 
-	while ((de = readdir(it->d)))
+	for (;;) {
+		errno = 0;
+		de = readdir(it->d);
+		if (!de) {
+			it->err = -errno;
+			return 0;
+		}
 		if (!parse_pid(de->d_name, &tid))
 			return (pid_t)tid;
-	return 0;
+	}
 }
 
 void task_iter_close(struct task_iter *it)

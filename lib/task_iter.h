@@ -16,11 +16,12 @@
  */
 struct task_iter {
 	DIR *d;
+	int err;	/* after the end: 0, or -errno when the listing broke off */
 };
 
 /* 0, or -errno: the process is gone (-ENOENT) or not readable. */
 int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid);
-/* The next TID in directory order; 0 at the end. */
+/* The next TID in directory order; 0 at the end (see err). */
 pid_t task_iter_next(struct task_iter *it);
 void task_iter_close(struct task_iter *it);
 

@@ -129,6 +129,8 @@ int tree_write(struct tree_writer *tw, const struct sysroot_read *r)
 	unsigned int links = 0;
 	int err;
 
+	if (r->kind == SR_DENIED)
+		return 0;	/* nothing to write: the capture says it is missing */
 	if (strlen(r->rel) >= sizeof(rest))
 		return -ENAMETOOLONG;
 	strcpy(rest, r->rel);

@@ -316,6 +316,28 @@ if [ ${#cap_pids[@]} -eq 9 ]; then
 		bad "capture copies no file the collectors did not read"
 	for p in "${cap_pids[@]}"; do stop "$p"; done
 fi
+# irqbalance's banned CPUs come from its environment: the capture keeps those
+# variables (and PID 1's container=), and the replay judges irqbalance as live does.
+if [ "$(id -u)" -eq 0 ] && ! pgrep -x irqbalance >/dev/null && [ "$(nproc)" -ge 2 ]; then
+	cp /bin/sleep "$TMP/irqbalance"
+	IRQBALANCE_BANNED_CPULIST=1 SECRET_TOKEN=hunter2 "$TMP/irqbalance" 60 &
+	irq_pid=$!
+	kids+=("$irq_pid")
+	for _ in $(seq 50); do [ "$(cat "/proc/$irq_pid/comm" 2>/dev/null)" = irqbalance ] && break; sleep 0.05; done
+	"$BIN" capture -o "$TMP/capirq" -q
+	irqline() { jq -r '.findings[] | select(.id == "irqbalance") | [.status, .message] | @tsv' "$1"; }
+	"$BIN" preflight --sqpoll-cpu 1 --format json --fail-on never >"$TMP/irq-live.json"
+	"$BIN" --root "$TMP/capirq" preflight --sqpoll-cpu 1 --format json --fail-on never >"$TMP/irq-replay.json"
+	[ -n "$(irqline "$TMP/irq-live.json")" ] && [ "$(irqline "$TMP/irq-live.json")" = "$(irqline "$TMP/irq-replay.json")" ] &&
+		tr '\0' '\n' <"$TMP/capirq/proc/$irq_pid/environ" | grep -qx 'IRQBALANCE_BANNED_CPULIST=1' &&
+		! grep -q hunter2 "$TMP/capirq/proc/$irq_pid/environ" &&
+		ok "capture replays irqbalance's banned CPUs, and keeps nothing else of its environment" ||
+		bad "capture replays irqbalance" "$(irqline "$TMP/irq-live.json")" "$(irqline "$TMP/irq-replay.json")"
+	[ "$(stat -c %a "$TMP/capirq")" = 700 ] && ok "capture makes its tree readable by its owner only" ||
+		bad "capture tree mode" "$(stat -c %a "$TMP/capirq")"
+	kill "$irq_pid" 2>/dev/null
+	wait "$irq_pid" 2>/dev/null
+fi
 run "capture into a non-empty dir" 2 "$BIN" capture -o "$TMP/cap" && one_error_line "capture non-empty message" "not an empty directory"
 run "capture without -o" 2 "$BIN" capture && one_error_line "capture without -o message" "-o DIR"
 run "capture --root" 2 "$BIN" --root testdata/host-6.18 capture -o "$TMP/cap2" && one_error_line "capture --root message" "live"

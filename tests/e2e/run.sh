@@ -127,9 +127,16 @@ ln -sf report.json "$TMP/link.json"
 run "-o /dev/null" 0 "$BIN" --root testdata/host-6.18 preflight -o /dev/null && [ -c /dev/null ] &&
 	ok "-o /dev/null writes into the device, never replaces it" || bad "-o /dev/null"
 if [ "$(id -u)" -ne 0 ]; then
-	mkdir "$TMP/ro" && cp "$TMP/report.json" "$TMP/ro/r.json" && chmod 0555 "$TMP/ro"
-	run "-o into a read-only directory" 3 "$BIN" --root testdata/host-6.18 preflight -o "$TMP/ro/r.json" &&
-		one_error_line "-o read-only dir message" "$TMP/ro" && cmp -s "$TMP/report.json" "$TMP/ro/r.json" &&
+	# A writable file in a directory that takes no new file: written in place, as before.
+	mkdir "$TMP/ro" && cp "$TMP/report.json" "$TMP/ro/r.json" && cp "$TMP/report.json" "$TMP/ro/k.json" &&
+		chmod 0444 "$TMP/ro/k.json" && chmod 0555 "$TMP/ro"
+	ro_ino=$(ino "$TMP/ro/r.json")
+	run "-o into a read-only directory" 0 "$BIN" --root testdata/host-6.18 preflight --format prometheus -o "$TMP/ro/r.json" &&
+		[ "$(ino "$TMP/ro/r.json")" = "$ro_ino" ] && grep -q '^uringlint_' "$TMP/ro/r.json" &&
+		ok "-o in a read-only directory writes the file in place" || bad "-o in a read-only directory writes in place"
+	# Neither replaceable nor writable: one line, exit 3, the old file whole.
+	run "-o on a read-only file" 3 "$BIN" --root testdata/host-6.18 preflight -o "$TMP/ro/k.json" &&
+		one_error_line "-o read-only file message" "$TMP/ro/k.json" && cmp -s "$TMP/report.json" "$TMP/ro/k.json" &&
 		ok "-o that cannot write leaves the old file whole" || bad "-o that cannot write leaves the old file whole"
 	chmod 0755 "$TMP/ro"
 else

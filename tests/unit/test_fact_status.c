@@ -21,6 +21,10 @@ static void test_garbage_is_error(void **state)
 {
 	(void)state;
 	assert_int_equal(status_of(-EBADMSG), STATUS_ERROR);
+	/* The sysroot's garbage: a NUL byte in text, a file or a line past any real one. */
+	assert_int_equal(status_of(-EILSEQ), STATUS_ERROR);
+	assert_int_equal(status_of(-EFBIG), STATUS_ERROR);
+	assert_int_equal(status_of(-EOVERFLOW), STATUS_ERROR);
 }
 
 static void test_could_not_read_is_skip(void **state)
