@@ -1,7 +1,8 @@
 #!/bin/bash
 # audit's cost next to its floor, side by side in one run:
-#  - the pathology many-files process (10,000 open files, 8 rings): uringlint audit
-#    against a program that only lists the fds, readlinks each and reads its fdinfo;
+#  - the pathology many-files process (10,000 open files, 8 rings): uringlint audit,
+#    in text and in JSON, against a program that only lists the fds, readlinks each
+#    and reads its fdinfo;
 #  - audit --all with 1,000 extra sleeping processes;
 #  - peak memory of the 10,000-file audit.
 # No pass/fail: a benchmark informs, it does not gate.
@@ -40,6 +41,7 @@ pid=$(awk '{print $2}' "$TMP/ready")
 floor_in=$("$FLOOR" "$pid" "$runs")
 floor_proc_ms=$(mean_ms "$FLOOR" "$pid" 1)
 audit_ms=$(mean_ms "$BIN" audit "$pid" -q)
+json_ms=$(mean_ms "$BIN" audit "$pid" --format json)
 peak_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" -q >/dev/null; } 2>&1 | tail -n 1)
 peak_json_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" --format json >/dev/null; } 2>&1 | tail -n 1)
 
@@ -47,7 +49,8 @@ echo "audit of pid $pid: 10,000 files, 8 rings; $runs runs each"
 echo "floor, in-process (list, readlink, fdinfo):  $(echo "scale=1; $floor_in / 1000" | bc) ms"
 echo "floor, as a process:                          $floor_proc_ms ms"
 echo "uringlint audit (text):                       $audit_ms ms"
-echo "ratio audit / floor process:                  $(echo "scale=2; $audit_ms / $floor_proc_ms" | bc)"
+echo "uringlint audit (json):                       $json_ms ms"
+echo "ratio audit / floor process:                  text $(echo "scale=2; $audit_ms / $floor_proc_ms" | bc), json $(echo "scale=2; $json_ms / $floor_proc_ms" | bc)"
 echo "peak memory: text $((peak_kb / 1024)) MiB, json $((peak_json_kb / 1024)) MiB"
 
 # 1,000 extra sleeping processes for --all, the 10,000-file process gone.
