@@ -82,6 +82,13 @@ struct check_ctx {
 	const struct probe_result *probe;	/* probe checks */
 	const struct thresholds *th;		/* NULL: the defaults */
 	struct report *report;
+	/*
+	 * The application of app_of (proc_app), matched once per process: the
+	 * file checks ask for every file, and a match is a glob per rule and
+	 * mapped library. Set with check_ctx_set_proc().
+	 */
+	const struct proc_facts *app_of;
+	const struct app_entry *app;
 };
 
 /* The context's thresholds, or the defaults. */
@@ -253,6 +260,10 @@ bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity 
 
 /* The known application (lib/app_fixes.tbl) the process is, or NULL. */
 const struct app_entry *proc_app(const struct proc_facts *pf);
+/* Sets ctx->proc (NULL: none) and looks its application up once. */
+void check_ctx_set_proc(struct check_ctx *ctx, const struct proc_facts *pf);
+/* proc_app() of ctx->proc: the one looked up by check_ctx_set_proc() when it is that process's. */
+const struct app_entry *check_ctx_app(const struct check_ctx *ctx);
 /* Adds the application's own setting for kind to fi's fix, when the table has one. */
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind);
 

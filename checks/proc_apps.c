@@ -33,9 +33,23 @@ const struct app_entry *proc_app(const struct proc_facts *pf)
 			       (const char *const *)pf->maps.libs, pf->maps.nlibs);
 }
 
+void check_ctx_set_proc(struct check_ctx *ctx, const struct proc_facts *pf)
+{
+	ctx->proc = pf;
+	ctx->app_of = pf;
+	ctx->app = pf ? proc_app(pf) : NULL;
+}
+
+const struct app_entry *check_ctx_app(const struct check_ctx *ctx)
+{
+	if (!ctx->proc)
+		return NULL;
+	return ctx->app_of == ctx->proc ? ctx->app : proc_app(ctx->proc);
+}
+
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind)
 {
-	const struct app_entry *app = proc_app(ctx->proc);
+	const struct app_entry *app = check_ctx_app(ctx);
 	const struct app_fix *fix;
 	char *old;
 

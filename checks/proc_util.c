@@ -101,7 +101,7 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
 		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
 			return "matches --data-path";
-	app = proc_app(ctx->proc);
+	app = check_ctx_app(ctx);
 	if (app && app_entry_uses_uring(app, f->path))
 		return "a file its application drives through io_uring (uringlint's application table)";
 	return NULL;
@@ -111,7 +111,7 @@ bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f)
 {
 	const struct proc_mount *m = proc_file_mount(ctx->proc, f);
 
-	const struct app_entry *app = proc_app(ctx->proc);
+	const struct app_entry *app = check_ctx_app(ctx);
 
 	/* Standard streams are the launcher's redirections, not data. */
 	if (f->fd <= 2 || proc_data_file(ctx, f) || proc_watched(ctx->proc))

@@ -82,9 +82,9 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	if (ctx->report->processes_out &&
 	    proc_facts_json_write(&pf, ctx->report->processes_out, !ctx->report->nprocesses++))
 		ret = EXIT_CANNOT;
-	ctx->proc = &pf;
+	check_ctx_set_proc(ctx, &pf);
 	checks_run_scope(SCOPE_PROCESS, ctx, pol);
-	ctx->proc = NULL;
+	check_ctx_set_proc(ctx, NULL);
 	proc_facts_free(&pf);
 	return ret;
 }

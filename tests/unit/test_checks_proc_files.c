@@ -269,6 +269,30 @@ static void test_extents(void **state)
 	expect_says("file-extents", STATUS_SKIP, "FIEMAP needs the live system");
 }
 
+/* The application is matched once per process, and a context not set for it matches anew. */
+static void test_app_once(void **state)
+{
+	struct check_ctx ctx = { .host = &hf, .plan = &plan };
+
+	setup(state);
+	snprintf(pf.comm, sizeof(pf.comm), "mariadbd");
+	files[1].path = (char *)"/var/lib/mysql/ibdata1";
+	check_ctx_set_proc(&ctx, &pf);
+	assert_non_null(check_ctx_app(&ctx));
+	assert_ptr_equal(check_ctx_app(&ctx), proc_app(&pf));
+	assert_non_null(proc_data_file(&ctx, &files[1]));
+	assert_false(proc_unjudged_file(&ctx, &files[1]));
+	/* Set by hand, as a test may: the process's own match, not another's. */
+	ctx.proc = NULL;
+	assert_null(check_ctx_app(&ctx));
+	ctx.proc = &pf;
+	ctx.app_of = NULL;
+	assert_ptr_equal(check_ctx_app(&ctx), proc_app(&pf));
+	check_ctx_set_proc(&ctx, NULL);
+	assert_null(ctx.proc);
+	assert_null(ctx.app);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_buf_alignment),
 		cmocka_unit_test(test_extents),
+		cmocka_unit_test(test_app_once),
 	};
 
 	return cmocka_run_group_tests_name("checks_proc_files", tests, NULL, NULL);
