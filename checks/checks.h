@@ -244,6 +244,12 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
  */
 bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f);
 bool proc_file_writable(const struct proc_file *f);
+/*
+ * What the file checks read of f, asked while the process is collected
+ * (not watched yet; a watched audit collects everything): all of a data
+ * file's or an O_DIRECT file's details, a writable file's type, or nothing.
+ */
+enum proc_file_need proc_file_need(const struct check_ctx *ctx, const struct proc_file *f);
 
 /*
  * What the process's io-wq workers did in the audit's window: ran (or sat

@@ -72,14 +72,13 @@ bool proc_file_writable(const struct proc_file *f)
 	return (f->gen.flags & O_ACCMODE) != O_RDONLY;
 }
 
-const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
+/* Why f is io_uring's data, whatever its type. */
+static const char *data_file_why(const struct check_ctx *ctx, const struct proc_file *f)
 {
 	const struct app_entry *app;
 	const struct ut_file *uf;
 	size_t i;
 
-	if (f->type != PFILE_REGULAR && f->type != PFILE_BLOCK)
-		return NULL;
 	uf = proc_watched_file(ctx->proc, f, NULL);
 	if (uf && uf->reqs)
 		return "io_uring made requests on it while watched";
@@ -105,6 +104,22 @@ const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *
 	if (app && app_entry_uses_uring(app, f->path))
 		return "a file its application drives through io_uring (uringlint's application table)";
 	return NULL;
+}
+
+const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
+{
+	if (f->type != PFILE_REGULAR && f->type != PFILE_BLOCK)
+		return NULL;
+	return data_file_why(ctx, f);
+}
+
+enum proc_file_need proc_file_need(const struct check_ctx *ctx, const struct proc_file *f)
+{
+	/* O_DIRECT: the registered buffers are judged against its alignment. */
+	if ((f->gen.flags & O_DIRECT) || data_file_why(ctx, f))
+		return PFILE_NEED_ALL;
+	/* A writable file may be listed as not judged: if it is a regular file or a disk. */
+	return proc_file_writable(f) ? PFILE_NEED_TYPE : PFILE_NEED_NONE;
 }
 
 bool proc_unjudged_file(const struct check_ctx *ctx, const struct proc_file *f)

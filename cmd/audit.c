@@ -41,6 +41,17 @@ struct audit_args {
 	unsigned int watch;	/* --watch SECONDS, 0: off */
 };
 
+/* What the checks read of a file, for the collection; the application matched once. */
+static enum proc_file_need audit_file_need(const struct proc_facts *pf, const struct proc_file *f,
+					   void *arg)
+{
+	struct check_ctx *ctx = arg;
+
+	if (ctx->app_of != pf)
+		check_ctx_set_proc(ctx, pf);
+	return proc_file_need(ctx, f);
+}
+
 /*
  * Audits one process into the report. A process the user named returns
  * EXIT_CANNOT when it is gone or went; one found by the scan (--all,
@@ -49,11 +60,15 @@ struct audit_args {
 static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
 		     struct check_ctx *ctx, const struct check_policy *pol)
 {
+	/* A watch decides afterwards which files are data: it has them all read. */
+	const struct proc_collect how = { .need = audit_file_need, .arg = ctx };
 	struct proc_facts pf;
 	char line[512];
 	int ret = 0;
 
-	proc_facts_collect(sr, pid, &pf);
+	/* The last process's pf was here too: its application is not this one's. */
+	check_ctx_set_proc(ctx, NULL);
+	proc_facts_collect(sr, pid, watch ? NULL : &how, &pf);
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
 		proc_facts_watch(&pf, watch);
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Collects one process for audit: stat, status, limits, every fd (files
- * with their mount, size, extents and O_DIRECT alignment; rings with their
- * fdinfo), the devices under its files, and its threads. An fd closed
+ * with their mount, and as the caller's checks need them their type, size,
+ * extents and O_DIRECT alignment; rings with their fdinfo), the devices
+ * under its files, and its threads. An fd closed
  * between readdir and read is skipped; a process that exits meanwhile is
  * marked incomplete.
  */
@@ -18,6 +19,7 @@
 
 #include "fiemap.h"
 #include "file_state.h"
+#include "file_types.h"
 #include "mountinfo.h"
 #include "proc_facts.h"
 
@@ -342,14 +344,65 @@ static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
 	pf->exe[n] = '\0';
 }
 
-/* Live only: size, type, O_DIRECT alignment and extents through /proc/PID/fd/N. */
-static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf)
+/* What the caller's checks need of f; everything without a need function. */
+static enum proc_file_need file_need(const struct proc_collect *how, const struct proc_facts *pf,
+				     const struct proc_file *f)
+{
+	return how && how->need ? how->need(pf, f, how->arg) : PFILE_NEED_ALL;
+}
+
+/* Whether the path leaves the type open: a path, not an anon inode or memfd, may name a FIFO. */
+static bool type_unsure(const struct proc_file *f)
+{
+	return f->path[0] == '/' && strncmp(f->path, "/memfd:", 7);
+}
+
+/* Size, type, O_DIRECT alignment and extents through /proc/PID/fd/N. */
+static void collect_file_detail(const struct sysroot *sr, struct proc_facts *pf,
+				struct proc_file *f)
 {
 	char path[96];
 	struct statx stx;
-	size_t i;
 	int fd;
 
+	snprintf(path, sizeof(path), "proc/%d/fd/%d", (int)pf->pid, f->fd);
+	if (statx(sr->dirfd, path, 0, STATX_TYPE | STATX_SIZE | STATX_DIOALIGN, &stx)) {
+		f->ext_err = -errno;
+		return;
+	}
+	proc_file_set_type(f, stx.stx_mode);
+	if (f->type == PFILE_OTHER) {
+		f->ext_err = -EINVAL;
+		return;
+	}
+	f->size_known = true;
+	f->size = stx.stx_size;
+	if (stx.stx_mask & STATX_DIOALIGN) {
+		f->dio_mem_align = stx.stx_dio_mem_align;
+		f->dio_offset_align = stx.stx_dio_offset_align;
+	}
+	if (f->type != PFILE_REGULAR || (f->size < PROC_EXTENT_MIN_SIZE && !f->registered)) {
+		f->ext_err = -ECANCELED;	/* small and not registered */
+		return;
+	}
+	fd = file_open_regular(sr->dirfd, path);
+	if (fd < 0) {
+		f->ext_err = fd;
+		return;
+	}
+	f->ext_err = fiemap_count(fd, EXTENT_MAX, &f->extents, &f->unwritten,
+				  &f->extents_truncated);
+	close(fd);
+}
+
+/* Live only: each file's details, or its type alone, as the checks need them. */
+static void collect_file_details(const struct sysroot *sr, const struct proc_collect *how,
+				 struct proc_facts *pf)
+{
+	size_t i, n = 0, *typeless = NULL;
+
+	if (sr->live)
+		typeless = calloc(pf->nfiles ? pf->nfiles : 1, sizeof(*typeless));
 	for (i = 0; i < pf->nfiles; i++) {
 		struct proc_file *f = &pf->files[i];
 
@@ -362,39 +415,27 @@ static void collect_file_details(const struct sysroot *sr, struct proc_facts *pf
 			f->ext_err = -ECANCELED;
 			continue;
 		}
-		snprintf(path, sizeof(path), "proc/%d/fd/%d", (int)pf->pid, f->fd);
-		if (statx(sr->dirfd, path, 0, STATX_TYPE | STATX_SIZE | STATX_DIOALIGN, &stx)) {
-			f->ext_err = -errno;
+		switch (file_need(how, pf, f)) {
+		case PFILE_NEED_TYPE:
+			if (!type_unsure(f))
+				break;
+			if (typeless) {
+				typeless[n++] = i;
+				break;
+			}
+			/* No memory for the list: its statx tells the type too. */
+			/* fall through */
+		case PFILE_NEED_ALL:
+			collect_file_detail(sr, pf, f);
 			continue;
+		case PFILE_NEED_NONE:
+			break;
 		}
-		if (S_ISBLK(stx.stx_mode))
-			f->type = PFILE_BLOCK;
-		else if (!S_ISREG(stx.stx_mode))
-			f->type = PFILE_OTHER;
-		if (f->type == PFILE_OTHER) {
-			f->ext_err = -EINVAL;
-			continue;
-		}
-		f->size_known = true;
-		f->size = stx.stx_size;
-		if (stx.stx_mask & STATX_DIOALIGN) {
-			f->dio_mem_align = stx.stx_dio_mem_align;
-			f->dio_offset_align = stx.stx_dio_offset_align;
-		}
-		if (f->type != PFILE_REGULAR ||
-		    (f->size < PROC_EXTENT_MIN_SIZE && !f->registered)) {
-			f->ext_err = -ECANCELED;	/* small and not registered */
-			continue;
-		}
-		fd = file_open_regular(sr->dirfd, path);
-		if (fd < 0) {
-			f->ext_err = fd;
-			continue;
-		}
-		f->ext_err = fiemap_count(fd, EXTENT_MAX, &f->extents, &f->unwritten,
-					  &f->extents_truncated);
-		close(fd);
+		f->ext_err = -ECANCELED;
 	}
+	if (n)
+		file_types_resolve(sr, pf, typeless, n);
+	free(typeless);
 }
 
 /* The block devices under the files, each read from sysfs once. */
@@ -476,7 +517,8 @@ static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
 	free(fds);
 }
 
-void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf)
+void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
+			struct proc_facts *pf)
 {
 	char path[64];
 
@@ -499,7 +541,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *
 	collect_exe(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
-	collect_file_details(sr, pf);
+	collect_file_details(sr, how, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
 	/*

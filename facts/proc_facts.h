@@ -33,7 +33,7 @@ struct proc_file {
 	char *path;			/* the readlink target, " (deleted)" kept */
 	enum proc_file_type type;
 	struct fdinfo_generic gen;
-	bool size_known;
+	bool size_known;		/* statx'd: live, and a check judges it (PFILE_NEED_ALL) */
 	uint64_t size;
 	int mount;			/* index into proc_facts.mounts by mnt_id; -1 unknown */
 	bool registered;		/* in some ring's UserFiles */
@@ -117,7 +117,26 @@ struct proc_facts {
 /* FIEMAP only for regular files this large, or registered with a ring. */
 #define PROC_EXTENT_MIN_SIZE (1ull << 20)
 
-void proc_facts_collect(const struct sysroot *sr, pid_t pid, struct proc_facts *pf);
+/* What a file is read for: a check judges it, or only its type tells it apart, or nothing. */
+enum proc_file_need {
+	PFILE_NEED_ALL,		/* size, O_DIRECT alignment, extents (FIEMAP) */
+	PFILE_NEED_TYPE,	/* regular, a block device, or neither (a FIFO on a disk) */
+	PFILE_NEED_NONE,
+};
+
+/*
+ * What the checks need of each file, asked once its fdinfo, mount and
+ * registration are known: a statx is most of an audit of 10,000 files
+ * beyond reading their links and fdinfo. NULL, or no need function: all.
+ */
+struct proc_collect {
+	enum proc_file_need (*need)(const struct proc_facts *pf, const struct proc_file *f,
+				    void *arg);
+	void *arg;
+};
+
+void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
+			struct proc_facts *pf);
 void proc_facts_free(struct proc_facts *pf);
 /* Counts punts for seconds (live only); sets pf->watch. */
 void proc_facts_watch(struct proc_facts *pf, unsigned int seconds);

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 
+#include "file_types.h"
 #include "proc_facts.h"
 #include "proc_json.h"
 #include "proc_scan.h"
@@ -17,7 +18,7 @@ static void collect(const char *root, pid_t pid, struct proc_facts *pf)
 	struct sysroot sr;
 
 	assert_int_equal(sysroot_open(&sr, root), 0);
-	proc_facts_collect(&sr, pid, pf);
+	proc_facts_collect(&sr, pid, NULL, pf);
 	sysroot_close(&sr);
 }
 
@@ -143,6 +144,68 @@ static void test_live(void **state)
 	proc_facts_free(&pf);
 }
 
+static enum proc_file_need need_type(const struct proc_facts *pf, const struct proc_file *f,
+				     void *arg)
+{
+	(void)pf;
+	(void)f;
+	(void)arg;
+	return PFILE_NEED_TYPE;
+}
+
+/*
+ * Live: the types read from a directory's entries are statx's. Enough files
+ * in one directory for it to be read, FIFOs among them, and a file and a
+ * FIFO deleted after they were opened (their paths now name nothing).
+ */
+static void test_live_types(void **state)
+{
+	const struct proc_collect how = { .need = need_type };
+	static const int deleted[] = { 0, 6 };	/* a FIFO and a file */
+	char dir[] = "/tmp/uringlint-types-XXXXXX", path[64];
+	int fds[FILE_TYPES_DIR_MIN + 4], i, n = FILE_TYPES_DIR_MIN + 4;
+	struct proc_facts all, typed;
+	struct sysroot sr;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%02d", dir, i);
+		if (i % 5 == 0)
+			assert_int_equal(mkfifo(path, 0600), 0);
+		fds[i] = open(path, (i % 5 == 0 ? O_RDWR : O_RDWR | O_CREAT) | O_CLOEXEC, 0600);
+		assert_true(fds[i] >= 0);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/f%02d", dir, deleted[i]);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(sysroot_open(&sr, NULL), 0);
+	proc_facts_collect(&sr, getpid(), NULL, &all);
+	proc_facts_collect(&sr, getpid(), &how, &typed);
+	sysroot_close(&sr);
+	assert_int_equal(all.nfiles, typed.nfiles);
+	for (i = 0; i < n; i++) {
+		const struct proc_file *a = file_fd(&all, fds[i]), *t = file_fd(&typed, fds[i]);
+
+		assert_non_null(a);
+		assert_non_null(t);
+		assert_int_equal(t->type, i % 5 == 0 ? PFILE_OTHER : PFILE_REGULAR);
+		assert_int_equal(t->type, a->type);
+		assert_true(a->size_known == (i % 5 != 0));
+		assert_false(t->size_known);
+		assert_int_equal(t->ext_err, -ECANCELED);
+	}
+	proc_facts_free(&all);
+	proc_facts_free(&typed);
+	for (i = 0; i < n; i++) {
+		close(fds[i]);
+		snprintf(path, sizeof(path), "%s/f%02d", dir, i);
+		unlink(path);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_scan(void **state)
 {
 	unsigned int unreadable;
@@ -167,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_6_1),
 		cmocka_unit_test(test_missing_pid),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_live_types),
 		cmocka_unit_test(test_scan),
 	};
 
