@@ -8,37 +8,35 @@
 
 #include "escape.h"
 #include "json_bytes.h"
+#include "json_put.h"
 #include "proc_json.h"
 #include "watch_json.h"
 
-static struct json_object *file_json(const struct proc_facts *pf, const struct proc_file *f)
+/* One file of the inventory, streamed: the same object json-c would write. */
+static int file_json_put(struct json_put *p, const struct proc_facts *pf,
+			 const struct proc_file *f)
 {
 	const struct proc_mount *m = proc_file_mount(pf, f);
-	struct json_object *o = json_object_new_object();
+	int acc = f->gen.flags & O_ACCMODE;
 	char flags[16];
 
 	snprintf(flags, sizeof(flags), "0%o", f->gen.flags);
-	json_object_object_add(o, "fd", json_object_new_int(f->fd));
-	json_add_bytes(o, "path", f->path);
-	json_object_object_add(o, "flags", json_object_new_string(flags));
-	json_object_object_add(o, "o_direct", json_object_new_boolean(f->gen.flags & O_DIRECT));
-	json_object_object_add(o, "o_append", json_object_new_boolean(f->gen.flags & O_APPEND));
-	json_object_object_add(o, "o_dsync", json_object_new_boolean(f->gen.flags & O_DSYNC));
-	json_object_object_add(o, "o_sync",
-			       json_object_new_boolean((f->gen.flags & O_SYNC) == O_SYNC));
-	json_object_object_add(o, "access",
-			       json_object_new_string((f->gen.flags & O_ACCMODE) == O_RDONLY ? "r"
-						      : (f->gen.flags & O_ACCMODE) == O_WRONLY ? "w"
-											 : "rw"));
-	json_object_object_add(o, "registered", json_object_new_boolean(f->registered));
-	json_object_object_add(o, "fs", m ? json_bytes_string(m->fstype) : NULL);
-	json_object_object_add(o, "device", m ? json_bytes_string(m->source) : NULL);
-	json_object_object_add(o, "size", f->size_known ? json_object_new_int64((int64_t)f->size)
-							: NULL);
-	json_object_object_add(o, "extents", !f->ext_err ? json_object_new_int64(f->extents) : NULL);
-	json_object_object_add(o, "unwritten_extents",
-			       !f->ext_err ? json_object_new_int64(f->unwritten) : NULL);
-	return o;
+	json_put_begin(p);
+	json_put_int(p, "fd", f->fd);
+	json_put_bytes(p, "path", f->path);
+	json_put_string(p, "flags", flags);
+	json_put_bool(p, "o_direct", f->gen.flags & O_DIRECT);
+	json_put_bool(p, "o_append", f->gen.flags & O_APPEND);
+	json_put_bool(p, "o_dsync", f->gen.flags & O_DSYNC);
+	json_put_bool(p, "o_sync", (f->gen.flags & O_SYNC) == O_SYNC);
+	json_put_string(p, "access", acc == O_RDONLY ? "r" : acc == O_WRONLY ? "w" : "rw");
+	json_put_bool(p, "registered", f->registered);
+	json_put_string(p, "fs", m ? m->fstype : NULL);
+	json_put_string(p, "device", m ? m->source : NULL);
+	json_put_int_known(p, "size", f->size_known, (int64_t)f->size);
+	json_put_int_known(p, "extents", !f->ext_err, f->extents);
+	json_put_int_known(p, "unwritten_extents", !f->ext_err, f->unwritten);
+	return json_put_end(p);
 }
 
 /* The SQPOLL counters over the audit's window; NULL when there was none. */
@@ -102,21 +100,13 @@ static struct json_object *ring_json(const struct proc_ring *r, const struct pro
 	return o;
 }
 
-static int put_json(FILE *out, struct json_object *o, int flags)
-{
-	const char *s = json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int err = s && fputs(s, out) != EOF ? 0 : -EIO;
-
-	json_object_put(o);
-	return err;
-}
-
 int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 {
 	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
 			   *threads = json_object_new_object();
 	const int flags = JSON_C_TO_STRING_SPACED;
 	const char *s, *end;
+	struct json_put p;
 	size_t i;
 	int err = 0;
 
@@ -145,12 +135,14 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	    fputs(", \"files\": [", out) == EOF)
 		err = -EIO;
 	json_object_put(o);
+	json_put_init(&p, out);
 	for (i = 0; !err && i < pf->nfiles; i++) {
 		if (i && fputs(", ", out) == EOF)
 			err = -EIO;
 		else
-			err = put_json(out, file_json(pf, &pf->files[i]), flags);
+			err = file_json_put(&p, pf, &pf->files[i]);
 	}
+	json_put_free(&p);
 	if (!err && fputs("] }", out) == EOF)
 		err = -EIO;
 	return err;

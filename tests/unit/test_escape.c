@@ -7,7 +7,9 @@
 
 #include "escape.h"
 #include "json_bytes.h"
+#include "json_put.h"
 #include "utf8.h"
+#include "xalloc.h"
 #include "testutil.h"
 
 static void expect_escaped(const char *in, size_t max, unsigned int flags, const char *want)
@@ -158,6 +160,59 @@ static void test_json_bytes(void **state)
 	json_object_put(o);
 }
 
+/* json_put writes, byte for byte, the object json-c would build and write. */
+static void test_json_put(void **state)
+{
+	static const char *const names[] = {
+		"/srv/data/x.dat", "", "a\"b\\c/d", "tab\there\nnl\x01\x1f\x7f",
+		"caf\xc3\xa9", "bad\xff\xfe", "\xe2\x82", "\xf0\x9f\x98\x80 ok", "del\x7f/", "\x1b[31m",
+	};
+	struct json_put p;
+	char *buf, *want;
+	size_t i, len;
+	FILE *out;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "fd", json_object_new_int(-5));
+		json_add_bytes(o, "path", names[i]);
+		json_object_object_add(o, "fs", json_bytes_string(names[i]));
+		json_object_object_add(o, "device", NULL);
+		json_object_object_add(o, "o_direct", json_object_new_boolean(true));
+		json_object_object_add(o, "size", json_object_new_int64(INT64_MAX));
+		json_object_object_add(o, "extents", NULL);
+		json_object_object_add(o, "min", json_object_new_int64(INT64_MIN));
+		json_object_object_add(o, "zero", json_object_new_int64(0));
+		out = open_memstream(&buf, &len);
+		assert_non_null(out);
+		json_put_init(&p, out);
+		json_put_begin(&p);
+		json_put_int(&p, "fd", -5);
+		json_put_bytes(&p, "path", names[i]);
+		json_put_string(&p, "fs", names[i]);
+		json_put_string(&p, "device", NULL);
+		json_put_bool(&p, "o_direct", true);
+		json_put_int_known(&p, "size", true, INT64_MAX);
+		json_put_int_known(&p, "extents", false, 3);
+		json_put_int(&p, "min", INT64_MIN);
+		json_put_int(&p, "zero", 0);
+		assert_int_equal(json_put_end(&p), 0);
+		/* The next object through the same writer: nothing carried over. */
+		json_put_begin(&p);
+		assert_int_equal(json_put_end(&p), 0);
+		json_put_free(&p);
+		fclose(out);
+		want = xasprintf("%s{ }", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+									 JSON_C_TO_STRING_NOSLASHESCAPE));
+		assert_string_equal(buf, want);
+		free(want);
+		free(buf);
+		json_object_put(o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_json_bytes),
+		cmocka_unit_test(test_json_put),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* An object written key by key, as json-c would write it (see json_put.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_bytes.h"
+#include "json_put.h"
+#include "utf8.h"
+
+#define JSON_PUT_FLAGS (JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+void json_put_init(struct json_put *p, FILE *out)
+{
+	*p = (struct json_put){ .out = out };
+}
+
+void json_put_free(struct json_put *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+	p->cap = p->len = 0;
+}
+
+/* Room for len more bytes of the object, or NULL (then the object fails). */
+static char *room(struct json_put *p, size_t len)
+{
+	char *grown;
+	size_t cap;
+
+	if (p->failed)
+		return NULL;
+	if (p->len + len > p->cap) {
+		cap = p->cap ? p->cap : 1024;
+		while (cap < p->len + len)
+			cap *= 2;
+		grown = realloc(p->buf, cap);
+		if (!grown) {
+			p->failed = true;
+			return NULL;
+		}
+		p->buf = grown;
+		p->cap = cap;
+	}
+	p->len += len;
+	return p->buf + p->len - len;
+}
+
+static void put_len(struct json_put *p, const char *s, size_t len)
+{
+	char *d = room(p, len);
+
+	if (d)
+		memcpy(d, s, len);
+}
+
+static void put_raw(struct json_put *p, const char *s)
+{
+	if (!s)
+		p->failed = true;
+	else
+		put_len(p, s, strlen(s));
+}
+
+void json_put_begin(struct json_put *p)
+{
+	p->len = 0;
+	p->any = false;
+	put_raw(p, "{");
+}
+
+/* Keys are the writer's own names: nothing in them to escape. */
+static void put_key(struct json_put *p, const char *key)
+{
+	size_t len = strlen(key), n = p->any ? 3 : 2;
+	char *d = room(p, n + len + 3);
+
+	if (d) {
+		memcpy(d, p->any ? ", \"" : " \"", n);
+		memcpy(d + n, key, len);
+		memcpy(d + n + len, "\": ", 3);
+	}
+	p->any = true;
+}
+
+/* A json-c value, written as json-c writes it, and let go. */
+static void put_value(struct json_put *p, struct json_object *v)
+{
+	put_raw(p, json_object_to_json_string_ext(v, JSON_PUT_FLAGS));
+	json_object_put(v);
+}
+
+void json_put_int(struct json_put *p, const char *key, int64_t v)
+{
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char buf[24], *end = buf + sizeof(buf), *s = end;
+
+	do {
+		*--s = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--s = '-';
+	put_key(p, key);
+	put_len(p, s, (size_t)(end - s));
+}
+
+void json_put_int_known(struct json_put *p, const char *key, bool known, int64_t v)
+{
+	if (known) {
+		json_put_int(p, key, v);
+		return;
+	}
+	put_key(p, key);
+	put_raw(p, "null");
+}
+
+void json_put_bool(struct json_put *p, const char *key, bool v)
+{
+	put_key(p, key);
+	put_raw(p, v ? "true" : "false");
+}
+
+/*
+ * Whether json-c would write s as it is, its length in *len: no control
+ * byte, quote or backslash ('/' stays), and UTF-8 (json_bytes.h).
+ */
+static bool plain(const char *s, size_t *len)
+{
+	bool ascii = true;
+	const char *c;
+
+	for (c = s; *c; c++) {
+		if ((unsigned char)*c < ' ' || *c == '"' || *c == '\\')
+			return false;
+		ascii &= (unsigned char)*c < 0x80;
+	}
+	*len = (size_t)(c - s);
+	return ascii || utf8_valid(s);
+}
+
+void json_put_string(struct json_put *p, const char *key, const char *s)
+{
+	size_t len;
+	char *d;
+
+	put_key(p, key);
+	if (!s) {
+		put_raw(p, "null");
+	} else if (plain(s, &len)) {
+		d = room(p, len + 2);
+		if (d) {
+			d[0] = '"';
+			memcpy(d + 1, s, len);
+			d[len + 1] = '"';
+		}
+	} else {
+		put_value(p, json_bytes_string(s));
+	}
+}
+
+void json_put_bytes(struct json_put *p, const char *key, const char *s)
+{
+	struct json_object *o, *b64 = NULL;
+	char name[64];
+
+	json_put_string(p, key, s);
+	if (!s || utf8_valid(s))
+		return;
+	/* Rare: json_add_bytes() itself says what the sibling holds. */
+	o = json_object_new_object();
+	json_add_bytes(o, key, s);
+	snprintf(name, sizeof(name), "%s_base64", key);
+	put_key(p, name);
+	json_object_object_get_ex(o, name, &b64);
+	put_raw(p, b64 ? json_object_to_json_string_ext(b64, JSON_PUT_FLAGS) : NULL);
+	json_object_put(o);
+}
+
+int json_put_end(struct json_put *p)
+{
+	put_raw(p, " }");	/* json-c writes an empty object "{ }" too */
+	if (!p->failed && fwrite(p->buf, 1, p->len, p->out) != p->len)
+		p->failed = true;
+	p->len = 0;
+	return p->failed ? -EIO : 0;
+}
