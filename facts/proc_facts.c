@@ -176,15 +176,38 @@ static int by_file_fd(const void *a, const void *b)
 	return (x->fd > y->fd) - (x->fd < y->fd);
 }
 
+/*
+ * PREFIX (of length n, in buf) followed by fd: put together by hand, as
+ * snprintf was a tenth of the user time of an audit of 10,000 fds.
+ */
+static void fd_path(char *buf, size_t size, size_t n, int fd)
+{
+	char digits[16], *p = digits + sizeof(digits);
+	unsigned int v = (unsigned int)fd;
+
+	if (fd < 0 || n + sizeof(digits) > size) {
+		snprintf(buf + n, size > n ? size - n : 0, "%d", fd);
+		return;
+	}
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(buf + n, p, (size_t)(digits + sizeof(digits) - p));
+}
+
 static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char dir[64], path[96], target[4096], *text;
+	char dir[64], link[96], info[96], target[4096], *text;
+	size_t len, nlink, ninfo;
 	struct dirent *de;
 	unsigned int vanished = 0;
-	size_t len;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pf->pid);
+	nlink = (size_t)snprintf(link, sizeof(link), "%s/", dir);
+	ninfo = (size_t)snprintf(info, sizeof(info), "proc/%d/fdinfo/", (int)pf->pid);
 	d = sysroot_opendir(sr, dir);
 	if (!d) {
 		fact_fail_read(&pf->fds_e, dir, -errno);
@@ -197,8 +220,8 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		fd = atoi(de->d_name);
-		snprintf(path, sizeof(path), "%s/%d", dir, fd);
-		if (sysroot_readlink(sr, path, target, sizeof(target))) {
+		fd_path(link, sizeof(link), nlink, fd);
+		if (sysroot_readlink(sr, link, target, sizeof(target))) {
 			vanished++;	/* closed between readdir and readlink */
 			continue;
 		}
@@ -225,8 +248,8 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		memset(f, 0, sizeof(*f));
 		f->fd = fd;
 		f->type = type;
-		snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pf->pid, fd);
-		if (sysroot_read_file(sr, path, 64 * 1024, &text, &len))
+		fd_path(info, sizeof(info), ninfo, fd);
+		if (sysroot_read_file(sr, info, 64 * 1024, &text, &len))
 			continue;	/* closed meanwhile */
 		if (fdinfo_parse_generic(text, &f->gen)) {
 			free(text);
