@@ -84,8 +84,8 @@ struct report {
 	 * objects would take tens of MiB), and a line each for text.
 	 */
 	char *processes_json;
-	size_t processes_len;
-	FILE *processes_out;		/* open_memstream while audit appends */
+	size_t processes_len, processes_cap;
+	FILE *processes_out;		/* appends to processes_json while audit runs */
 	size_t nprocesses;
 	struct json_object *probe;	/* probe: the contract's "probe" object */
 	char **notes;
