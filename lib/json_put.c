@@ -139,7 +139,8 @@ static bool plain(const char *s, size_t *len)
 	return ascii || utf8_valid(s);
 }
 
-void json_put_string(struct json_put *p, const char *key, const char *s)
+/* The string's value; true when it was plain (so UTF-8: no base64 sibling needed). */
+static bool put_string(struct json_put *p, const char *key, const char *s)
 {
 	size_t len;
 	char *d;
@@ -147,16 +148,24 @@ void json_put_string(struct json_put *p, const char *key, const char *s)
 	put_key(p, key);
 	if (!s) {
 		put_raw(p, "null");
-	} else if (plain(s, &len)) {
+		return true;
+	}
+	if (plain(s, &len)) {
 		d = room(p, len + 2);
 		if (d) {
 			d[0] = '"';
 			memcpy(d + 1, s, len);
 			d[len + 1] = '"';
 		}
-	} else {
-		put_value(p, json_bytes_string(s));
+		return true;
 	}
+	put_value(p, json_bytes_string(s));
+	return false;
+}
+
+void json_put_string(struct json_put *p, const char *key, const char *s)
+{
+	put_string(p, key, s);
 }
 
 void json_put_bytes(struct json_put *p, const char *key, const char *s)
@@ -164,8 +173,8 @@ void json_put_bytes(struct json_put *p, const char *key, const char *s)
 	struct json_object *o, *b64 = NULL;
 	char name[64];
 
-	json_put_string(p, key, s);
-	if (!s || utf8_valid(s))
+	/* A plain string is valid UTF-8: the common case scans it once. */
+	if (put_string(p, key, s) || utf8_valid(s))
 		return;
 	/* Rare: json_add_bytes() itself says what the sibling holds. */
 	o = json_object_new_object();
@@ -180,7 +189,8 @@ void json_put_bytes(struct json_put *p, const char *key, const char *s)
 int json_put_end(struct json_put *p)
 {
 	put_raw(p, " }");	/* json-c writes an empty object "{ }" too */
-	if (!p->failed && fwrite(p->buf, 1, p->len, p->out) != p->len)
+	/* One writer per stream here: no lock to take per object. */
+	if (!p->failed && fwrite_unlocked(p->buf, 1, p->len, p->out) != p->len)
 		p->failed = true;
 	p->len = 0;
 	return p->failed ? -EIO : 0;
