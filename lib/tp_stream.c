@@ -67,7 +67,7 @@ static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes,
 		.config = (uint64_t)fmt->id,
 		.sample_period = 1,
 		.disabled = !on,
-		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
 		/*
@@ -297,7 +297,7 @@ static void copy_out(const uint8_t *data, uint64_t size, uint64_t pos, void *dst
 }
 
 static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time, pid_t tid,
-		int event, size_t raw_off, uint32_t rawlen)
+		int cpu, int event, size_t raw_off, uint32_t rawlen)
 {
 	struct tp_record *r;
 
@@ -308,6 +308,7 @@ static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time
 	r = &s->recs[s->nrecs++];
 	r->time = time;
 	r->tid = tid;
+	r->cpu = cpu;
 	r->event = (unsigned int)event;
 	r->len = rawlen;
 	/* An offset for now: the arena may move while it grows. */
@@ -339,25 +340,26 @@ static int take_ring(struct tp_stream *s, struct tp_stream_thread *t, uint64_t u
 			break;
 		}
 		if (hdr.type == PERF_RECORD_SAMPLE && hdr.size <= sizeof(rec)) {
-			/* u32 pid, tid; u64 time; u32 size; raw[size] */
-			uint32_t ids[2], rawlen;
+			/* u32 pid, tid; u64 time; u32 cpu, res; u32 size; raw[size] */
+			uint32_t ids[2], cpu, rawlen;
 			uint64_t time;
 			int ev;
 
 			copy_out(data, size, tail, rec, hdr.size);
-			if (hdr.size < sizeof(hdr) + 20)
+			if (hdr.size < sizeof(hdr) + 28)
 				goto next;
 			memcpy(ids, rec + sizeof(hdr), 8);
 			memcpy(&time, rec + sizeof(hdr) + 8, 8);
-			memcpy(&rawlen, rec + sizeof(hdr) + 16, 4);
+			memcpy(&cpu, rec + sizeof(hdr) + 16, 4);
+			memcpy(&rawlen, rec + sizeof(hdr) + 24, 4);
 			if (time >= until)
 				break;	/* not yet: a sample of another thread may be older */
-			if (sizeof(hdr) + 20 + (size_t)rawlen > hdr.size)
+			if (sizeof(hdr) + 28 + (size_t)rawlen > hdr.size)
 				goto next;
-			ev = event_of(s, rec + sizeof(hdr) + 20, rawlen);
+			ev = event_of(s, rec + sizeof(hdr) + 28, rawlen);
 			if (ev >= 0)
-				err = keep(s, rec, hdr.size, time, (pid_t)ids[1], ev,
-					   sizeof(hdr) + 20, rawlen);
+				err = keep(s, rec, hdr.size, time, (pid_t)ids[1], (int)cpu, ev,
+					   sizeof(hdr) + 28, rawlen);
 		} else if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(hdr) + 16) {
 			uint64_t n;
 

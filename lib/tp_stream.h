@@ -9,12 +9,13 @@
 
 #include "tp_format.h"
 
-#define TPS_MAX_EVENTS 6
+#define TPS_MAX_EVENTS 8
 
 /* One sample, in the order the events happened across all threads. */
 struct tp_record {
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	pid_t tid;
+	int cpu;		/* the CPU the thread ran on when the event fired */
 	unsigned int event;	/* index into the formats given to tp_stream_open */
 	uint32_t len;
 	const uint8_t *raw;	/* the tracepoint's record, starting with common_type */

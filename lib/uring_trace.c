@@ -26,6 +26,8 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_FILE_GET] = "io_uring/io_uring_file_get",
 	[UT_PUNT] = "io_uring/io_uring_queue_async_work",
 	[UT_ENTER] = "syscalls/sys_enter_io_uring_enter",
+	[UT_COMPLETE] = "io_uring/io_uring_complete",
+	[UT_CREATE] = "io_uring/io_uring_create",
 };
 
 void uring_trace_setup(struct uring_trace *ut)
@@ -47,6 +49,15 @@ void uring_trace_setup(struct uring_trace *ut)
 	ut->f_enter_fd = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "fd") : NULL;
 	ut->f_enter_flags = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "flags")
 					       : NULL;
+	ut->f_res = ut->have[UT_COMPLETE] ? tp_field_find(&ut->fmts[UT_COMPLETE], "res") : NULL;
+	if (ut->have[UT_CREATE]) {
+		const struct tp_format *c = &ut->fmts[UT_CREATE];
+
+		ut->f_create_fd = tp_field_find(c, "fd");
+		ut->f_create_flags = tp_field_find(c, "flags");
+		ut->f_sq_entries = tp_field_find(c, "sq_entries");
+		ut->f_cq_entries = tp_field_find(c, "cq_entries");
+	}
 }
 
 int uring_trace_init(struct uring_trace *ut, char *why, size_t whysz)
@@ -272,6 +283,11 @@ static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
 	for (i = 0; i < ut->nrings; i++)
 		if (ut->rings[i].ctx == ctx)
 			return &ut->rings[i];
+	/* A ring's detail is 5 KiB or so: a process that makes thousands is counted, not kept. */
+	if (ut->nrings >= UT_MAX_RINGS) {
+		ut->rings_untracked++;
+		return NULL;
+	}
 	if (array_grow(&ut->rings, &ut->rings_cap, ut->nrings + 1)) {
 		ut->oom = true;
 		return NULL;
@@ -280,7 +296,65 @@ static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
 	r->fd = -1;
+	r->created_fd = -1;
 	return r;
+}
+
+static struct ut_ring_op *ring_op(struct ut_ring *ring, uint8_t opcode)
+{
+	unsigned int i;
+
+	for (i = 0; i < ring->nops; i++)
+		if (ring->ops[i].opcode == opcode)
+			return &ring->ops[i];
+	if (ring->nops == UT_MAX_OPS)
+		return NULL;
+	memset(&ring->ops[ring->nops], 0, sizeof(ring->ops[0]));
+	ring->ops[ring->nops].opcode = opcode;
+	return &ring->ops[ring->nops++];
+}
+
+unsigned int uring_trace_lat_bucket(uint64_t ns)
+{
+	unsigned int msb, b;
+
+	if (ns < (1ull << UT_LAT_MIN_SHIFT))
+		return 0;
+	msb = 63u - (unsigned int)__builtin_clzll(ns);
+	/* 4 buckets per power of two: the two bits below the top one. */
+	b = (msb - UT_LAT_MIN_SHIFT) * UT_LAT_SUB + (unsigned int)((ns >> (msb - 2)) & 3) + 1;
+	return b < UT_LAT_BUCKETS ? b : UT_LAT_BUCKETS - 1;
+}
+
+/* The upper edge of a bucket, in ns. */
+static uint64_t lat_bucket_top(unsigned int b)
+{
+	unsigned int msb, sub;
+
+	if (!b)
+		return 1ull << UT_LAT_MIN_SHIFT;
+	msb = (b - 1) / UT_LAT_SUB + UT_LAT_MIN_SHIFT;
+	sub = (b - 1) % UT_LAT_SUB;
+	return (1ull << msb) + ((uint64_t)(sub + 1) << (msb - 2));
+}
+
+uint64_t uring_trace_latency(const struct ut_ring_op *op, double q)
+{
+	uint64_t want, seen = 0;
+	unsigned int b;
+
+	if (!op->latency_n)
+		return 0;
+	/* The smallest bucket edge with at least q of the samples at or below it. */
+	want = (uint64_t)(q * (double)op->latency_n + 0.999999);
+	if (!want)
+		want = 1;
+	for (b = 0; b < UT_LAT_BUCKETS; b++) {
+		seen += op->latency[b];
+		if (seen >= want)
+			return lat_bucket_top(b);
+	}
+	return lat_bucket_top(UT_LAT_BUCKETS - 1);
 }
 
 static struct ut_thread_enter *enter_of(struct uring_trace *ut, pid_t tid, bool create)
@@ -343,20 +417,30 @@ static void learn_op_name(struct uring_trace *ut, unsigned int ev, const struct 
 		memcpy(ut->op_names[opcode], name, sizeof(name));
 }
 
-static void add_submitter(struct ut_ring *ring, pid_t tid, bool sq_thread)
+static void add_submitter(struct ut_ring *ring, pid_t tid, bool sq_thread, int cpu)
 {
 	unsigned int i;
 
-	for (i = 0; i < ring->nsubmitters; i++)
-		if (ring->submitters[i].tid == tid) {
-			ring->submitters[i].reqs++;
+	for (i = 0; i < ring->nsubmitters && ring->submitters[i].tid != tid; i++)
+		;
+	if (i == ring->nsubmitters) {
+		if (i == UT_MAX_SUBMITTERS) {
+			ring->submitters_other++;
 			return;
 		}
-	if (ring->nsubmitters < UT_MAX_SUBMITTERS) {
-		ring->submitters[ring->nsubmitters].tid = tid;
-		ring->submitters[ring->nsubmitters].sq_thread = sq_thread;
-		ring->submitters[ring->nsubmitters++].reqs = 1;
+		memset(&ring->submitters[i], 0, sizeof(ring->submitters[i]));
+		ring->submitters[i].tid = tid;
+		ring->submitters[i].sq_thread = sq_thread;
+		ring->submitters[i].last_cpu = cpu;
+		ring->nsubmitters++;
 	}
+	ring->submitters[i].reqs++;
+	if (cpu >= 0 && cpu < 64)
+		ring->submitters[i].cpus |= 1ull << cpu;
+	else if (cpu >= 64)
+		ring->submitters[i].cpus_high = true;
+	ring->submitters[i].migrations += cpu != ring->submitters[i].last_cpu;
+	ring->submitters[i].last_cpu = cpu;
 }
 
 /* A request whose pointer is reused (or the watch ends): what it never got. */
@@ -426,8 +510,12 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	learn_op_name(ut, UT_SUBMIT, r, (uint8_t)opcode);
 	ring = ring_of(ut, ctx);
 	if (ring) {
+		struct ut_ring_op *op = ring_op(ring, (uint8_t)opcode);
+
 		ring->reqs++;
-		add_submitter(ring, r->tid, sq != 0);
+		if (op)
+			op->reqs++;
+		add_submitter(ring, r->tid, sq != 0, r->cpu);
 		e = sq ? NULL : enter_of(ut, r->tid, false);
 		if (e && e->fd >= 0 && ring->fd != e->fd) {
 			ring->fd_ambiguous |= ring->fd >= 0;
@@ -452,7 +540,11 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	/* io_uring forces drained requests to io-wq with the same bit (io_init_req). */
 	if (flags & UT_REQ_IO_DRAIN)
 		ut->drain_seen = true;
+	if (ring && q->async && !(flags & UT_REQ_IO_DRAIN) &&
+	    !uring_trace_op_always_async(ut, q->opcode))
+		ring->async_reqs++;
 	q->punted = false;
+	q->completed = false;
 	if (q->fixed && ring)
 		ring->fixed_reqs++;
 }
@@ -543,6 +635,97 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	/* Otherwise the fd comes with the worker's file_get, or never (no file). */
 }
 
+static void count_err(struct ut_ring *ring, int opcode, int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < ring->nerrs; i++)
+		if (ring->errs[i].err == err && ring->errs[i].opcode == opcode) {
+			ring->errs[i].n++;
+			return;
+		}
+	if (ring->nerrs == UT_MAX_ERRS) {
+		ring->errs_other++;
+		return;
+	}
+	ring->errs[ring->nerrs++] = (struct ut_ring_err){ opcode, err, 1 };
+}
+
+/*
+ * A CQE. Its request, joined by pointer, gives the opcode; the first CQE of
+ * a request gives its latency (a multishot request posts many, each a
+ * completion, none a new latency). A CQE of a request submitted while not
+ * sampled counts on the ring, unjoined.
+ */
+static void on_complete(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t req = 0, ctx = 0, res = 0;
+	struct ut_ring_op *op;
+	struct ut_ring *ring;
+	struct ut_req *q;
+	int32_t v;
+
+	tp_field_u64(ut->f_req[UT_COMPLETE], r->raw, r->len, &req);
+	tp_field_u64(ut->f_ctx[UT_COMPLETE], r->raw, r->len, &ctx);
+	if (!tp_field_u64(ut->f_res, r->raw, r->len, &res))
+		return;
+	v = (int32_t)res;
+	ring = ring_of(ut, ctx);
+	if (!ring)
+		return;
+	ring->completions++;
+	q = req_slot(ut, req, false);
+	if (q && q->ctx != ctx)
+		q = NULL;
+	if (v < 0)
+		count_err(ring, q ? q->opcode : -1, -v);
+	if (!q) {
+		ring->completions_unjoined++;
+		return;
+	}
+	op = ring_op(ring, q->opcode);
+	if (!op)
+		return;
+	op->completions++;
+	op->errors += v < 0;
+	if (!q->completed && r->time >= q->time) {
+		op->latency[uring_trace_lat_bucket(r->time - q->time)]++;
+		op->latency_n++;
+	}
+	q->completed = true;
+}
+
+/* A ring set up while watched: the only event that carries its setup flags. */
+static void on_create(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t ctx = 0, fd = 0, flags = 0, sq = 0, cq = 0;
+	struct ut_ring *ring;
+
+	if (!tp_field_u64(ut->f_ctx[UT_CREATE], r->raw, r->len, &ctx) ||
+	    !tp_field_u64(ut->f_create_flags, r->raw, r->len, &flags))
+		return;
+	tp_field_u64(ut->f_create_fd, r->raw, r->len, &fd);
+	tp_field_u64(ut->f_sq_entries, r->raw, r->len, &sq);
+	tp_field_u64(ut->f_cq_entries, r->raw, r->len, &cq);
+	ring = ring_of(ut, ctx);
+	/*
+	 * The same ctx pointer again: a ring freed and another set up in its
+	 * memory. The old one is kept as it was, under no pointer.
+	 */
+	if (ring && (ring->created || ring->reqs)) {
+		ring->ctx = 0;
+		ring = ring_of(ut, ctx);
+	}
+	if (!ring)
+		return;
+	ring->created = true;
+	/* The fd is the one io_uring_setup() returns; -1 before the fd was installed. */
+	ring->created_fd = (int)(int32_t)fd;
+	ring->setup_flags = (uint32_t)flags;
+	ring->sq_entries = (uint32_t)sq;
+	ring->cq_entries = (uint32_t)cq;
+}
+
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 {
 	if (r->event >= UT_NEVENTS)
@@ -560,6 +743,12 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		break;
 	case UT_ENTER:
 		on_enter(ut, r);
+		break;
+	case UT_COMPLETE:
+		on_complete(ut, r);
+		break;
+	case UT_CREATE:
+		on_create(ut, r);
 		break;
 	}
 }

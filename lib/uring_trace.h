@@ -15,11 +15,24 @@ enum ut_event {
 	UT_FILE_GET,	/* io_uring_file_get: a request takes a normal fd */
 	UT_PUNT,	/* io_uring_queue_async_work */
 	UT_ENTER,	/* syscalls:sys_enter_io_uring_enter: the ring fd a thread enters */
+	UT_COMPLETE,	/* io_uring_complete: a CQE, with its result */
+	UT_CREATE,	/* io_uring_create: a ring set up, with its flags, while watched */
 	UT_NEVENTS,
 };
 
 #define UT_MAX_OPS 12
 #define UT_MAX_SUBMITTERS 16
+#define UT_MAX_ERRS 16
+/*
+ * Submit-to-completion latency, per ring and opcode: a log-linear
+ * histogram, 4 buckets per power of two from 128 ns to 2^38 ns (4.6 min),
+ * so a percentile read off it is high by at most 25%.
+ */
+#define UT_LAT_MIN_SHIFT 7
+#define UT_LAT_SUB 4
+#define UT_LAT_BUCKETS ((38 - UT_LAT_MIN_SHIFT) * UT_LAT_SUB + 1)
+/* Rings followed in detail; a process that makes thousands is counted past this. */
+#define UT_MAX_RINGS 1024
 
 enum ut_dir { UT_DIR_OTHER, UT_DIR_READ, UT_DIR_WRITE };
 
@@ -38,20 +51,51 @@ struct ut_file {
 	unsigned int nops;
 };
 
+/* One opcode on one ring: requests, their completions, and how long they took. */
+struct ut_ring_op {
+	uint8_t opcode;
+	uint64_t reqs, completions, errors;
+	uint64_t latency_n;		/* first completions joined to their submit */
+	uint32_t latency[UT_LAT_BUCKETS];
+};
+
 /* One ring, known by the kernel's ctx pointer. */
 struct ut_ring {
 	uint64_t ctx;
 	int fd;				/* from a thread's io_uring_enter; -1 unknown */
 	bool fd_ambiguous;		/* entered under two fds (or a registered index) */
+	/* io_uring_create, when the ring was set up while watched */
+	bool created;
+	int created_fd;
+	uint32_t setup_flags, sq_entries, cq_entries;
+	uint64_t completions;		/* CQEs sampled */
+	uint64_t completions_unjoined;	/* of requests submitted while not sampled */
+	/* failed CQEs by opcode (-1: of a request not joined) and errno */
+	struct ut_ring_err {
+		int opcode;
+		int err;		/* a positive errno */
+		uint64_t n;
+	} errs[UT_MAX_ERRS];
+	unsigned int nerrs;
+	uint64_t errs_other;		/* errors past the UT_MAX_ERRS kinds kept */
+	/* requests the application sent to io-wq with IOSQE_ASYNC (FSYNC-like ones apart) */
+	uint64_t async_reqs;
+	struct ut_ring_op ops[UT_MAX_OPS];
+	unsigned int nops;
 	uint64_t reqs, punts;
 	uint64_t fixed_reqs, fixed_punts;	/* on registered files: no fd in the events */
 	uint64_t nofile_reqs, nofile_punts;	/* no file at all (timeouts, nops, ...) */
-	struct {
+	struct ut_submitter {
 		pid_t tid;
 		bool sq_thread;
 		uint64_t reqs;
+		uint64_t cpus;		/* CPUs (below 64) it submitted from */
+		bool cpus_high;		/* and one at 64 or above */
+		int last_cpu;
+		uint64_t migrations;	/* submissions from another CPU than its last */
 	} submitters[UT_MAX_SUBMITTERS];
 	unsigned int nsubmitters;
+	uint64_t submitters_other;	/* requests of threads past UT_MAX_SUBMITTERS */
 };
 
 /* The requests, joined across events by the kernel's request pointer. */
@@ -61,6 +105,7 @@ struct ut_req {
 	int fd;
 	uint8_t opcode;
 	bool fixed, async, punted;
+	bool completed;			/* its first CQE seen (a multishot one posts more) */
 };
 
 struct ut_thread_enter {
@@ -76,6 +121,7 @@ struct uring_trace {
 	const struct tp_field *f_ctx[UT_NEVENTS], *f_req[UT_NEVENTS];
 	const struct tp_field *f_opcode[UT_NEVENTS], *f_flags[UT_NEVENTS], *f_opstr[UT_NEVENTS];
 	const struct tp_field *f_fd, *f_sq_thread, *f_enter_fd, *f_enter_flags;
+	const struct tp_field *f_res, *f_create_fd, *f_create_flags, *f_sq_entries, *f_cq_entries;
 
 	struct ut_file *files;
 	size_t nfiles, files_cap;
@@ -101,6 +147,7 @@ struct uring_trace {
 	 */
 	uint64_t sampled_since;
 	uint64_t punts_kernel_async;	/* sampled punts of opcodes io_uring always punts */
+	uint64_t rings_untracked;	/* events of rings past UT_MAX_RINGS */
 	bool drain_seen;		/* IOSQE_IO_DRAIN: its forced requests look like IOSQE_ASYNC */
 	bool oom;
 };
@@ -138,6 +185,15 @@ bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode);
 int uring_trace_always_async_filter(char *buf, size_t bufsz);
 /* Read, write or neither, by the opcode's name or, without one, its number. */
 enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
+
+/*
+ * The latency below which a share q (0.5, 0.99, 0.999) of an op's first
+ * completions fell, in ns: the upper edge of the histogram's bucket.
+ * 0 when none was joined.
+ */
+uint64_t uring_trace_latency(const struct ut_ring_op *op, double q);
+/* The bucket of a latency in ns (exposed for the tests). */
+unsigned int uring_trace_lat_bucket(uint64_t ns);
 
 /* Punts not tied to any file: of requests whose file never showed, or from before the watch. */
 static inline uint64_t ut_unresolved_punts(const struct uring_trace *ut)

@@ -45,6 +45,21 @@ static const char punt_fmt[] =
 	"\tfield:int rw;\toffset:56;\tsize:4;\tsigned:1;\n"
 	"\tfield:__data_loc char[] op_str;\toffset:60;\tsize:4;\tsigned:0;\n";
 
+static const char complete_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int res;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned cflags;\toffset:36;\tsize:4;\tsigned:0;\n";
+static const char create_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int fd;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:void * ctx;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 sq_entries;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 cq_entries;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 flags;\toffset:32;\tsize:4;\tsigned:0;\n";
+
 static struct uring_trace ut;
 static uint8_t raw[128];
 static uint64_t now;
@@ -55,7 +70,10 @@ static void setup_trace(void)
 	assert_int_equal(tp_format_parse(submit_fmt, &ut.fmts[UT_SUBMIT]), 0);
 	assert_int_equal(tp_format_parse(file_get_fmt, &ut.fmts[UT_FILE_GET]), 0);
 	assert_int_equal(tp_format_parse(punt_fmt, &ut.fmts[UT_PUNT]), 0);
+	assert_int_equal(tp_format_parse(complete_fmt, &ut.fmts[UT_COMPLETE]), 0);
+	assert_int_equal(tp_format_parse(create_fmt, &ut.fmts[UT_CREATE]), 0);
 	ut.have[UT_SUBMIT] = ut.have[UT_FILE_GET] = ut.have[UT_PUNT] = true;
+	ut.have[UT_COMPLETE] = ut.have[UT_CREATE] = true;
 	uring_trace_setup(&ut);
 }
 
@@ -76,10 +94,13 @@ static void op_str(unsigned int ev, const char *name)
 	memcpy(raw + 80, name, strlen(name) + 1);
 }
 
+static pid_t feed_tid = 42;
+static int feed_cpu;
+
 static void feed(unsigned int ev)
 {
-	struct tp_record r = { .time = ++now, .tid = 42, .event = ev, .len = sizeof(raw),
-			       .raw = raw };
+	struct tp_record r = { .time = ++now, .tid = feed_tid, .cpu = feed_cpu, .event = ev,
+			       .len = sizeof(raw), .raw = raw };
 
 	uring_trace_record(&ut, &r);
 	memset(raw, 0, sizeof(raw));
@@ -255,6 +276,141 @@ static void test_maps_libs(void **state)
 	assert_int_equal(m.nlibs, 0);
 }
 
+static void complete(uint64_t req, int32_t res, uint64_t after_ns)
+{
+	now += after_ns;
+	put(UT_COMPLETE, "ctx", 0xc0ffee);
+	put(UT_COMPLETE, "req", req);
+	put(UT_COMPLETE, "res", (uint32_t)res);
+	feed(UT_COMPLETE);
+}
+
+static const struct ut_ring_op *ring_op_of(const struct ut_ring *r, uint8_t opcode)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nops; k++)
+		if (r->ops[k].opcode == opcode)
+			return &r->ops[k];
+	fail_msg("opcode %u has no account", opcode);
+	return NULL;
+}
+
+/*
+ * The ring map: who submits (and from which CPU), what completes and how,
+ * how long it took, and the setup flags of a ring set up while watched.
+ */
+static void test_ring_map(void **state)
+{
+	const struct ut_ring *r;
+	const struct ut_ring_op *op;
+	unsigned int i;
+
+	(void)state;
+	setup_trace();
+	now = 0;
+	put(UT_CREATE, "ctx", 0xc0ffee);
+	put(UT_CREATE, "fd", 7);
+	put(UT_CREATE, "flags", (1u << 8) | (1u << 31));
+	put(UT_CREATE, "sq_entries", 64);
+	put(UT_CREATE, "cq_entries", 128);
+	feed(UT_CREATE);
+	/* 100 reads from tid 42, 10 of them on CPU 1; each completes 10 us later. */
+	for (i = 0; i < 100; i++) {
+		feed_cpu = i >= 90;
+		submit(0x1000 + i, 22, "READ", 0);
+		complete(0x1000 + i, i % 20 == 0 ? -ENOBUFS : 4096, 10000);
+	}
+	/* A second thread, and a request it forced to io-wq. */
+	feed_tid = 43;
+	submit(0x2000, 22, "READ", 1ull << 4);
+	complete(0x2000, 4096, 1000000);
+	/* A multishot request: two CQEs, one latency. */
+	submit(0x3000, 27, "RECV", 0);
+	complete(0x3000, 10, 2000);
+	complete(0x3000, 10, 2000);
+	/* A CQE of a request submitted before sampling: counted, not joined. */
+	complete(0x9999, -ECANCELED, 100);
+	feed_tid = 42;
+	feed_cpu = 0;
+
+	assert_int_equal(ut.nrings, 1);
+	r = &ut.rings[0];
+	assert_true(r->created);
+	assert_int_equal(r->created_fd, 7);
+	assert_int_equal(r->setup_flags, (1u << 8) | (1u << 31));
+	assert_int_equal(r->sq_entries, 64);
+	assert_int_equal(r->cq_entries, 128);
+	assert_int_equal(r->nsubmitters, 2);
+	assert_int_equal(r->submitters[0].tid, 42);
+	assert_int_equal(r->submitters[0].reqs, 100);
+	assert_int_equal(r->submitters[0].cpus, 3);	/* CPUs 0 and 1 */
+	assert_int_equal(r->submitters[0].migrations, 1);
+	assert_int_equal(r->submitters[1].reqs, 2);
+	assert_int_equal(r->async_reqs, 1);
+	assert_int_equal(r->completions, 104);
+	assert_int_equal(r->completions_unjoined, 1);
+	op = ring_op_of(r, 22);
+	assert_int_equal(op->reqs, 101);
+	assert_int_equal(op->completions, 101);
+	assert_int_equal(op->errors, 5);
+	assert_int_equal(op->latency_n, 101);
+	/* p50 in the bucket of 10 us, p99.9 in the one of 1 ms, each high by at most 25%. */
+	assert_true(uring_trace_latency(op, 0.5) >= 10000 && uring_trace_latency(op, 0.5) <= 12500);
+	assert_true(uring_trace_latency(op, 0.999) >= 1000000 &&
+		    uring_trace_latency(op, 0.999) <= 1250000);
+	op = ring_op_of(r, 27);
+	assert_int_equal(op->completions, 2);
+	assert_int_equal(op->latency_n, 1);
+	/* Errors by opcode and errno; the unjoined one has no opcode. */
+	assert_int_equal(r->nerrs, 2);
+	assert_int_equal(r->errs[0].opcode, 22);
+	assert_int_equal(r->errs[0].err, ENOBUFS);
+	assert_int_equal(r->errs[0].n, 5);
+	assert_int_equal(r->errs[1].opcode, -1);
+	assert_int_equal(r->errs[1].err, ECANCELED);
+
+	/* The same ctx set up again: a new ring, the old one kept apart. */
+	put(UT_CREATE, "ctx", 0xc0ffee);
+	put(UT_CREATE, "fd", 9);
+	put(UT_CREATE, "flags", 1u << 12);
+	feed(UT_CREATE);
+	assert_int_equal(ut.nrings, 2);
+	assert_int_equal(ut.rings[0].ctx, 0);
+	assert_int_equal(ut.rings[0].reqs, 102);
+	assert_int_equal(ut.rings[1].created_fd, 9);
+	assert_int_equal(ut.rings[1].reqs, 0);
+	uring_trace_free(&ut);
+}
+
+/* The histogram's buckets: ordered, and every latency below its bucket's upper edge. */
+static void test_latency_buckets(void **state)
+{
+	struct ut_ring_op op;
+	uint64_t ns;
+	unsigned int prev = 0;
+
+	(void)state;
+	assert_int_equal(uring_trace_lat_bucket(0), 0);
+	assert_int_equal(uring_trace_lat_bucket(127), 0);
+	for (ns = 128; ns < (1ull << 40); ns = ns * 9 / 8 + 1) {
+		unsigned int b = uring_trace_lat_bucket(ns);
+
+		assert_true(b >= prev);
+		assert_true(b < UT_LAT_BUCKETS);
+		prev = b;
+		memset(&op, 0, sizeof(op));
+		op.latency[b] = 1;
+		op.latency_n = 1;
+		if (b < UT_LAT_BUCKETS - 1) {
+			assert_true(uring_trace_latency(&op, 0.5) > ns);
+			assert_true((double)uring_trace_latency(&op, 0.5) <= (double)ns * 1.25 + 1);
+		}
+	}
+	memset(&op, 0, sizeof(op));
+	assert_int_equal(uring_trace_latency(&op, 0.5), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +418,8 @@ int main(void)
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_fields_bounded),
 		cmocka_unit_test(test_maps_libs),
+		cmocka_unit_test(test_ring_map),
+		cmocka_unit_test(test_latency_buckets),
 	};
 
 	return cmocka_run_group_tests_name("uring_trace", tests, NULL, NULL);
