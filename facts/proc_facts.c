@@ -22,6 +22,7 @@
 #include "file_types.h"
 #include "mountinfo.h"
 #include "proc_facts.h"
+#include "ring_match.h"
 
 #define PF_KTHREAD 0x00200000UL
 /*
@@ -101,7 +102,11 @@ static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct pro
 
 	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pid, fd);
 	r->fd = fd;
-	for (i = 0; i < (sr->live ? RING_READS : 1); i++) {
+	/*
+	 * A live ring may be busy: read again. So may one a capture records
+	 * (the live / read as a tree), and the tree must hold the good read.
+	 */
+	for (i = 0; i < (sr->live || sr->rec ? RING_READS : 1); i++) {
 		if (i)
 			sleep_us(100 + (i * 7919) % 900);	/* 0.1 to 1 ms, never in step */
 		uring_fdinfo_free(&r->u);
@@ -633,9 +638,21 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 
 void proc_facts_watch(struct proc_facts *pf, unsigned int seconds)
 {
+	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
+	size_t i;
+
 	pf->watch = calloc(1, sizeof(*pf->watch));
-	if (pf->watch)
-		punt_watch_run(pf->pid, seconds, pf->watch);
+	if (!pf->watch || !fds) {
+		free(fds);
+		return;
+	}
+	/* The rings known now have their queues' fill read through the watch. */
+	for (i = 0; i < pf->nrings; i++)
+		fds[i] = pf->rings[i].fd;
+	punt_watch_fill_fds(pf->watch, fds, pf->nrings);
+	free(fds);
+	punt_watch_run(pf->pid, seconds, pf->watch);
+	ring_match(pf, pf->watch);
 }
 
 size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)

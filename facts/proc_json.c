@@ -125,7 +125,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	json_object_object_add(threads, "d_state", json_object_new_int64(pf->threads.d_state));
 	json_object_object_add(o, "threads", threads);
 	if (pf->watch)
-		json_object_object_add(o, "watch", watch_json(pf->watch));
+		json_object_object_add(o, "watch", watch_json(pf->watch, &pf->threads));
 
 	/* The object without files, its closing brace replaced by the files array. */
 	s = json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "fdinfo.h"
 #include "punt_watch.h"
 #include "sysroot.h"
 #include "task_iter.h"
@@ -100,6 +101,85 @@ static void read_last_files(pid_t pid, struct punt_watch *w)
 		f->reused = !f->first.err && !f->last.err &&
 			    (f->first.dev != f->last.dev || f->first.ino != f->last.ino);
 	}
+}
+
+int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n)
+{
+	size_t i;
+
+	w->fills = calloc(n ? n : 1, sizeof(*w->fills));
+	if (!w->fills)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		w->fills[i].fd = fds[i];
+	w->nfills = n;
+	return 0;
+}
+
+/* One reading of each ring's queue fill, from the fdinfo the kernel prints. */
+static void read_fills(const struct sysroot *live, pid_t pid, struct punt_watch *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nfills; i++) {
+		struct watch_fill *f = &w->fills[i];
+		struct uring_fdinfo u = { 0 };
+		size_t len;
+		char *text;
+
+		if (sysroot_read_filef(live, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid,
+				       f->fd)) {
+			f->unread++;
+			continue;
+		}
+		if (uring_fdinfo_parse(text, &u) || !u.has_ring_state ||
+		    array_grow(&f->r, &f->cap, f->n + 1)) {
+			f->unread++;
+		} else {
+			f->sq_entries = u.sq_entries;
+			f->cq_entries = u.cq_entries;
+			f->r[f->n++] = (struct fill_reading){ u.sqes_pending, u.cqes_pending };
+		}
+		uring_fdinfo_free(&u);
+		free(text);
+	}
+}
+
+uint32_t watch_fill_max(const struct watch_fill *f, bool cq)
+{
+	uint32_t m = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if ((cq ? f->r[i].cq : f->r[i].sq) > m)
+			m = cq ? f->r[i].cq : f->r[i].sq;
+	return m;
+}
+
+uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q)
+{
+	size_t n = f->n, i, k;
+	uint32_t *s, r;
+
+	if (!n)
+		return 0;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return 0;
+	for (i = 0; i < n; i++)
+		s[i] = cq ? f->r[i].cq : f->r[i].sq;
+	/* A few thousand readings at most: insertion sort is plenty. */
+	for (i = 1; i < n; i++)
+		for (k = i; k && s[k - 1] > s[k]; k--) {
+			uint32_t t = s[k];
+
+			s[k] = s[k - 1];
+			s[k - 1] = t;
+		}
+	k = (size_t)(q * (double)n);
+	r = s[k < n ? k : n - 1];
+	free(s);
+	return r;
 }
 
 /* Page cache comes and goes (writeback, reads): the files that punt are looked at again. */
@@ -232,11 +312,14 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
 	uint64_t next_cache;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
+	struct sysroot live;
 	struct tp_stream s;
 	int err, pidfd;
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
+	if (sysroot_open(&live, NULL))
+		live.dirfd = -1;
 	for (k = 0; k < UT_NEVENTS; k++) {
 		if (!w->ut.have[k])
 			continue;
@@ -257,6 +340,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
 		tp_stream_close(&s);
 		uring_trace_free(&w->ut);
+		sysroot_close(&live);
 		return false;
 	}
 	w->tracepoint = true;
@@ -288,6 +372,8 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 		}
 		if (now >= next_cache) {
 			read_cache_peaks(pid, w);
+			if (live.dirfd >= 0)
+				read_fills(&live, pid, w);
 			next_cache = now + CACHE_NS;
 		}
 		sample_cycle(&s, &cycle, &run);
@@ -343,6 +429,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	if (pidfd >= 0)
 		close(pidfd);
 	tp_stream_close(&s);
+	sysroot_close(&live);
 	return true;
 }
 
@@ -412,7 +499,13 @@ out:
 
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 {
+	struct watch_fill *fills = w->fills;
+	size_t nfills = w->nfills;
+
+	/* All but the rings the caller named for their queue fill. */
 	memset(w, 0, sizeof(*w));
+	w->fills = fills;
+	w->nfills = nfills;
 	w->seconds = seconds > WATCH_MAX_SECONDS ? WATCH_MAX_SECONDS : seconds;
 	if (!watch_tracepoint(pid, w))
 		watch_threads(pid, w);
@@ -429,6 +522,13 @@ void punt_watch_free(struct punt_watch *w)
 	free(w->files);
 	w->files = NULL;
 	w->nfiles = w->files_cap = 0;
+	for (i = 0; i < w->nfills; i++)
+		free(w->fills[i].r);
+	free(w->fills);
+	free(w->matches);
+	w->fills = NULL;
+	w->matches = NULL;
+	w->nfills = 0;
 	uring_trace_free(&w->ut);
 }
 

@@ -69,7 +69,46 @@ struct punt_watch {
 	struct uring_trace ut;
 	struct watch_file *files;	/* parallel to ut.files */
 	size_t nfiles, files_cap;
+
+	/*
+	 * How full each ring's queues ran: its fdinfo read every 100 ms (SQEs:
+	 * submitted by the application, not yet taken; CQEs: posted, not yet
+	 * reaped). The caller names the ring fds before the watch.
+	 */
+	struct watch_fill *fills;
+	size_t nfills;
+	/* Each sampled ring matched to its fd (ring_match.c), parallel to ut.rings. */
+	struct watch_ring_match *matches;
 };
+
+struct watch_fill {
+	int fd;
+	uint32_t sq_entries, cq_entries;
+	struct fill_reading {
+		uint32_t sq, cq;
+	} *r;				/* one every 100 ms */
+	size_t n, cap;
+	unsigned int unread;		/* readings without the ring lines (lock busy, fd closed) */
+};
+
+/* How a ring seen in the samples was tied to one of the process's ring fds. */
+enum ring_match_how {
+	RING_MATCH_NONE,	/* unmatched: listed by its order, never guessed */
+	RING_MATCH_CREATE,	/* io_uring_create named its fd while watched */
+	RING_MATCH_ENTER,	/* its submitting thread entered io_uring_enter on that fd */
+	RING_MATCH_SQPOLL,	/* its SQPOLL thread is the one that fd's fdinfo names */
+};
+
+struct watch_ring_match {
+	int fd;				/* -1 unmatched */
+	enum ring_match_how how;
+};
+
+/* Before punt_watch_run: the ring fds whose queue fill to read. 0 or -ENOMEM. */
+int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n);
+/* The SQ (or CQ) fill at or below which a share q of the readings fell. */
+uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q);
+uint32_t watch_fill_max(const struct watch_fill *f, bool cq);
 
 /*
  * Live only. As root, samples io_uring's tracepoints on every thread of

@@ -3,7 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "json_bytes.h"
+#include "ring_match.h"
+#include "uring_flags.h"
 #include "watch_json.h"
 
 static struct json_object *i64(uint64_t v)
@@ -73,8 +76,155 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	return o;
 }
 
-static struct json_object *ring_json(const struct ut_ring *r)
+/* The CPUs a thread submitted from, and how often it changed CPU between submissions. */
+static void cpus_of(struct json_object *s, const struct ut_submitter *t)
 {
+	struct cpuset set = { 0 };
+	char list[256];
+	unsigned int c;
+
+	for (c = 0; c < 64; c++)
+		if (t->cpus & (1ull << c))
+			cpuset_set(&set, c);
+	cpuset_format(&set, list, sizeof(list));
+	json_object_object_add(s, "cpus", json_object_new_string(list));
+	json_object_object_add(s, "cpus_past_63", json_object_new_boolean(t->cpus_high));
+	json_object_object_add(s, "migrations", i64(t->migrations));
+}
+
+static const char *comm_of(const struct proc_threads *pt, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; pt && i < pt->n; i++)
+		if (pt->v[i].tid == tid)
+			return pt->v[i].comm;
+	return NULL;	/* exited before the audit read its threads */
+}
+
+static struct json_object *setup_json(const struct ut_ring *r)
+{
+	struct json_object *o = json_object_new_object(), *names = json_object_new_array();
+	unsigned int b;
+
+	for (b = 0; b < 32; b++) {
+		const char *name = uring_setup_flag_name(b);
+		char bit[16];
+
+		if (!(r->setup_flags & (1u << b)))
+			continue;
+		snprintf(bit, sizeof(bit), "bit %u", b);
+		json_object_array_add(names, json_object_new_string(name ? name : bit));
+	}
+	json_object_object_add(o, "flags", names);
+	json_object_object_add(o, "flags_value", json_object_new_int64(r->setup_flags));
+	json_object_object_add(o, "sq_entries", i64(r->sq_entries));
+	json_object_object_add(o, "cq_entries", i64(r->cq_entries));
+	json_object_object_add(o, "fd", json_object_new_int(r->created_fd));
+	return o;
+}
+
+static struct json_object *latency_json(const struct ut_ring_op *op)
+{
+	struct json_object *o;
+
+	if (!op->latency_n)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "p50", json_object_new_double(uring_trace_latency(op, 0.5) / 1e3));
+	json_object_object_add(o, "p99", json_object_new_double(uring_trace_latency(op, 0.99) / 1e3));
+	json_object_object_add(o, "p999",
+			       json_object_new_double(uring_trace_latency(op, 0.999) / 1e3));
+	json_object_object_add(o, "requests", i64(op->latency_n));
+	return o;
+}
+
+static struct json_object *fill_json(const struct punt_watch *w, int fd)
+{
+	struct json_object *o;
+	size_t i;
+
+	for (i = 0; fd >= 0 && i < w->nfills; i++) {
+		const struct watch_fill *f = &w->fills[i];
+
+		if (f->fd != fd)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "fd", json_object_new_int(f->fd));
+		json_object_object_add(o, "readings", i64(f->n));
+		json_object_object_add(o, "unread", i64(f->unread));
+		if (!f->n)
+			return o;
+		json_object_object_add(o, "sq_entries", i64(f->sq_entries));
+		json_object_object_add(o, "cq_entries", i64(f->cq_entries));
+		json_object_object_add(o, "sq_max", i64(watch_fill_max(f, false)));
+		json_object_object_add(o, "cq_max", i64(watch_fill_max(f, true)));
+		json_object_object_add(o, "cq_p99", i64(watch_fill_quantile(f, true, 0.99)));
+		return o;
+	}
+	return NULL;
+}
+
+/* The ring map's part of one ring: who submits, what, how it completes, how full it runs. */
+static void ring_map_json(struct json_object *o, const struct punt_watch *w, size_t i)
+{
+	const struct ut_ring *r = &w->ut.rings[i];
+	const struct watch_ring_match *m = w->matches ? &w->matches[i] : NULL;
+	struct json_object *ops = json_object_new_object(), *errs = json_object_new_array();
+	double secs = w->seconds_sampled > 0 ? w->seconds_sampled : w->seconds_watched;
+	uint64_t sq = 0;
+	char buf[24];
+	unsigned int k;
+
+	json_object_object_add(o, "matched_fd", m && m->fd >= 0 ? json_object_new_int(m->fd) : NULL);
+	json_object_object_add(o, "matched_by", m && ring_match_name(m->how)
+						       ? json_object_new_string(ring_match_name(m->how))
+						       : NULL);
+	/* The flags exist only in io_uring_create: null for a ring set up before the watch. */
+	json_object_object_add(o, "setup", r->created ? setup_json(r) : NULL);
+	for (k = 0; k < r->nsubmitters; k++)
+		sq += r->submitters[k].sq_thread ? r->submitters[k].reqs : 0;
+	json_object_object_add(o, "sqpoll_share",
+			       r->reqs ? json_object_new_double((double)sq / (double)r->reqs) : NULL);
+	json_object_object_add(o, "submitters_other", i64(r->submitters_other));
+	json_object_object_add(o, "iosqe_async_requests", i64(r->async_reqs));
+	json_object_object_add(o, "completions", i64(r->completions));
+	json_object_object_add(o, "completions_unjoined", i64(r->completions_unjoined));
+	for (k = 0; k < r->nerrs; k++) {
+		struct json_object *e = json_object_new_object();
+		const char *name = strerrorname_np(r->errs[k].err);
+
+		json_object_object_add(e, "opcode", r->errs[k].opcode < 0 ? NULL
+			: json_object_new_string(uring_trace_op_name(&w->ut, (uint8_t)r->errs[k].opcode,
+								     buf, sizeof(buf))));
+		json_object_object_add(e, "errno", name ? json_object_new_string(name)
+							: json_object_new_int(r->errs[k].err));
+		json_object_object_add(e, "count", i64(r->errs[k].n));
+		json_object_array_add(errs, e);
+	}
+	json_object_object_add(o, "errors", errs);
+	json_object_object_add(o, "errors_other", i64(r->errs_other));
+	for (k = 0; k < r->nops; k++) {
+		const struct ut_ring_op *op = &r->ops[k];
+		struct json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "requests", i64(op->reqs));
+		json_object_object_add(x, "per_second", secs > 0 ? json_object_new_double(
+								   (double)op->reqs / secs) : NULL);
+		json_object_object_add(x, "completions", i64(op->completions));
+		json_object_object_add(x, "errors", i64(op->errors));
+		json_object_object_add(x, "latency_us", latency_json(op));
+		json_object_object_add(ops, uring_trace_op_name(&w->ut, op->opcode, buf, sizeof(buf)),
+				       x);
+	}
+	json_object_object_add(o, "ops", ops);
+	json_object_object_add(o, "fill", fill_json(w, m ? m->fd : -1));
+}
+
+static struct json_object *ring_json(const struct punt_watch *w, size_t i,
+				     const struct proc_threads *pt)
+{
+	const struct ut_ring *r = &w->ut.rings[i];
 	struct json_object *o = json_object_new_object(), *subs = json_object_new_array();
 	unsigned int k;
 
@@ -93,15 +243,20 @@ static struct json_object *ring_json(const struct ut_ring *r)
 		json_object_object_add(s, "sq_thread",
 				       json_object_new_boolean(r->submitters[k].sq_thread));
 		json_object_object_add(s, "requests", i64(r->submitters[k].reqs));
+		cpus_of(s, &r->submitters[k]);
+		json_add_bytes(s, "comm", comm_of(pt, r->submitters[k].tid));
+		json_object_object_add(s, "share", json_object_new_double(
+				(double)r->submitters[k].reqs / (double)(r->reqs ? r->reqs : 1)));
 		json_object_array_add(subs, s);
 	}
 	json_object_object_add(o, "submitters", subs);
+	ring_map_json(o, w, i);
 	return o;
 }
 
-struct json_object *watch_json(const struct punt_watch *w)
+struct json_object *watch_json(const struct punt_watch *w, const struct proc_threads *threads)
 {
-	struct json_object *o = json_object_new_object(), *files, *rings, *windows;
+	struct json_object *o = json_object_new_object(), *files, *rings, *windows, *fills;
 	size_t i;
 
 	json_object_object_add(o, "source", json_object_new_string(w->tracepoint ? "tracepoint"
@@ -145,7 +300,13 @@ struct json_object *watch_json(const struct punt_watch *w)
 	json_object_object_add(o, "files", files);
 	rings = json_object_new_array();
 	for (i = 0; i < w->ut.nrings; i++)
-		json_object_array_add(rings, ring_json(&w->ut.rings[i]));
+		json_object_array_add(rings, ring_json(w, i, threads));
 	json_object_object_add(o, "rings", rings);
+	json_object_object_add(o, "rings_untracked", i64(w->ut.rings_untracked));
+	/* Every ring fd's queue fill, whether or not it had requests to sample. */
+	fills = json_object_new_array();
+	for (i = 0; i < w->nfills; i++)
+		json_object_array_add(fills, fill_json(w, w->fills[i].fd));
+	json_object_object_add(o, "queue_fill", fills);
 	return o;
 }

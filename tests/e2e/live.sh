@@ -23,7 +23,7 @@ start() {
 	kids+=($!)
 	pid=
 	for _ in $(seq 200); do
-		grep -q '^ready' "$out" 2>/dev/null && { pid=$(awk '{print $2}' "$out"); return 0; }
+		grep -q '^ready' "$out" 2>/dev/null && { pid=$(awk '$1 == "ready" {print $2; exit}' "$out"); return 0; }
 		kill -0 "${kids[-1]}" 2>/dev/null || break
 		sleep 0.05
 	done
