@@ -729,6 +729,99 @@ const struct check check_table[] = {
 		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
 	{
+		.info.id = "ring-submitters",
+		.info.title = "Each ring has one submitting thread (or its SQPOLL thread)",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_submitters,
+		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_submit_req sampled on "
+			    "every thread, with the thread and the CPU of each sample; each ring "
+			    "(the kernel's ctx) matched to its fd through io_uring_create, the fd its "
+			    "thread entered io_uring_enter with, or its SQPOLL thread in fdinfo. A "
+			    "thread with 5% or more of a ring's requests drives it.",
+		.info.why = "A ring submitted to by several threads serializes them on the ring's "
+		       "submission lock and moves its memory between their CPUs. The "
+		       "thread-per-core model gives each thread its own ring on its own CPU; "
+		       "SQPOLL makes one kernel thread the only submitter.",
+		.info.fix = "give each submitting thread its own ring (share one io-wq pool with "
+		       "IORING_SETUP_ATTACH_WQ), or hand submissions to one thread",
+		.info.reference = "https://man7.org/linux/man-pages/man7/io_uring.7.html",
+	},
+	{
+		.info.id = "ring-completion-errors",
+		.info.title = "No storm of failed completions (ENOBUFS, EAGAIN, ECANCELED, ...)",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_completion_errors,
+		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_complete sampled per "
+			    "thread, joined to its request's opcode by the request pointer. Any "
+			    "ENOBUFS counts; another errno counts at 1% or more of an opcode's "
+			    "completions; expired timeouts and cancelled timeouts are not errors.",
+		.info.why = "ENOBUFS means the provided buffer ring ran dry: each such receive is "
+		       "redone, and a multishot one must be armed again. A steady share of "
+		       "EAGAIN or ECANCELED is work done twice or thrown away.",
+		.info.fix = "ENOBUFS: give the buffer ring more buffers, or return them sooner; "
+		       "EAGAIN: let io_uring poll the file (no O_NONBLOCK games) rather than "
+		       "retrying; ECANCELED: look at what cancels (links, timeouts)",
+		.info.reference = "https://man7.org/linux/man-pages/man3/io_uring_register_buf_ring.3.html",
+	},
+	{
+		.info.id = "ring-iosqe-async",
+		.info.title = "No request is forced to io-wq with IOSQE_ASYNC",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_iosqe_async,
+		.info.looks_at = "With audit --watch SECONDS, as root: the SQE flags io_uring_submit_req "
+			    "carries, per ring; opcodes io_uring always runs in io-wq (FSYNC and "
+			    "the like) and drained requests are left out.",
+		.info.why = "IOSQE_ASYNC sends a request to an io-wq worker without first trying it "
+		       "inline, so every one costs a worker's wake-up and a context switch; at "
+		       "a high rate the pool grows to hundreds of threads.",
+		.info.fix = "drop IOSQE_ASYNC (io_uring_sqe_set_flags without it); keep it only for "
+		       "requests known to block every time",
+		.info.reference = "https://man7.org/linux/man-pages/man3/io_uring_sqe_set_flags.3.html",
+	},
+	{
+		.info.id = "ring-cq-fill",
+		.info.title = "No completion queue runs nearly full",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_cq_fill,
+		.info.looks_at = "With audit --watch SECONDS, as root: each ring's fdinfo read every "
+			    "100 ms (CQEs: posted and not yet reaped; SQEs: queued and not yet "
+			    "taken), against its CQ size; warns at 90%.",
+		.info.why = "A completion queue that runs full overflows on the next burst: the "
+		       "kernel then holds completions on a list (or, before 5.5, drops them) "
+		       "and the application stalls on them. cq-overflow sees it after the "
+		       "fact; this sees it coming.",
+		.info.fix = "reap completions sooner, or size the CQ larger "
+		       "(IORING_SETUP_CQSIZE, io_uring_queue_init_params)",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.info.id = "ring-setup-flags",
+		.info.title = "Rings driven by one thread are set up with SINGLE_ISSUER",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_setup_flags,
+		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_create for rings set up "
+			    "while watched (the only place the setup flags appear; a ring set up "
+			    "before the watch has unknown flags), and the threads that submitted to "
+			    "each.",
+		.info.why = "IORING_SETUP_SINGLE_ISSUER (6.0) promises that one task submits, so the "
+		       "kernel can skip the synchronisation a shared ring needs; "
+		       "IORING_SETUP_DEFER_TASKRUN (6.1, needs SINGLE_ISSUER) runs completion "
+		       "work when that task waits for completions instead of interrupting it.",
+		.info.fix = "set IORING_SETUP_SINGLE_ISSUER, and DEFER_TASKRUN where the thread "
+		       "waits for its completions (io_uring_queue_init_params)",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
 		.info.id = "dstate-threads",
 		.info.title = "No threads stuck in uninterruptible sleep",
 		.info.category = "proc-threads",

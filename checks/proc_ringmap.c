@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The thread model, from the ring map audit --watch samples: which threads
+ * submit to each ring, how its requests complete, how full its completion
+ * queue runs, and with which setup flags it was made (when made while
+ * watched). Each ring is named by the fd it was matched to, or by its
+ * order when it could not be matched.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "ring_match.h"
+#include "uring_flags.h"
+
+/* A thread that submits at least this share of a ring's requests drives it. */
+#define DRIVER_SHARE 0.05
+/* An errno in at least this share of an opcode's completions is a storm, not noise. */
+#define ERR_STORM_SHARE 0.01
+/* A completion queue seen this full is an overflow waiting to happen. */
+#define CQ_NEAR_FULL 0.9
+
+static void ring_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
+{
+	const struct watch_ring_match *m = pf->watch->matches;
+
+	if (m && m[i].fd >= 0)
+		snprintf(buf, n, "pid %d ring fd %d", (int)pf->pid, m[i].fd);
+	else
+		snprintf(buf, n, "pid %d ring %zu (fd not matched)", (int)pf->pid, i + 1);
+}
+
+/*
+ * Rings with samples to judge; none adds one finding that says why (not
+ * watched, no tracepoint, nothing submitted while sampled).
+ */
+static bool watched_rings(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	char subject[32];
+	size_t i;
+
+	if (!proc_usable(c, ctx, false))
+		return false;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!w) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "not watched: the ring map comes from audit --watch SECONDS (root)");
+		return false;
+	}
+	if (!fact_ok(&w->e)) {
+		proc_fact_missing(c, ctx, subject, &w->e);
+		return false;
+	}
+	if (!w->tracepoint) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "the ring map needs io_uring's tracepoints: %s",
+			 w->fallback_why);
+		return false;
+	}
+	for (i = 0; i < w->ut.nrings; i++)
+		if (w->ut.rings[i].reqs)
+			return true;
+	proc_add(c, ctx, STATUS_SKIP, subject, "no request was submitted in the %s watched",
+		 punt_watch_span(w).s);
+	return false;
+}
+
+static unsigned int plain_drivers(const struct ut_ring *r, char *list, size_t n)
+{
+	unsigned int k, drivers = 0;
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (k = 0; k < r->nsubmitters; k++) {
+		const struct ut_submitter *s = &r->submitters[k];
+		double share = (double)s->reqs / (double)r->reqs;
+		int w;
+
+		if (s->sq_thread || share < DRIVER_SHARE)
+			continue;
+		drivers++;
+		w = snprintf(list + used, n - used, "%stid %d %.0f%%", used ? ", " : "", (int)s->tid,
+			     100 * share);
+		if (w > 0 && (size_t)w < n - used)
+			used += (size_t)w;
+	}
+	return drivers;
+}
+
+void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w;
+	unsigned int judged = 0, shared = 0;
+	char subject[64], list[256];
+	size_t i;
+
+	if (!watched_rings(c, ctx))
+		return;
+	w = pf->watch;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+		unsigned int drivers;
+
+		if (!r->reqs)
+			continue;
+		judged++;
+		drivers = plain_drivers(r, list, sizeof(list));
+		if (drivers < 2)
+			continue;
+		shared++;
+		ring_subject(pf, i, subject, sizeof(subject));
+		proc_add(c, ctx, STATUS_WARN, subject,
+			 "%u threads submit to this ring (%s of its %llu requests in the %s watched) "
+			 "and none of them is its SQPOLL thread: each submission takes the ring's "
+			 "lock, and the ring's memory moves between their CPUs",
+			 drivers, list, (unsigned long long)r->reqs, punt_watch_span(w).s);
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!shared)
+		proc_add(c, ctx, STATUS_PASS, subject, "each of the %u ring%s with requests in the %s "
+			 "sampled has one submitting thread (or its SQPOLL thread)",
+			 judged, judged == 1 ? "" : "s", punt_watch_span(w).s);
+}
+
+/* Whether err is an opcode's ordinary answer rather than a fault: a timeout that expired. */
+static bool expected_err(const struct uring_trace *ut, int opcode, int err)
+{
+	char buf[24];
+	const char *op;
+
+	if (opcode < 0)
+		return false;
+	op = uring_trace_op_name(ut, (uint8_t)opcode, buf, sizeof(buf));
+	return (err == ETIME && strstr(op, "TIMEOUT")) ||
+	       (err == ECANCELED && (strstr(op, "TIMEOUT") || strstr(op, "CANCEL")));
+}
+
+static uint64_t op_completions(const struct ut_ring *r, int opcode)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nops; k++)
+		if (r->ops[k].opcode == opcode)
+			return r->ops[k].completions;
+	return r->completions;
+}
+
+void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w;
+	unsigned int bad = 0;
+	uint64_t cqes = 0;
+	char subject[64], buf[24];
+	size_t i;
+
+	if (!watched_rings(c, ctx))
+		return;
+	w = pf->watch;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+		unsigned int k;
+
+		cqes += r->completions;
+		for (k = 0; k < r->nerrs; k++) {
+			const struct ut_ring_err *e = &r->errs[k];
+			uint64_t all = op_completions(r, e->opcode);
+			double share = all ? (double)e->n / (double)all : 1;
+			const char *name = strerrorname_np(e->err), *op;
+
+			if (expected_err(&w->ut, e->opcode, e->err))
+				continue;
+			/* Out of provided buffers is never noise; other errnos count as a storm. */
+			if (e->err != ENOBUFS && share < ERR_STORM_SHARE)
+				continue;
+			bad++;
+			op = e->opcode < 0 ? "requests submitted before sampling"
+					   : uring_trace_op_name(&w->ut, (uint8_t)e->opcode, buf,
+								 sizeof(buf));
+			ring_subject(pf, i, subject, sizeof(subject));
+			proc_add(c, ctx, STATUS_WARN, subject,
+				 "%llu of %llu completions of %s failed with %s in the %s watched%s",
+				 (unsigned long long)e->n, (unsigned long long)all, op,
+				 name ? name : "an errno", punt_watch_span(w).s,
+				 e->err == ENOBUFS ? ": the provided buffers ran out, so each of them is "
+						     "a receive to redo (and a multishot one to re-arm)"
+				 : e->err == EAGAIN ? ": the kernel could not complete them without "
+						      "waiting and the application was told to retry"
+				 : "");
+		}
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!bad)
+		proc_add(c, ctx, STATUS_PASS, subject,
+			 "no error storm in %llu completions in the %s watched (expired timeouts aside)",
+			 (unsigned long long)cqes, punt_watch_span(w).s);
+}
+
+void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w;
+	uint64_t reqs = 0;
+	unsigned int bad = 0;
+	char subject[64];
+	size_t i;
+
+	if (!watched_rings(c, ctx))
+		return;
+	w = pf->watch;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+
+		reqs += r->reqs;
+		if (!r->async_reqs)
+			continue;
+		bad++;
+		ring_subject(pf, i, subject, sizeof(subject));
+		proc_add(c, ctx, STATUS_WARN, subject,
+			 "%llu of %llu requests in the %s watched were sent to io-wq with IOSQE_ASYNC: "
+			 "each one is a worker's work and a context switch even when it could have "
+			 "completed inline, and many at once grow the worker pool",
+			 (unsigned long long)r->async_reqs, (unsigned long long)r->reqs,
+			 punt_watch_span(w).s);
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!bad)
+		proc_add(c, ctx, STATUS_PASS, subject,
+			 "none of the %llu requests in the %s watched set IOSQE_ASYNC",
+			 (unsigned long long)reqs, punt_watch_span(w).s);
+}
+
+void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w;
+	unsigned int full = 0, read = 0;
+	char subject[64];
+	size_t i;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	w = pf->watch;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!w || !w->tracepoint || !w->nfills) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "not watched as root: audit --watch SECONDS reads each ring's queue fill "
+			 "every 100 ms");
+		return;
+	}
+	for (i = 0; i < w->nfills; i++) {
+		const struct watch_fill *f = &w->fills[i];
+		uint32_t max;
+
+		if (!f->n || !f->cq_entries)
+			continue;
+		read++;
+		max = watch_fill_max(f, true);
+		if (max < CQ_NEAR_FULL * f->cq_entries)
+			continue;
+		full++;
+		snprintf(subject, sizeof(subject), "pid %d ring fd %d", (int)pf->pid, f->fd);
+		proc_add(c, ctx, STATUS_WARN, subject,
+			 "its completion queue held up to %u of %u entries (%u in 99%% of %zu readings "
+			 "100 ms apart): completions are reaped late, and one more burst overflows it",
+			 max, f->cq_entries, watch_fill_quantile(f, true, 0.99), f->n);
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!read)
+		proc_add(c, ctx, STATUS_SKIP, subject, "no ring's fdinfo gave its queue heads and tails "
+			 "during the watch (before 5.17, or the ring lock was always busy)");
+	else if (!full)
+		proc_add(c, ctx, STATUS_PASS, subject, "no completion queue of the %u rings read ran "
+			 "%.0f%% full in the %s watched", read, 100 * CQ_NEAR_FULL,
+			 punt_watch_span(w).s);
+}
+
+/* One submitting thread, none of them SQPOLL: what SINGLE_ISSUER promises. */
+static bool single_submitter(const struct ut_ring *r)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < r->nsubmitters; k++) {
+		if (r->submitters[k].sq_thread)
+			return false;
+		n++;
+	}
+	return n == 1 && !r->submitters_other;
+}
+
+/* Seen set up, driven by one thread, without SINGLE_ISSUER (nor SQPOLL, its own submitter). */
+static bool candidate(const struct ut_ring *r)
+{
+	return r->created && r->reqs && single_submitter(r) &&
+	       !(r->setup_flags & (URING_SETUP_SINGLE_ISSUER | URING_SETUP_SQPOLL));
+}
+
+void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w;
+	unsigned int known = 0, unknown = 0, said = 0;
+	char subject[256], flags[160];
+	size_t i, j;
+
+	if (!watched_rings(c, ctx))
+		return;
+	w = pf->watch;
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+
+		if (!r->created)
+			unknown += r->reqs > 0;
+		else
+			known++;
+	}
+	/* One finding per set of flags: a process that sets rings up often repeats itself. */
+	for (i = 0; i < w->ut.nrings; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+		uint64_t reqs = 0;
+		unsigned int rings = 0;
+		bool first = true;
+
+		if (!candidate(r))
+			continue;
+		for (j = 0; j < i && first; j++)
+			first = !candidate(&w->ut.rings[j]) ||
+				w->ut.rings[j].setup_flags != r->setup_flags;
+		if (!first)
+			continue;
+		for (j = i; j < w->ut.nrings; j++)
+			if (candidate(&w->ut.rings[j]) && w->ut.rings[j].setup_flags == r->setup_flags) {
+				rings++;
+				reqs += w->ut.rings[j].reqs;
+			}
+		said++;
+		uring_setup_flags_format(r->setup_flags, flags, sizeof(flags));
+		if (rings == 1)
+			ring_subject(pf, i, subject, sizeof(subject));
+		else
+			snprintf(subject, sizeof(subject), "pid %d rings set up with %s", (int)pf->pid,
+				 flags);
+		proc_add(c, ctx, STATUS_WARN, subject,
+			 "%u ring%s set up while watched with %s, each driven by one thread (%llu "
+			 "requests in the %s watched, none from an SQPOLL thread): SINGLE_ISSUER (6.0) "
+			 "lets the kernel skip the locking a shared ring needs, and with it "
+			 "DEFER_TASKRUN (6.1) runs completion work when that thread waits, not "
+			 "whenever the kernel interrupts it",
+			 rings, rings == 1 ? "" : "s", flags, (unsigned long long)reqs,
+			 punt_watch_span(w).s);
+	}
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!known)
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "the setup flags of the %u ring%s are unknown: they were set up before the "
+			 "watch began, and only io_uring_create carries the flags",
+			 unknown, unknown == 1 ? "" : "s");
+	else if (!said)
+		proc_add(c, ctx, STATUS_PASS, subject,
+			 "%u ring%s set up while watched: none with one submitting thread lacks "
+			 "SINGLE_ISSUER%s", known, known == 1 ? "" : "s",
+			 unknown ? " (the others were set up before the watch: flags unknown)" : "");
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The thread-model checks on a hand-built ring map: each passes on a
+ * healthy map and warns on the failing one it names.
+ */
+#include "proc_fixture.h"
+
+#include <errno.h>
+
+#include "ring_match.h"
+
+static struct ut_ring urings[3];
+static struct watch_ring_match matches[3];
+static struct watch_fill fills[1];
+static struct fill_reading readings[10];
+
+/* One ring (fd 3), driven by tid 100 alone: 1000 READs, all completed fine. */
+static void map_one_ring(void)
+{
+	memset(urings, 0, sizeof(urings));
+	memset(fills, 0, sizeof(fills));
+	urings[0] = (struct ut_ring){ .ctx = 0xc0ffee, .fd = 3, .created_fd = -1, .reqs = 1000,
+				      .completions = 1000, .nops = 1, .nsubmitters = 1 };
+	urings[0].ops[0] = (struct ut_ring_op){ .opcode = 22, .reqs = 1000, .completions = 1000 };
+	urings[0].submitters[0] = (struct ut_submitter){ .tid = 100, .reqs = 1000, .cpus = 1 };
+	matches[0] = (struct watch_ring_match){ 3, RING_MATCH_ENTER };
+	memcpy(watch.ut.op_names[22], "READ", 5);
+	memcpy(watch.ut.op_names[27], "RECV", 5);
+	memcpy(watch.ut.op_names[11], "TIMEOUT", 8);
+	watch.tracepoint = true;
+	watch.seconds = 2;
+	watch.seconds_watched = watch.seconds_sampled = 2.0;
+	watch.sampled_all = true;
+	watch.ut.rings = urings;
+	watch.ut.nrings = 1;
+	watch.matches = matches;
+	pf.watch = &watch;
+}
+
+static void test_not_watched(void **state)
+{
+	setup(state);
+	expect_says("ring-submitters", STATUS_SKIP, "not watched: the ring map");
+	map_one_ring();
+	watch.tracepoint = false;
+	snprintf(watch.fallback_why, sizeof(watch.fallback_why), "tracepoints need root");
+	expect_says("ring-completion-errors", STATUS_SKIP, "tracepoints need root");
+	watch.tracepoint = true;
+	urings[0].reqs = 0;
+	expect_says("ring-iosqe-async", STATUS_SKIP, "no request was submitted");
+}
+
+static void test_submitters(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("ring-submitters", STATUS_PASS, "each of the 1 ring with requests");
+	/* A second thread with 40%: the ring is shared. */
+	urings[0].nsubmitters = 2;
+	urings[0].submitters[0].reqs = 600;
+	urings[0].submitters[1] = (struct ut_submitter){ .tid = 101, .reqs = 400 };
+	expect_says("ring-submitters", STATUS_WARN, "2 threads submit to this ring (tid 100 60%, "
+		    "tid 101 40%");
+	/* The second is the SQPOLL thread: one submitter still. */
+	urings[0].submitters[1].sq_thread = true;
+	expect_says("ring-submitters", STATUS_PASS, "one submitting thread");
+	/* A thread with a stray 1%: not a driver. */
+	urings[0].submitters[1] = (struct ut_submitter){ .tid = 101, .reqs = 10 };
+	urings[0].submitters[0].reqs = 990;
+	expect_says("ring-submitters", STATUS_PASS, "one submitting thread");
+}
+
+static void test_completion_errors(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("ring-completion-errors", STATUS_PASS, "no error storm in 1000 completions");
+	/* One ENOBUFS is never noise. */
+	urings[0].errs[0] = (struct ut_ring_err){ 22, ENOBUFS, 1 };
+	urings[0].nerrs = 1;
+	expect_says("ring-completion-errors", STATUS_WARN, "1 of 1000 completions of READ failed "
+		    "with ENOBUFS");
+	/* EAGAIN below 1% is noise; at 1% a storm. */
+	urings[0].errs[0] = (struct ut_ring_err){ 22, EAGAIN, 9 };
+	expect_says("ring-completion-errors", STATUS_PASS, "no error storm");
+	urings[0].errs[0].n = 10;
+	expect_says("ring-completion-errors", STATUS_WARN, "failed with EAGAIN");
+	/* An expired timeout is a timeout's answer, not a fault. */
+	urings[0].ops[1] = (struct ut_ring_op){ .opcode = 11, .reqs = 50, .completions = 50 };
+	urings[0].nops = 2;
+	urings[0].errs[0] = (struct ut_ring_err){ 11, ETIME, 50 };
+	expect_says("ring-completion-errors", STATUS_PASS, "expired timeouts aside");
+}
+
+static void test_iosqe_async(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("ring-iosqe-async", STATUS_PASS, "none of the 1000 requests");
+	urings[0].async_reqs = 250;
+	expect_says("ring-iosqe-async", STATUS_WARN, "250 of 1000 requests");
+}
+
+static void test_cq_fill(void **state)
+{
+	unsigned int i;
+
+	setup(state);
+	map_one_ring();
+	expect_says("ring-cq-fill", STATUS_SKIP, "queue fill");
+	fills[0] = (struct watch_fill){ .fd = 3, .sq_entries = 64, .cq_entries = 128,
+					.r = readings, .n = 10, .cap = 10 };
+	for (i = 0; i < 10; i++)
+		readings[i] = (struct fill_reading){ 0, 10 * i };
+	watch.fills = fills;
+	watch.nfills = 1;
+	expect_says("ring-cq-fill", STATUS_PASS, "no completion queue of the 1 rings read");
+	readings[7].cq = 120;	/* 94% of 128 */
+	expect_says("ring-cq-fill", STATUS_WARN, "held up to 120 of 128 entries");
+}
+
+static void test_setup_flags(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("ring-setup-flags", STATUS_SKIP, "set up before the watch");
+	urings[0].created = true;
+	urings[0].created_fd = 3;
+	urings[0].setup_flags = 1u << 8;	/* COOP_TASKRUN */
+	expect_says("ring-setup-flags", STATUS_WARN, "1 ring set up while watched with "
+		    "COOP_TASKRUN, each driven by one thread");
+	urings[0].setup_flags |= 1u << 12;	/* SINGLE_ISSUER */
+	expect_says("ring-setup-flags", STATUS_PASS, "none with one submitting thread lacks");
+	/* Two threads: not a candidate, whatever its flags. */
+	urings[0].setup_flags = 1u << 8;
+	urings[0].nsubmitters = 2;
+	urings[0].submitters[1] = (struct ut_submitter){ .tid = 101, .reqs = 400 };
+	expect_says("ring-setup-flags", STATUS_PASS, "lacks");
+}
+
+/* Each sampled ring tied to its fd, and how; none guessed. */
+static void test_ring_match(void **state)
+{
+	struct ut_ring r[5];
+	struct punt_watch w;
+
+	setup(state);
+	memset(r, 0, sizeof(r));
+	memset(&w, 0, sizeof(w));
+	pf.nrings = 3;
+	pf.rings[0].fd = 3;
+	pf.rings[1].fd = 4;
+	pf.rings[1].u = (struct uring_fdinfo){ .has_sq_thread = true, .sq_thread = 200 };
+	pf.rings[2].fd = 6;
+	pf.rings[2].u = (struct uring_fdinfo){ .has_sq_thread = true, .sq_thread = 300 };
+	/* set up while watched as fd 5, closed since */
+	r[0] = (struct ut_ring){ .ctx = 1, .fd = -1, .created = true, .created_fd = 5 };
+	/* entered under fd 3 */
+	r[1] = (struct ut_ring){ .ctx = 2, .fd = 3 };
+	/* its SQPOLL thread is the one fd 4 names */
+	r[2] = (struct ut_ring){ .ctx = 3, .fd = -1, .nsubmitters = 1 };
+	r[2].submitters[0] = (struct ut_submitter){ .tid = 200, .sq_thread = true };
+	/* entered under two fds: not known */
+	r[3] = (struct ut_ring){ .ctx = 4, .fd = 6, .fd_ambiguous = true };
+	/* an SQPOLL thread no fd names */
+	r[4] = (struct ut_ring){ .ctx = 5, .fd = -1, .nsubmitters = 1 };
+	r[4].submitters[0] = (struct ut_submitter){ .tid = 999, .sq_thread = true };
+	w.ut.rings = r;
+	w.ut.nrings = 5;
+	assert_int_equal(ring_match(&pf, &w), 0);
+	assert_int_equal(w.matches[0].fd, 5);
+	assert_int_equal(w.matches[0].how, RING_MATCH_CREATE);
+	assert_int_equal(w.matches[1].fd, 3);
+	assert_int_equal(w.matches[1].how, RING_MATCH_ENTER);
+	assert_int_equal(w.matches[2].fd, 4);
+	assert_int_equal(w.matches[2].how, RING_MATCH_SQPOLL);
+	assert_int_equal(w.matches[3].how, RING_MATCH_NONE);
+	assert_int_equal(w.matches[4].fd, -1);
+	/* Two rings entered under one fd (closed and reused): neither is sure. */
+	r[3] = (struct ut_ring){ .ctx = 4, .fd = 3 };
+	assert_int_equal(ring_match(&pf, &w), 0);
+	assert_int_equal(w.matches[1].how, RING_MATCH_NONE);
+	assert_int_equal(w.matches[3].how, RING_MATCH_NONE);
+	assert_string_equal(ring_match_name(RING_MATCH_SQPOLL), "sqpoll_thread");
+	assert_null(ring_match_name(RING_MATCH_NONE));
+	free(w.matches);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_not_watched),
+		cmocka_unit_test(test_submitters),
+		cmocka_unit_test(test_completion_errors),
+		cmocka_unit_test(test_iosqe_async),
+		cmocka_unit_test(test_cq_fill),
+		cmocka_unit_test(test_setup_flags),
+		cmocka_unit_test(test_ring_match),
+	};
+
+	return cmocka_run_group_tests_name("checks_ringmap", tests, NULL, NULL);
+}
