@@ -30,6 +30,8 @@
  *                     metacharacters and bytes that are not UTF-8
  *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
  *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
+ *   ring-per-thread, shared-ring, setup-churn, buf-dry, cq-full
+ *                     the thread model and the ring map: see thread_model.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -333,6 +335,8 @@ int main(int argc, char **argv)
 
 	if (punt_cause_mode(mode, dir)) {
 		/* one cause of punts: punt_causes.c */
+	} else if (thread_model_mode(mode)) {
+		/* the thread model: thread_model.c */
 	} else if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
 		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
 		ring_init_cpu(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1,

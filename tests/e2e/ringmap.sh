@@ -1,0 +1,145 @@
+#!/bin/bash
+# End-to-end for the ring map of audit --watch: pathology processes whose
+# thread model is known (each prints which thread submits to which ring fd,
+# and the setup flags it uses), fio with one ring per thread, and the
+# pathologies of a provided-buffer ring that runs dry, a completion queue
+# left nearly full and requests forced to io-wq. Each map is compared with
+# that ground truth, or with fdinfo read by the test itself, and each mode
+# with the finding it must produce.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+. tests/e2e/live.sh
+
+mkdir -p "$TMP/data"
+if [ "$(id -u)" -ne 0 ]; then
+	skip "ring map" "the io_uring tracepoints need root"
+	echo "ringmap: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+
+# mapped MODE: starts MODE, lets its threads print their lines, audits it with --watch 2.
+mapped() {
+	start "$1" "$TMP/data" || return 1
+	sleep 0.5
+	cp "$(ls -t "$TMP"/ready."$1".* | grep -v '\.err$' | head -1)" "$TMP/$1.truth"
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$1.json" 2>"$TMP/$1.err"
+	local rc=$?
+	[ "$rc" -eq 0 ] || { bad "$1: audit --watch exits 0" "rc $rc: $(cat "$TMP/$1.err")"; stop "$pid"; return 1; }
+}
+finding() { # MODE ID: the status of the first finding of check ID
+	jq -r --arg id "$2" '[.findings[] | select(.id == $id)][0].status' "$TMP/$1.json"
+}
+# "tid fd" of every submitting thread with 5% or more of a ring, as the map says, sorted.
+map_pairs() {
+	jq -r '.processes[0].watch.rings[] | select(.requests > 0) | .matched_fd as $fd |
+		.submitters[] | select(.share >= 0.05 and (.sq_thread | not)) | "\(.tid) \($fd)"' "$TMP/$1.json" | sort
+}
+truth_pairs() { awk '$1 == "thread" {print $2, $4}' "$TMP/$1.truth" | sort; }
+
+# Thread per core: each thread its own ring; the map names each thread's ring fd.
+if mapped ring-per-thread; then
+	if [ "$(map_pairs ring-per-thread)" = "$(truth_pairs ring-per-thread)" ] &&
+		[ "$(finding ring-per-thread ring-submitters)" = pass ] &&
+		jq -e '[.processes[0].watch.rings[] | select(.requests > 0) | .matched_by] | all(. == "io_uring_enter")' \
+			"$TMP/ring-per-thread.json" >/dev/null; then
+		ok "ring-per-thread: each thread on its own ring fd, matched through io_uring_enter ($(map_pairs ring-per-thread | tr '\n' ';'))"
+	else
+		bad "ring-per-thread: the map" "map: $(map_pairs ring-per-thread | tr '\n' ';')" "truth: $(truth_pairs ring-per-thread | tr '\n' ';')"
+	fi
+	stop "$pid"
+fi
+
+# Three threads on one ring under a lock: all three on its fd, and the warning.
+if mapped shared-ring; then
+	if [ "$(map_pairs shared-ring)" = "$(truth_pairs shared-ring)" ] &&
+		[ "$(finding shared-ring ring-submitters)" = warn ]; then
+		ok "shared-ring: three threads on one ring fd, ring-submitters warns"
+	else
+		bad "shared-ring: the map and the warning" "map: $(map_pairs shared-ring | tr '\n' ';')" \
+			"truth: $(truth_pairs shared-ring | tr '\n' ';')" "status: $(finding shared-ring ring-submitters)"
+	fi
+	stop "$pid"
+fi
+
+# Rings set up while watched: their flags from io_uring_create, as the process used them.
+if mapped setup-churn; then
+	want=$(($(awk '$1 == "setup" {print $2}' "$TMP/setup-churn.truth")))
+	if jq -e --argjson want "$want" '[.processes[0].watch.rings[] | select(.setup != null)] |
+		length >= 3 and all(.setup.flags_value == $want and .setup.flags == ["COOP_TASKRUN"] and
+		.matched_by == "io_uring_create")' "$TMP/setup-churn.json" >/dev/null &&
+		[ "$(finding setup-churn ring-setup-flags)" = warn ]; then
+		ok "setup-churn: $(jq '[.processes[0].watch.rings[] | select(.setup != null)] | length' "$TMP/setup-churn.json") rings set up while watched, flags COOP_TASKRUN ($want) as used; ring-setup-flags warns"
+	else
+		bad "setup-churn: flags from io_uring_create" "$(jq -c '[.processes[0].watch.rings[] | .setup]' "$TMP/setup-churn.json" | head -c 600)"
+	fi
+	stop "$pid"
+fi
+
+# One provided buffer for two receives: half of them end in ENOBUFS.
+if mapped buf-dry; then
+	if jq -e '.processes[0].watch.rings[] | select(.requests > 0) |
+		([.errors[] | select(.errno == "ENOBUFS" and .opcode == "RECV") | .count] | add) as $e |
+		.ops.RECV.completions as $c | $c > 20 and ($e / $c) > 0.4 and ($e / $c) < 0.6' \
+		"$TMP/buf-dry.json" >/dev/null && [ "$(finding buf-dry ring-completion-errors)" = warn ]; then
+		ok "buf-dry: ENOBUFS on about half of the receives, as two share one buffer; ring-completion-errors warns"
+	else
+		bad "buf-dry: ENOBUFS" "$(jq -c '.processes[0].watch.rings[] | {ops, errors}' "$TMP/buf-dry.json" | head -c 600)"
+	fi
+	stop "$pid"
+fi
+
+# 15 completions left in a queue of 16: the test reads fdinfo itself.
+if mapped cq-full; then
+	fd=$(awk '$1 == "thread" {print $4}' "$TMP/cq-full.truth")
+	cqes=$(awk '$1 == "CQEs:" {print $2}' "/proc/$pid/fdinfo/$fd")
+	if jq -e --argjson cqes "$cqes" --argjson fd "$fd" '.processes[0].watch.queue_fill[] |
+		select(.fd == $fd) | .cq_max == $cqes and .cq_entries == 16' "$TMP/cq-full.json" >/dev/null &&
+		[ "$(finding cq-full ring-cq-fill)" = warn ]; then
+		ok "cq-full: the watch read $cqes of 16 CQEs pending, as fdinfo says; ring-cq-fill warns"
+	else
+		bad "cq-full: the fill" "fdinfo CQEs $cqes" "$(jq -c '.processes[0].watch.queue_fill' "$TMP/cq-full.json")"
+	fi
+	stop "$pid"
+fi
+
+# Every write forced to io-wq with IOSQE_ASYNC.
+if mapped async; then
+	if jq -e '[.processes[0].watch.rings[] | select(.requests > 0)] | length > 0 and
+		all(.iosqe_async_requests > 0 and .iosqe_async_requests >= 0.9 * .requests)' \
+		"$TMP/async.json" >/dev/null && [ "$(finding async ring-iosqe-async)" = warn ]; then
+		ok "async: the requests carry IOSQE_ASYNC in the map; ring-iosqe-async warns"
+	else
+		bad "async: IOSQE_ASYNC" "$(jq -c '[.processes[0].watch.rings[] | {requests, iosqe_async_requests}]' "$TMP/async.json")"
+	fi
+	stop "$pid"
+fi
+
+# fio with one ring per thread: four rings, four distinct submitters, each ring a ring fd of fio's.
+if command -v fio >/dev/null; then
+	fio --name=map --directory="$TMP/data" --ioengine=io_uring --rw=randread --bs=4k --size=8M \
+		--direct=1 --thread --numjobs=4 --iodepth=8 --time_based --runtime=8 >"$TMP/fio.out" 2>&1 &
+	fio_pid=$!
+	kids+=("$fio_pid")
+	sleep 2
+	"$BIN" audit "$fio_pid" --watch 2 --format json --fail-on never >"$TMP/fio.json" 2>"$TMP/fio.err"
+	ring_fds=$(for f in /proc/$fio_pid/fd/*; do
+		[ "$(readlink "$f")" = "anon_inode:[io_uring]" ] && basename "$f"; done | sort -n | tr '\n' ' ')
+	map_fds=$(jq -r '[.processes[0].watch.rings[] | select(.requests > 0) | .matched_fd] | sort | map(tostring) | join(" ")' "$TMP/fio.json")
+	if jq -e '[.processes[0].watch.rings[] | select(.requests > 0)] | length == 4 and
+		all(.submitters | length == 1) and ([.[].submitters[0].tid] | unique | length == 4) and
+		all(.ops.READ.latency_us.p50 > 0)' "$TMP/fio.json" >/dev/null &&
+		[ "$map_fds " = "$ring_fds" ]; then
+		ok "fio --thread --numjobs=4: four rings, four submitting threads, fds $map_fds as /proc lists them, read latency p50 $(jq '[.processes[0].watch.rings[] | select(.requests > 0) | .ops.READ.latency_us.p50] | min' "$TMP/fio.json") us"
+	else
+		bad "fio: four rings, four submitters" "map fds '$map_fds' /proc '$ring_fds'" "$(jq -c '[.processes[0].watch.rings[] | {matched_fd, subs: [.submitters[] | .tid]}]' "$TMP/fio.json")"
+	fi
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
+else
+	skip "fio ring map" "fio is not installed"
+fi
+
+echo "ringmap: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The thread model's modes, each printing "ready PID" and then the ground
+ * truth the e2e test compares the ring map with, one line each:
+ *   thread TID ring FD          which thread submits to which ring fd
+ *   setup FLAGS                 the setup flags of the rings made while running
+ *
+ *   ring-per-thread  two threads, each with its own ring, pinned to its own CPU (healthy)
+ *   shared-ring      three threads submitting to one ring under a lock
+ *   setup-churn      a ring set up every 200 ms with COOP_TASKRUN alone, driven by one
+ *                    thread and torn down (a SINGLE_ISSUER candidate whose flags only a
+ *                    watch that sees the setup can tell)
+ *   buf-dry          receives that select a provided buffer, two at a time with one
+ *                    buffer: every other one fails with ENOBUFS
+ *   cq-full          a completion queue of 16 holding 15 completions nobody reaps
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pathology.h"
+
+#define NOPS_PER_ROUND 32
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct submitter {
+	struct io_uring *ring;
+	bool locked;		/* the ring is shared: take the lock around each round */
+	int cpu;		/* pin to it; -1 none */
+	pthread_barrier_t *ready;
+};
+
+static void nop_round(struct io_uring *ring)
+{
+	for (int i = 0; i < NOPS_PER_ROUND; i++)
+		io_uring_prep_nop(io_uring_get_sqe(ring));
+	io_uring_submit(ring);
+	reap(ring, NOPS_PER_ROUND);
+}
+
+static void *submit_loop(void *arg)
+{
+	struct submitter *s = arg;
+
+	if (s->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(s->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			die("sched_setaffinity", errno);
+	}
+	pthread_mutex_lock(&print_lock);
+	printf("thread %ld ring %d\n", (long)syscall(SYS_gettid), s->ring->ring_fd);
+	fflush(stdout);
+	pthread_mutex_unlock(&print_lock);
+	pthread_barrier_wait(s->ready);
+	while (!stop) {
+		if (s->locked)
+			pthread_mutex_lock(&lock);
+		nop_round(s->ring);
+		if (s->locked)
+			pthread_mutex_unlock(&lock);
+		sleep_ms(1);
+	}
+	return NULL;
+}
+
+/* n threads: each its own ring (pinned to CPU i), or all one ring under the lock. */
+static void threads_mode(int n, bool shared)
+{
+	struct io_uring rings[3];
+	struct submitter subs[3];
+	pthread_barrier_t ready;
+	pthread_t t[3];
+	int i, ret;
+
+	pthread_barrier_init(&ready, NULL, (unsigned)n + 1);
+	for (i = 0; i < n; i++) {
+		if (!shared || !i)
+			ring_init(&rings[i], 64, 0, 0, -1);
+		subs[i] = (struct submitter){ shared ? &rings[0] : &rings[i], shared,
+					      shared ? -1 : i % (int)sysconf(_SC_NPROCESSORS_ONLN),
+					      &ready };
+	}
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		ret = pthread_create(&t[i], NULL, submit_loop, &subs[i]);
+		if (ret)
+			die("pthread_create", ret);
+	}
+	pthread_barrier_wait(&ready);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static void setup_churn(void)
+{
+	struct io_uring ring;
+
+	printf("ready %d\nsetup 0x%x\n", getpid(), IORING_SETUP_COOP_TASKRUN);
+	fflush(stdout);
+	while (!stop) {
+		ring_init(&ring, 64, IORING_SETUP_COOP_TASKRUN, 0, -1);
+		for (int r = 0; r < 4 && !stop; r++)
+			nop_round(&ring);
+		io_uring_queue_exit(&ring);
+		sleep_ms(200);
+	}
+}
+
+/* Two receives selecting from one provided buffer: the second finds none (ENOBUFS). */
+static void buf_dry(void)
+{
+	static char buf[64];
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv))
+		die("socketpair", errno);
+	ring_init(&ring, 16, 0, 0, -1);
+	printf("ready %d\nthread %ld ring %d\n", getpid(), (long)syscall(SYS_gettid), ring.ring_fd);
+	fflush(stdout);
+	while (!stop) {
+		io_uring_prep_provide_buffers(io_uring_get_sqe(&ring), buf, sizeof(buf), 1, 7, 0);
+		io_uring_submit(&ring);
+		reap(&ring, 1);
+		for (int i = 0; i < 2; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+			if (write(sv[1], "x", 1) != 1)
+				die("write", errno);
+			io_uring_prep_recv(sqe, sv[0], NULL, sizeof(buf), 0);
+			sqe->flags |= IOSQE_BUFFER_SELECT;
+			sqe->buf_group = 7;
+		}
+		io_uring_submit(&ring);
+		for (int i = 0; i < 2; i++) {
+			if (io_uring_wait_cqe(&ring, &cqe) < 0)
+				break;
+			io_uring_cqe_seen(&ring, cqe);
+		}
+		/* The message the dry receive left behind. */
+		if (read(sv[0], buf, sizeof(buf)) < 0 && errno != EAGAIN)
+			die("read", errno);
+		sleep_ms(2);
+	}
+}
+
+static void cq_full(void)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE, .cq_entries = 16 };
+	struct io_uring ring;
+	int ret;
+
+	if ((ret = io_uring_queue_init_params(16, &ring, &p)) < 0)
+		die("io_uring_queue_init_params", ret);
+	for (int i = 0; i < 15; i++)
+		io_uring_prep_nop(io_uring_get_sqe(&ring));
+	io_uring_submit(&ring);
+	printf("ready %d\nthread %ld ring %d\n", getpid(), (long)syscall(SYS_gettid), ring.ring_fd);
+	fflush(stdout);
+	while (!stop)
+		sleep_ms(50);
+}
+
+int thread_model_mode(const char *mode)
+{
+	if (!strcmp(mode, "ring-per-thread"))
+		threads_mode(2, false);
+	else if (!strcmp(mode, "shared-ring"))
+		threads_mode(3, true);
+	else if (!strcmp(mode, "setup-churn"))
+		setup_churn();
+	else if (!strcmp(mode, "buf-dry"))
+		buf_dry();
+	else if (!strcmp(mode, "cq-full"))
+		cq_full();
+	else
+		return 0;
+	return 1;
+}
