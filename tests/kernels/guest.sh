@@ -41,7 +41,7 @@ start() { # MODE DIR: a pathology process; its PID in $pid once it says ready
 	i=0
 	while [ $i -lt 600 ]; do
 		if grep -q '^ready' "$ready"; then
-			pid=$(awk '{print $2}' "$ready")
+			pid=$(awk '$1 == "ready" {print $2; exit}' "$ready")
 			return 0
 		fi
 		kill -0 "$kid" 2>/dev/null || break
@@ -69,7 +69,7 @@ done
 
 # audit --watch: the tracepoints' fields by name on every kernel (6.1 has
 # io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each.
-for mode in async buffered-fd extending; do
+for mode in async buffered-fd extending shared-ring setup-churn; do
 	start "$mode" "$data/watch-$mode" || continue
 	sleep 0.5
 	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never
