@@ -14,8 +14,10 @@
 #include "ring_match.h"
 #include "uring_flags.h"
 
-/* A thread that submits at least this share of a ring's requests drives it. */
+/* A thread with at least this share of a ring's requests is named as one that drives it. */
 #define DRIVER_SHARE 0.05
+/* One thread with this share of a ring's requests submits for it; the rest are strays. */
+#define OWNER_SHARE 0.95
 /* An errno in at least this share of an opcode's completions is a storm, not noise. */
 #define ERR_STORM_SHARE 0.01
 /* A completion queue seen this full is an overflow waiting to happen. */
@@ -67,9 +69,15 @@ static bool watched_rings(const struct check *c, struct check_ctx *ctx)
 	return false;
 }
 
-static unsigned int plain_drivers(const struct ut_ring *r, char *list, size_t n)
+/*
+ * The threads other than its SQPOLL thread that submit to a ring, the
+ * larger ones named in list. Shared when two or more do and none has
+ * OWNER_SHARE of the requests (those past the table count as others).
+ */
+static unsigned int plain_drivers(const struct ut_ring *r, char *list, size_t n, bool *shared)
 {
-	unsigned int k, drivers = 0;
+	unsigned int k, plain = 0;
+	uint64_t top = 0;
 	size_t used = 0;
 
 	list[0] = '\0';
@@ -78,15 +86,20 @@ static unsigned int plain_drivers(const struct ut_ring *r, char *list, size_t n)
 		double share = (double)s->reqs / (double)r->reqs;
 		int w;
 
-		if (s->sq_thread || share < DRIVER_SHARE)
+		if (s->sq_thread)
 			continue;
-		drivers++;
+		plain++;
+		top = s->reqs > top ? s->reqs : top;
+		if (share < DRIVER_SHARE)
+			continue;
 		w = snprintf(list + used, n - used, "%stid %d %.0f%%", used ? ", " : "", (int)s->tid,
 			     100 * share);
 		if (w > 0 && (size_t)w < n - used)
 			used += (size_t)w;
 	}
-	return drivers;
+	plain += r->submitters_other ? 1 : 0;
+	*shared = plain >= 2 && (double)top < OWNER_SHARE * (double)r->reqs;
+	return plain;
 }
 
 void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
@@ -102,26 +115,29 @@ void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
-		unsigned int drivers;
+		unsigned int threads;
+		bool many;
 
 		if (!r->reqs)
 			continue;
 		judged++;
-		drivers = plain_drivers(r, list, sizeof(list));
-		if (drivers < 2)
+		threads = plain_drivers(r, list, sizeof(list), &many);
+		if (!many)
 			continue;
 		shared++;
 		ring_subject(pf, i, subject, sizeof(subject));
 		proc_add(c, ctx, STATUS_WARN, subject,
-			 "%u threads submit to this ring (%s of its %llu requests in the %s watched) "
+			 "%s%u threads submit to this ring (%s of its %llu requests in the %s watched) "
 			 "and none of them is its SQPOLL thread: each submission takes the ring's "
 			 "lock, and the ring's memory moves between their CPUs",
-			 drivers, list, (unsigned long long)r->reqs, punt_watch_span(w).s);
+			 r->submitters_other ? "more than " : "", threads, list[0] ? list : "none with 5%",
+			 (unsigned long long)r->reqs, punt_watch_span(w).s);
 	}
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!shared)
 		proc_add(c, ctx, STATUS_PASS, subject, "each of the %u ring%s with requests in the %s "
-			 "sampled has one submitting thread (or its SQPOLL thread)",
+			 "sampled has one submitting thread (95%% or more of its requests) or its SQPOLL "
+			 "thread",
 			 judged, judged == 1 ? "" : "s", punt_watch_span(w).s);
 }
 
@@ -142,6 +158,10 @@ static uint64_t op_completions(const struct ut_ring *r, int opcode)
 {
 	unsigned int k;
 
+	if (opcode == UT_ERR_MULTISHOT)
+		return r->completions_multishot;
+	if (opcode == UT_ERR_UNJOINED)
+		return r->completions_unjoined;
 	for (k = 0; k < r->nops; k++)
 		if (r->ops[k].opcode == opcode)
 			return r->ops[k].completions;
@@ -177,9 +197,10 @@ void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx)
 			if (e->err != ENOBUFS && share < ERR_STORM_SHARE)
 				continue;
 			bad++;
-			op = e->opcode < 0 ? "requests submitted before sampling"
-					   : uring_trace_op_name(&w->ut, (uint8_t)e->opcode, buf,
-								 sizeof(buf));
+			op = e->opcode == UT_ERR_MULTISHOT ? "multishot requests (their CQEs before "
+							     "the last)"
+			     : e->opcode == UT_ERR_UNJOINED ? "requests whose submit was not sampled"
+			     : uring_trace_op_name(&w->ut, (uint8_t)e->opcode, buf, sizeof(buf));
 			ring_subject(pf, i, subject, sizeof(subject));
 			proc_add(c, ctx, STATUS_WARN, subject,
 				 "%llu of %llu completions of %s failed with %s in the %s watched%s",
@@ -233,6 +254,16 @@ void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx)
 			 (unsigned long long)reqs, punt_watch_span(w).s);
 }
 
+static unsigned int fill_unread(const struct punt_watch *w)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < w->nfills; i++)
+		n += w->fills[i].unread;
+	return n;
+}
+
 void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -245,10 +276,17 @@ void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 		return;
 	w = pf->watch;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (!w || !w->tracepoint || !w->nfills) {
+	if (!w) {
 		proc_add(c, ctx, STATUS_SKIP, subject,
-			 "not watched as root: audit --watch SECONDS reads each ring's queue fill "
+			 "not watched: audit --watch SECONDS (root) reads each ring's queue fill "
 			 "every 100 ms");
+		return;
+	}
+	if (!w->tracepoint || !w->nfills) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no ring's queue fill was read: %s",
+			 !w->tracepoint ? w->fallback_why
+			 : w->exec ? "a program run under --exec has no ring fd when it starts"
+				   : "the process had no ring fd when the watch began");
 		return;
 	}
 	for (i = 0; i < w->nfills; i++) {
@@ -274,8 +312,9 @@ void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 			 "during the watch (before 5.17, or the ring lock was always busy)");
 	else if (!full)
 		proc_add(c, ctx, STATUS_PASS, subject, "no completion queue of the %u rings read ran "
-			 "%.0f%% full in the %s watched", read, 100 * CQ_NEAR_FULL,
-			 punt_watch_span(w).s);
+			 "%.0f%% full in the %s watched (%u readings left empty by a busy ring lock%s)",
+			 read, 100 * CQ_NEAR_FULL, punt_watch_span(w).s, fill_unread(w),
+			 w->fills_left_out ? ", and rings past the first 64 not read" : "");
 }
 
 /* One submitting thread, none of them SQPOLL: what SINGLE_ISSUER promises. */
@@ -291,10 +330,17 @@ static bool single_submitter(const struct ut_ring *r)
 	return n == 1 && !r->submitters_other;
 }
 
-/* Seen set up, driven by one thread, without SINGLE_ISSUER (nor SQPOLL, its own submitter). */
-static bool candidate(const struct ut_ring *r)
+/*
+ * Seen set up, and submitted to by the thread that set it up alone, with
+ * every request sampled; without SINGLE_ISSUER (nor SQPOLL, its own
+ * submitter). The kernel binds a SINGLE_ISSUER ring to the task that sets
+ * it up: a ring made by one thread and driven by another would fail its
+ * submissions with EEXIST, so it is no candidate here.
+ */
+static bool candidate(const struct punt_watch *w, const struct ut_ring *r)
 {
-	return r->created && r->reqs && single_submitter(r) &&
+	return w->sampled_all && r->created && r->reqs && single_submitter(r) &&
+	       r->submitters[0].tid == r->creator &&
 	       !(r->setup_flags & (URING_SETUP_SINGLE_ISSUER | URING_SETUP_SQPOLL));
 }
 
@@ -324,15 +370,16 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 		unsigned int rings = 0;
 		bool first = true;
 
-		if (!candidate(r))
+		if (!candidate(w, r))
 			continue;
 		for (j = 0; j < i && first; j++)
-			first = !candidate(&w->ut.rings[j]) ||
+			first = !candidate(w, &w->ut.rings[j]) ||
 				w->ut.rings[j].setup_flags != r->setup_flags;
 		if (!first)
 			continue;
 		for (j = i; j < w->ut.nrings; j++)
-			if (candidate(&w->ut.rings[j]) && w->ut.rings[j].setup_flags == r->setup_flags) {
+			if (candidate(w, &w->ut.rings[j]) &&
+			    w->ut.rings[j].setup_flags == r->setup_flags) {
 				rings++;
 				reqs += w->ut.rings[j].reqs;
 			}
@@ -344,11 +391,11 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 			snprintf(subject, sizeof(subject), "pid %d rings set up with %s", (int)pf->pid,
 				 flags);
 		proc_add(c, ctx, STATUS_WARN, subject,
-			 "%u ring%s set up while watched with %s, each driven by one thread (%llu "
-			 "requests in the %s watched, none from an SQPOLL thread): SINGLE_ISSUER (6.0) "
-			 "lets the kernel skip the locking a shared ring needs, and with it "
-			 "DEFER_TASKRUN (6.1) runs completion work when that thread waits, not "
-			 "whenever the kernel interrupts it",
+			 "%u ring%s set up while watched with %s, each submitted to only by the thread "
+			 "that set it up (%llu requests, all sampled, in the %s watched): "
+			 "SINGLE_ISSUER (6.0) is that thread's promise to be the only submitter, and "
+			 "DEFER_TASKRUN (6.1), which needs it, runs completion work when that thread "
+			 "waits for completions rather than whenever the kernel interrupts it",
 			 rings, rings == 1 ? "" : "s", flags, (unsigned long long)reqs,
 			 punt_watch_span(w).s);
 	}
@@ -360,7 +407,9 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 			 unknown, unknown == 1 ? "" : "s");
 	else if (!said)
 		proc_add(c, ctx, STATUS_PASS, subject,
-			 "%u ring%s set up while watched: none with one submitting thread lacks "
-			 "SINGLE_ISSUER%s", known, known == 1 ? "" : "s",
+			 "%u ring%s set up while watched: none submitted to only by the thread that "
+			 "set it up lacks SINGLE_ISSUER%s%s", known, known == 1 ? "" : "s",
+			 w->sampled_all ? "" : " (sampled in windows: a rare second submitter could "
+					       "have been missed, so none is advised)",
 			 unknown ? " (the others were set up before the watch: flags unknown)" : "");
 }

@@ -756,7 +756,9 @@ const struct check check_table[] = {
 		.scope = SCOPE_PROCESS,
 		.run = check_ring_completion_errors,
 		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_complete sampled per "
-			    "thread, joined to its request's opcode by the request pointer. Any "
+			    "thread, joined to its request's opcode by the request pointer (the "
+			    "CQEs a multishot request posts before its last carry none, and are "
+			    "counted apart). Any "
 			    "ENOBUFS counts; another errno counts at 1% or more of an opcode's "
 			    "completions; expired timeouts and cancelled timeouts are not errors.",
 		.info.why = "ENOBUFS means the provided buffer ring ran dry: each such receive is "
@@ -804,21 +806,25 @@ const struct check check_table[] = {
 	},
 	{
 		.info.id = "ring-setup-flags",
-		.info.title = "Rings driven by one thread are set up with SINGLE_ISSUER",
+		.info.title = "Rings only their creator submits to are set up with SINGLE_ISSUER",
 		.info.category = "proc-rings",
 		.info.severity = SEVERITY_LOW,
 		.scope = SCOPE_PROCESS,
 		.run = check_ring_setup_flags,
 		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_create for rings set up "
-			    "while watched (the only place the setup flags appear; a ring set up "
-			    "before the watch has unknown flags), and the threads that submitted to "
-			    "each.",
-		.info.why = "IORING_SETUP_SINGLE_ISSUER (6.0) promises that one task submits, so the "
-		       "kernel can skip the synchronisation a shared ring needs; "
-		       "IORING_SETUP_DEFER_TASKRUN (6.1, needs SINGLE_ISSUER) runs completion "
-		       "work when that task waits for completions instead of interrupting it.",
+			    "while watched (the only place the setup flags appear, with the thread "
+			    "that set the ring up; a ring set up before the watch has unknown "
+			    "flags), and the threads that submitted to each.",
+		.info.why = "IORING_SETUP_SINGLE_ISSUER (6.0) is a promise that one task, the one "
+		       "that sets the ring up, submits to it (another task's submissions fail "
+		       "with EEXIST); IORING_SETUP_DEFER_TASKRUN (6.1) needs it, and runs "
+		       "completion work when that task waits for completions instead of "
+		       "interrupting it whenever a request completes. Only a ring submitted to "
+		       "by its creator alone, every request sampled, is advised.",
 		.info.fix = "set IORING_SETUP_SINGLE_ISSUER, and DEFER_TASKRUN where the thread "
-		       "waits for its completions (io_uring_queue_init_params)",
+		       "waits for its completions (io_uring_queue_init_params); a ring set up "
+		       "by one thread for another: IORING_SETUP_R_DISABLED, then "
+		       "IORING_REGISTER_ENABLE_RINGS from the thread that submits",
 		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
 	{

@@ -46,6 +46,7 @@ int arg_live_only(const struct global_opts *g, const char *what)
 
 int arg_fail_on(struct global_opts *g, const char *arg)
 {
+	g->fail_on_given = true;
 	if (!strcmp(arg, "warn"))
 		g->fail_on = STATUS_WARN;
 	else if (!strcmp(arg, "fail"))

@@ -17,6 +17,7 @@ enum {
 	OPT_ALL = OPT_CMD_BASE,
 	OPT_DATA_PATH,
 	OPT_WATCH,
+	OPT_EXEC,
 };
 
 const struct cmd_option audit_options[] = {
@@ -28,6 +29,9 @@ const struct cmd_option audit_options[] = {
 	  "--watch counts punts on the live system",
 	  "count punts to io-wq per second, per opcode and per file\nfor SECONDS (root; "
 	  "new iou-wrk threads otherwise)" },
+	{ "exec", 0, OPT_EXEC, ARG_NONE, NULL, NULL, 0, "--exec runs a program on the live system",
+	  "run the program after --, watched from its start to its\nend (root): every ring's setup "
+	  "flags; exits with its status" },
 	{ NULL },
 };
 
@@ -39,6 +43,7 @@ struct audit_args {
 	const char **data_paths;
 	size_t ndata_paths, data_paths_cap;
 	unsigned int watch;	/* --watch SECONDS, 0: off */
+	bool exec;		/* --exec -- CMD ARGS */
 };
 
 /* What the checks read of a file, for the collection; the application matched once. */
@@ -63,7 +68,6 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	/* A watch decides afterwards which files are data: it has them all read. */
 	const struct proc_collect how = { .need = audit_file_need, .arg = ctx };
 	struct proc_facts pf;
-	char line[512];
 	int ret = 0;
 
 	/* The last process's pf was here too: its application is not this one's. */
@@ -92,15 +96,25 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 		report_note(ctx->report, "pid %d exited %.2f s into the %u s watch", (int)pid,
 			    pf.watch->seconds_watched, pf.watch->seconds);
 	}
-	proc_facts_summary(&pf, line, sizeof(line));
+	if (cmd_judge_process(ctx, &pf, pol))
+		ret = EXIT_CANNOT;
+	proc_facts_free(&pf);
+	return ret;
+}
+
+int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct check_policy *pol)
+{
+	char line[512];
+	int ret = 0;
+
+	proc_facts_summary(pf, line, sizeof(line));
 	report_note(ctx->report, "%s", line);
 	if (ctx->report->processes_out &&
-	    proc_facts_json_write(&pf, ctx->report->processes_out, !ctx->report->nprocesses++))
+	    proc_facts_json_write(pf, ctx->report->processes_out, !ctx->report->nprocesses++))
 		ret = EXIT_CANNOT;
-	check_ctx_set_proc(ctx, &pf);
+	check_ctx_set_proc(ctx, pf);
 	checks_run_scope(SCOPE_PROCESS, ctx, pol);
 	check_ctx_set_proc(ctx, NULL);
-	proc_facts_free(&pf);
 	return ret;
 }
 
@@ -182,10 +196,30 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		} else if (c == OPT_DATA_PATH) {
 			xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
 			a.data_paths[a.ndata_paths++] = optarg;
+		} else if (c == OPT_EXEC) {
+			a.exec = true;
 		}
 	}
 	if (ret)
 		goto out_args;
+	if (a.exec) {
+		if (optind >= argc || a.all || a.watch) {
+			ret = usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
+							    "-- CMD [ARGS]"
+					  : "audit --exec watches its program from start to end: no "
+					    "--all or --watch");
+			goto out_args;
+		}
+		hf = cmd_host_report(&g->sr, &copts, "audit", &r);
+		plan_defaults(&plan);
+		aopts = (struct audit_opts){ .data_paths = a.data_paths,
+					     .ndata_paths = a.ndata_paths };
+		ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts,
+					  .th = &g->cfg->th, .report = &r };
+		ret = cmd_audit_exec(g, argv + optind, &ctx);
+		cmd_host_report_free(hf, &r);
+		goto out_args;
+	}
 	for (; optind < argc; optind++) {
 		pid_t pid = 0;
 

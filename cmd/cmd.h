@@ -29,6 +29,7 @@ struct global_opts {
 	struct check_policy policy;
 	enum check_status fail_on;
 	bool fail_never;
+	bool fail_on_given;	/* --fail-on (or the policy file's) was asked for */
 	bool no_color;
 	int verbosity;
 	struct config *cfg;	/* the policy file, applied before the command line */
@@ -146,6 +147,15 @@ int cmd_capture(int argc, char **argv, struct global_opts *g);
  */
 int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
 			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone);
+/* The inventory and the process checks of one process's facts, into ctx->report. */
+struct proc_facts;
+int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct check_policy *pol);
+/*
+ * audit --exec -- CMD ARGS (cmd/audit_exec.c): runs CMD watched from its
+ * start to its end, and returns its exit status (127 not found, 126 not
+ * runnable), or 1 when --fail-on was given and its findings reach it.
+ */
+int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx);
 struct probe_opts;
 int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,
 			  const struct check_policy *pol, bool histograms);

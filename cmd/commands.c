@@ -41,7 +41,7 @@ const struct command commands[] = {
 		.options = audit_options,
 		.operands = ARG_PID,
 		.operand_name = "PID",
-		.alt = "PID... | --all",
+		.alt = "PID... | --all | --exec -- CMD [ARGS]",
 		.man = "Reads running processes: their files (O_DIRECT, O_APPEND, extents), "
 		       "rings\n(fdinfo of 5.10 to 6.18), threads (io\\-wq workers, SQPOLL "
 		       "threads, D state)\nand limits.",

@@ -283,7 +283,8 @@ bool command_alt_has(const struct command *cmd, const struct cmd_option *o)
 {
 	const char *p = cmd->alt ? strstr(cmd->alt, o->name) : NULL;
 
-	return p && p - cmd->alt >= 2 && p[-1] == '-' && !p[strlen(o->name)];
+	return p && p - cmd->alt >= 2 && p[-1] == '-' &&
+	       (!p[strlen(o->name)] || p[strlen(o->name)] == ' ');
 }
 
 void command_usage(FILE *out, const struct command *cmd)

@@ -271,8 +271,11 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 	 * In fd order, as the live /proc lists them: a captured tree's directory
 	 * lists in its filesystem's order, and the replay must say the same.
 	 */
-	qsort(pf->rings, pf->nrings, sizeof(*pf->rings), by_ring_fd);
-	qsort(pf->files, pf->nfiles, sizeof(*pf->files), by_file_fd);
+	/* (qsort is given no array when there is none: NULL is not one.) */
+	if (pf->nrings > 1)
+		qsort(pf->rings, pf->nrings, sizeof(*pf->rings), by_ring_fd);
+	if (pf->nfiles > 1)
+		qsort(pf->files, pf->nfiles, sizeof(*pf->files), by_file_fd);
 	/* Many fds gone at once, and none left: the process is exiting under us. */
 	if (sr->live && vanished && !fd_table_alive(sr, pf->pid))
 		pf->incomplete = true;

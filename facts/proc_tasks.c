@@ -198,7 +198,7 @@ void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threa
 	memset(pt, 0, sizeof(*pt));
 	err = sr->live ? collect_live(pid, pt) : collect_captured(sr, pid, pt);
 	/* In TID order, as the live /proc lists them, whatever order a tree's directory has. */
-	if (!err)
+	if (!err && pt->n > 1)
 		qsort(pt->v, pt->n, sizeof(*pt->v), by_tid);
 	if (err) {
 		snprintf(path, sizeof(path), "proc/%d/task", (int)pid);

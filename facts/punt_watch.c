@@ -107,7 +107,11 @@ int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n)
 {
 	size_t i;
 
+	free(w->fills);
+	w->fills_left_out = n > WATCH_FILL_MAX ? n - WATCH_FILL_MAX : 0;
+	n -= w->fills_left_out;
 	w->fills = calloc(n ? n : 1, sizeof(*w->fills));
+	w->nfills = 0;
 	if (!w->fills)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -145,6 +149,13 @@ static void read_fills(const struct sysroot *live, pid_t pid, struct punt_watch 
 	}
 }
 
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 uint32_t watch_fill_max(const struct watch_fill *f, bool cq)
 {
 	uint32_t m = 0;
@@ -168,14 +179,7 @@ uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q)
 		return 0;
 	for (i = 0; i < n; i++)
 		s[i] = cq ? f->r[i].cq : f->r[i].sq;
-	/* A few thousand readings at most: insertion sort is plenty. */
-	for (i = 1; i < n; i++)
-		for (k = i; k && s[k - 1] > s[k]; k--) {
-			uint32_t t = s[k];
-
-			s[k] = s[k - 1];
-			s[k - 1] = t;
-		}
+	qsort(s, n, sizeof(*s), by_u32);
 	k = (size_t)(q * (double)n);
 	r = s[k < n ? k : n - 1];
 	free(s);
@@ -303,14 +307,19 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 	}
 }
 
-static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
+/*
+ * Watches pid for w->seconds, or with ex (a program run under the watch)
+ * from before it starts until it exits, its events inherited by every
+ * thread and child it makes.
+ */
+static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch_exec *ex)
 {
 	struct tp_format fmts[UT_NEVENTS];
 	struct watch_run run = { .w = w };
 	struct sample_cycle cycle = { 0 };
 	bool was_on;
 	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
-	uint64_t next_cache;
+	uint64_t next_cache, next_tick = 0;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
 	struct sysroot live;
 	struct tp_stream s;
@@ -331,10 +340,10 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	}
 	window_open(w, tp_stream_now());
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
-	err = tp_stream_open(&s, pid, fmts, n, RING_BUDGET, (int)punt_k,
-			     uring_trace_always_async_filter(w->kernel_async_filter,
-							     sizeof(w->kernel_async_filter))
-				     ? NULL : w->kernel_async_filter);
+	err = (ex ? tp_stream_open_inherit : tp_stream_open)(
+		&s, pid, fmts, n, RING_BUDGET, (int)punt_k,
+		uring_trace_always_async_filter(w->kernel_async_filter, sizeof(w->kernel_async_filter))
+			? NULL : w->kernel_async_filter);
 	if (err) {
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
@@ -348,7 +357,12 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	start = tp_stream_now();
-	end = start + (uint64_t)w->seconds * NS;
+	end = ex ? UINT64_MAX : start + (uint64_t)w->seconds * NS;
+	if (ex) {
+		/* Everything is open: the program may start. */
+		ex->started(ex->arg);
+		next_tick = start + (uint64_t)ex->first_tick_ms * 1000000ull;
+	}
 	next_sec = start + NS;
 	next_refresh = start + REFRESH_NS;
 	next_cache = start + CACHE_NS;
@@ -369,6 +383,10 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w)
 		if (now >= next_refresh) {
 			tp_stream_refresh(&s);
 			next_refresh = now + REFRESH_NS;
+		}
+		if (ex && now >= next_tick) {
+			ex->tick(ex->arg);
+			next_tick = now + (uint64_t)ex->tick_ms * 1000000ull;
 		}
 		if (now >= next_cache) {
 			read_cache_peaks(pid, w);
@@ -500,15 +518,27 @@ out:
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 {
 	struct watch_fill *fills = w->fills;
-	size_t nfills = w->nfills;
+	size_t nfills = w->nfills, left_out = w->fills_left_out;
 
 	/* All but the rings the caller named for their queue fill. */
 	memset(w, 0, sizeof(*w));
 	w->fills = fills;
 	w->nfills = nfills;
+	w->fills_left_out = left_out;
 	w->seconds = seconds > WATCH_MAX_SECONDS ? WATCH_MAX_SECONDS : seconds;
-	if (!watch_tracepoint(pid, w))
+	if (!watch_tracepoint(pid, w, NULL))
 		watch_threads(pid, w);
+}
+
+bool punt_watch_exec(pid_t pid, struct punt_watch *w, const struct watch_exec *ex)
+{
+	memset(w, 0, sizeof(*w));
+	w->exec = true;
+	if (!watch_tracepoint(pid, w, ex))
+		return false;
+	/* As long as the program ran: the whole seconds it took. */
+	w->seconds = (unsigned int)w->seconds_watched + (w->seconds_watched > (unsigned int)w->seconds_watched);
+	return true;
 }
 
 void punt_watch_free(struct punt_watch *w)

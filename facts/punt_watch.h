@@ -46,6 +46,7 @@ struct punt_watch {
 	} windows[WATCH_MAX_SECONDS + 2];
 	unsigned int nwindows;
 	bool exited;			/* the process exited during the watch */
+	bool exec;			/* a program run under the watch, from its start to its end */
 	uint64_t total;			/* punts (tracepoint, counted exactly) or new iou-wrk threads */
 	/* of them, opcodes io_uring always punts (FSYNC, ...): counted too, when the filter took */
 	uint64_t kernel_async_total;
@@ -77,6 +78,7 @@ struct punt_watch {
 	 */
 	struct watch_fill *fills;
 	size_t nfills;
+	size_t fills_left_out;		/* ring fds past WATCH_FILL_MAX: not read */
 	/* Each sampled ring matched to its fd (ring_match.c), parallel to ut.rings. */
 	struct watch_ring_match *matches;
 };
@@ -104,6 +106,12 @@ struct watch_ring_match {
 	enum ring_match_how how;
 };
 
+/*
+ * Each fdinfo read takes the ring's lock for the whole dump: the watch
+ * reads this many rings' fill at most, the others are counted.
+ */
+#define WATCH_FILL_MAX 64
+
 /* Before punt_watch_run: the ring fds whose queue fill to read. 0 or -ENOMEM. */
 int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n);
 /* The SQ (or CQ) fill at or below which a share q of the readings fell. */
@@ -120,6 +128,24 @@ uint32_t watch_fill_max(const struct watch_fill *f, bool cq);
  * process exits.
  */
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w);
+
+/* A program run under the watch (audit --exec). */
+struct watch_exec {
+	void (*started)(void *arg);	/* the events are open: let the program run */
+	void (*tick)(void *arg);	/* while it runs: read its facts */
+	unsigned int first_tick_ms, tick_ms;
+	void *arg;
+};
+
+/*
+ * Watches pid, a child that has not yet run its program, from before it
+ * starts until it exits: its events inherited by every thread and child
+ * process it makes, so each ring's io_uring_create is seen. Calls
+ * ex->started once the events are open, ex->tick now and then. false,
+ * with w->fallback_why, when the tracepoints cannot be used (ex->started
+ * not called then).
+ */
+bool punt_watch_exec(pid_t pid, struct punt_watch *w, const struct watch_exec *ex);
 void punt_watch_free(struct punt_watch *w);
 
 /*

@@ -57,6 +57,7 @@ static struct watch_ring_match match_one(const struct proc_facts *pf, const stru
 
 int ring_match(const struct proc_facts *pf, struct punt_watch *w)
 {
+	bool *shared;
 	size_t i, j;
 
 	free(w->matches);
@@ -66,18 +67,22 @@ int ring_match(const struct proc_facts *pf, struct punt_watch *w)
 	for (i = 0; i < w->ut.nrings; i++)
 		w->matches[i] = match_one(pf, &w->ut.rings[i]);
 	/*
-	 * Two rings on one fd: the fd was closed and reused, and a match by
-	 * thread or SQPOLL thread cannot say which is which. Rings seen being
-	 * set up each know their own fd.
+	 * Two rings on one fd: the fd was closed and reused. A ring seen being
+	 * set up knows its own fd; a match by thread or SQPOLL thread cannot
+	 * say which ring the fd held, so every such match on a shared fd goes.
 	 */
+	shared = calloc(w->ut.nrings ? w->ut.nrings : 1, sizeof(*shared));
+	if (!shared)
+		return -ENOMEM;
+	/* First which matches share an fd, then drop them: dropping one must not hide another. */
 	for (i = 0; i < w->ut.nrings; i++)
-		for (j = i + 1; j < w->ut.nrings; j++)
-			if (w->matches[i].fd >= 0 && w->matches[i].fd == w->matches[j].fd &&
-			    (w->matches[i].how != RING_MATCH_CREATE ||
-			     w->matches[j].how != RING_MATCH_CREATE)) {
-				w->matches[i] = (struct watch_ring_match){ -1, RING_MATCH_NONE };
-				w->matches[j] = w->matches[i];
-			}
+		for (j = 0; j < w->ut.nrings && !shared[i]; j++)
+			shared[i] = j != i && w->matches[i].fd >= 0 &&
+				    w->matches[j].fd == w->matches[i].fd;
+	for (i = 0; i < w->ut.nrings; i++)
+		if (shared[i] && w->matches[i].how != RING_MATCH_CREATE)
+			w->matches[i] = (struct watch_ring_match){ -1, RING_MATCH_NONE };
+	free(shared);
 	return 0;
 }
 

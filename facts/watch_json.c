@@ -120,8 +120,23 @@ static struct json_object *setup_json(const struct ut_ring *r)
 	json_object_object_add(o, "flags_value", json_object_new_int64(r->setup_flags));
 	json_object_object_add(o, "sq_entries", i64(r->sq_entries));
 	json_object_object_add(o, "cq_entries", i64(r->cq_entries));
-	json_object_object_add(o, "fd", json_object_new_int(r->created_fd));
+	json_object_object_add(o, "fd", r->created_fd >= 0 ? json_object_new_int(r->created_fd)
+							     : NULL);
+	json_object_object_add(o, "creator_tid", json_object_new_int(r->creator));
 	return o;
+}
+
+/*
+ * A quantile in microseconds, or null when the requests still open as
+ * sampling stopped (longer than seen) could be the ones above it.
+ */
+static struct json_object *quantile_json(const struct ut_ring_op *op, double q)
+{
+	double all = (double)(op->latency_n + op->latency_censored);
+
+	if ((double)op->latency_censored > (1 - q) * all)
+		return NULL;
+	return json_object_new_double((double)uring_trace_latency(op, q) / 1e3);
 }
 
 static struct json_object *latency_json(const struct ut_ring_op *op)
@@ -131,11 +146,11 @@ static struct json_object *latency_json(const struct ut_ring_op *op)
 	if (!op->latency_n)
 		return NULL;
 	o = json_object_new_object();
-	json_object_object_add(o, "p50", json_object_new_double(uring_trace_latency(op, 0.5) / 1e3));
-	json_object_object_add(o, "p99", json_object_new_double(uring_trace_latency(op, 0.99) / 1e3));
-	json_object_object_add(o, "p999",
-			       json_object_new_double(uring_trace_latency(op, 0.999) / 1e3));
+	json_object_object_add(o, "p50", quantile_json(op, 0.5));
+	json_object_object_add(o, "p99", quantile_json(op, 0.99));
+	json_object_object_add(o, "p999", quantile_json(op, 0.999));
 	json_object_object_add(o, "requests", i64(op->latency_n));
+	json_object_object_add(o, "censored", i64(op->latency_censored));
 	return o;
 }
 
@@ -190,6 +205,7 @@ static void ring_map_json(struct json_object *o, const struct punt_watch *w, siz
 	json_object_object_add(o, "iosqe_async_requests", i64(r->async_reqs));
 	json_object_object_add(o, "completions", i64(r->completions));
 	json_object_object_add(o, "completions_unjoined", i64(r->completions_unjoined));
+	json_object_object_add(o, "completions_multishot", i64(r->completions_multishot));
 	for (k = 0; k < r->nerrs; k++) {
 		struct json_object *e = json_object_new_object();
 		const char *name = strerrorname_np(r->errs[k].err);
@@ -197,6 +213,10 @@ static void ring_map_json(struct json_object *o, const struct punt_watch *w, siz
 		json_object_object_add(e, "opcode", r->errs[k].opcode < 0 ? NULL
 			: json_object_new_string(uring_trace_op_name(&w->ut, (uint8_t)r->errs[k].opcode,
 								     buf, sizeof(buf))));
+		/* Which CQEs: of a sampled request, of one not joined, or a multishot one's extra. */
+		json_object_object_add(e, "cqes", json_object_new_string(
+			r->errs[k].opcode == UT_ERR_MULTISHOT ? "multishot"
+			: r->errs[k].opcode == UT_ERR_UNJOINED ? "unjoined" : "joined"));
 		json_object_object_add(e, "errno", name ? json_object_new_string(name)
 							: json_object_new_int(r->errs[k].err));
 		json_object_object_add(e, "count", i64(r->errs[k].n));
@@ -262,6 +282,8 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "source", json_object_new_string(w->tracepoint ? "tracepoint"
 										 : "threads"));
 	json_object_object_add(o, "seconds", json_object_new_int(w->seconds));
+	/* audit --exec: watched from the program's start to its end. */
+	json_object_object_add(o, "exec", json_object_new_boolean(w->exec));
 	json_object_object_add(o, "seconds_watched", json_object_new_double(w->seconds_watched));
 	json_object_object_add(o, "ended", json_object_new_string(w->exited ? "process exited"
 									    : "time"));
@@ -302,7 +324,8 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	for (i = 0; i < w->ut.nrings; i++)
 		json_object_array_add(rings, ring_json(w, i, threads));
 	json_object_object_add(o, "rings", rings);
-	json_object_object_add(o, "rings_untracked", i64(w->ut.rings_untracked));
+	json_object_object_add(o, "untracked_ring_events", i64(w->ut.untracked_ring_events));
+	json_object_object_add(o, "queue_fill_rings_left_out", i64(w->fills_left_out));
 	/* Every ring fd's queue fill, whether or not it had requests to sample. */
 	fills = json_object_new_array();
 	for (i = 0; i < w->nfills; i++)

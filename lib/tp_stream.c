@@ -26,6 +26,8 @@
 #define MAX_THREADS 4096
 #define MIN_DATA (64u << 10)
 #define MAX_DATA (8u << 20)
+/* An inherited stream has one buffer for every thread and child. */
+#define MAX_INHERIT_DATA (32u << 20)
 
 uint64_t tp_stream_now(void)
 {
@@ -35,12 +37,13 @@ uint64_t tp_stream_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filter)
+static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filter, bool inherit)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = (uint64_t)fmt->id,
+		.inherit = inherit,
 	};
 	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
@@ -58,8 +61,8 @@ static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filt
  * leader switches them all, and a context switch visits one group, not
  * one per event.
  */
-static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes, bool on,
-		      int leader)
+static int open_event(const struct tp_format *fmt, pid_t tid, int cpu, size_t data_bytes,
+		      bool on, int leader, bool inherit)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
@@ -67,6 +70,12 @@ static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes,
 		.config = (uint64_t)fmt->id,
 		.sample_period = 1,
 		.disabled = !on,
+		/*
+		 * Followed into every thread and child the task makes: their
+		 * samples go to this event's buffer (the kernel writes an
+		 * inherited event's output to its parent's).
+		 */
+		.inherit = inherit,
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
@@ -77,12 +86,18 @@ static int open_event(const struct tp_format *fmt, pid_t tid, size_t data_bytes,
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)(data_bytes / 2),
 	};
-	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	long fd = syscall(SYS_perf_event_open, &attr, tid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : (int)fd;
 }
 
-static int attach(struct tp_stream *s, pid_t tid, bool late)
+/*
+ * One buffer: a thread's events (cpu -1), or, for an inherited stream, one
+ * CPU's events of the task and all it makes (the kernel maps no inherited
+ * per-task buffer). counters: open the exact counts here too (once per
+ * stream when inherited: an inherited counter counts every descendant).
+ */
+static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool counters)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct tp_stream_thread *t;
@@ -100,7 +115,7 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
 	t->count_fd = t->filtered_fd = -1;
-	fd = open_event(&s->fmts[0], tid, s->data_bytes, s->sampling, -1);
+	fd = open_event(&s->fmts[0], tid, cpu, s->data_bytes, s->sampling, -1, s->inherit);
 	if (fd < 0)
 		return fd;
 	t->fds[0] = fd;
@@ -113,8 +128,8 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 		return err;
 	}
 	/* A thread left out of the exact count is a thread not watched. */
-	if (s->counted >= 0) {
-		fd = open_counter(&s->fmts[s->counted], tid, NULL);
+	if (s->counted >= 0 && counters) {
+		fd = open_counter(&s->fmts[s->counted], tid, NULL, s->inherit);
 		if (fd < 0) {
 			munmap(t->ring, t->ring_len);
 			close(t->fds[0]);
@@ -122,14 +137,14 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 		}
 		t->count_fd = fd;
 		if (s->counted_filter && !s->filter_failed) {
-			fd = open_counter(&s->fmts[s->counted], tid, s->counted_filter);
+			fd = open_counter(&s->fmts[s->counted], tid, s->counted_filter, s->inherit);
 			/* A filtered count that misses a thread is no count: given up for all. */
 			s->filter_failed |= fd < 0;
 			t->filtered_fd = fd >= 0 ? fd : -1;
 		}
 	}
 	for (k = 1; k < s->nev; k++) {
-		fd = open_event(&s->fmts[k], tid, s->data_bytes, true, t->fds[0]);
+		fd = open_event(&s->fmts[k], tid, cpu, s->data_bytes, true, t->fds[0], s->inherit);
 		if (fd < 0)
 			continue;
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0])) {
@@ -141,6 +156,28 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	s->n++;
 	s->late += late;
 	return 0;
+}
+
+static int attach(struct tp_stream *s, pid_t tid, bool late)
+{
+	return attach_on(s, tid, -1, late, true);
+}
+
+/* An inherited stream: the task's events on each CPU, each CPU its buffer. */
+static int attach_inherit(struct tp_stream *s, pid_t pid)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	int err = -ENODEV, e;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		e = attach_on(s, pid, (int)cpu, false, !s->n);
+		/* An offline CPU has no events to give: not an error. */
+		if (e && e != -ENODEV)
+			return e;
+		if (!e)
+			err = 0;
+	}
+	return err;
 }
 
 static int attach_new(struct tp_stream *s, bool late)
@@ -185,8 +222,9 @@ static size_t pow2_floor(size_t v)
 	return p;
 }
 
-int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter)
+static int stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
+		       unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter,
+		       bool inherit)
 {
 	unsigned int threads = 0;
 	struct task_iter it;
@@ -194,6 +232,7 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	s->inherit = inherit;
 	s->counted = -1;
 	if (!nev || nev > TPS_MAX_EVENTS || counted >= (int)nev)
 		return -EINVAL;
@@ -203,6 +242,15 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 	s->counted_filter = counted_filter;
 	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
+	if (s->inherit) {
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		/* One task, not yet running: a buffer per CPU for all it will become. */
+		per = budget_bytes / (size_t)(ncpu > 0 ? ncpu : 1);
+		s->data_bytes = pow2_floor(per < MIN_DATA ? MIN_DATA
+					   : per > MAX_INHERIT_DATA ? MAX_INHERIT_DATA : per);
+		return attach_inherit(s, pid);
+	}
 	err = task_iter_open(&it, NULL, pid);
 	if (err)
 		return err;
@@ -218,7 +266,22 @@ int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 
 void tp_stream_refresh(struct tp_stream *s)
 {
-	attach_new(s, true);
+	/* Inherited events follow new threads by themselves. */
+	if (!s->inherit)
+		attach_new(s, true);
+}
+
+int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
+		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter)
+{
+	return stream_open(s, pid, fmts, nev, budget_bytes, counted, counted_filter, false);
+}
+
+int tp_stream_open_inherit(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
+			   unsigned int nev, size_t budget_bytes, int counted,
+			   const char *counted_filter)
+{
+	return stream_open(s, pid, fmts, nev, budget_bytes, counted, counted_filter, true);
 }
 
 void tp_stream_sample(struct tp_stream *s, bool on)

@@ -52,6 +52,7 @@ struct tp_stream {
 	const char *counted_filter;	/* a second counter of it, through this filter */
 	bool filter_failed;		/* the kernel refused the filter on some thread */
 	bool sampling;			/* the sampled events are enabled */
+	bool inherit;			/* one task's events, followed into its threads and children */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
 	unsigned int n;
@@ -81,6 +82,15 @@ struct tp_stream {
  */
 int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
 		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter);
+/*
+ * The same on one task that has not started its work yet (a child before
+ * exec): its events are inherited by every thread and child process it
+ * makes, all into one buffer, so none is missed, even in its first
+ * microseconds. tp_stream_refresh has nothing to do then.
+ */
+int tp_stream_open_inherit(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
+			   unsigned int nev, size_t budget_bytes, int counted,
+			   const char *counted_filter);
 /*
  * Switches the sampled events of every thread on or off (threads attached
  * later follow). Samples already written stay to be drained.

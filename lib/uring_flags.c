@@ -37,5 +37,5 @@ void uring_setup_flags_format(uint32_t flags, char *buf, size_t n)
 		used += (size_t)w;
 	}
 	if (!used)
-		snprintf(buf, n, "none");
+		snprintf(buf, n, "no setup flags");
 }

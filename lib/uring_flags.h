@@ -18,7 +18,7 @@
 
 /* The name of bit b ("SQPOLL"), or NULL past the table. */
 const char *uring_setup_flag_name(unsigned int b);
-/* "SQPOLL|SQ_AFF|bit 30", or "none"; the string is cut at n, never overrun. */
+/* "SQPOLL|SQ_AFF|bit 30", or "no setup flags"; cut at n, never overrun. */
 void uring_setup_flags_format(uint32_t flags, char *buf, size_t n);
 
 #endif

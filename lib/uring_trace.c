@@ -281,11 +281,11 @@ static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
 	size_t i;
 
 	for (i = 0; i < ut->nrings; i++)
-		if (ut->rings[i].ctx == ctx)
+		if (ut->rings[i].ctx == ctx && !ut->rings[i].retired)
 			return &ut->rings[i];
 	/* A ring's detail is 5 KiB or so: a process that makes thousands is counted, not kept. */
 	if (ut->nrings >= UT_MAX_RINGS) {
-		ut->rings_untracked++;
+		ut->untracked_ring_events++;
 		return NULL;
 	}
 	if (array_grow(&ut->rings, &ut->rings_cap, ut->nrings + 1)) {
@@ -463,6 +463,15 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 	}
 }
 
+static void censor(struct uring_trace *ut, const struct ut_req *q)
+{
+	struct ut_ring *ring = ring_of(ut, q->ctx);
+	struct ut_ring_op *op = ring ? ring_op(ring, q->opcode) : NULL;
+
+	if (op)
+		op->latency_censored++;
+}
+
 /*
  * Sampling stops (a gap, or the end): a request still without its file may
  * get it after the stop (a forced punt's worker takes it later), so it is
@@ -477,6 +486,9 @@ void uring_trace_cut(struct uring_trace *ut)
 
 		if (q->req && q->ctx && q->fd < 0 && !q->fixed)
 			ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+		/* Not completed while seen: its latency is longer than the window, not known. */
+		if (q->req && q->ctx && !q->completed)
+			censor(ut, q);
 	}
 	if (ut->reqs_cap)
 		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
@@ -674,11 +686,18 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 	if (!ring)
 		return;
 	ring->completions++;
+	/* A multishot request's CQEs before its last: traced without the request. */
+	if (!req) {
+		ring->completions_multishot++;
+		if (v < 0)
+			count_err(ring, UT_ERR_MULTISHOT, -v);
+		return;
+	}
 	q = req_slot(ut, req, false);
 	if (q && q->ctx != ctx)
 		q = NULL;
 	if (v < 0)
-		count_err(ring, q ? q->opcode : -1, -v);
+		count_err(ring, q ? q->opcode : UT_ERR_UNJOINED, -v);
 	if (!q) {
 		ring->completions_unjoined++;
 		return;
@@ -693,6 +712,16 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 		op->latency_n++;
 	}
 	q->completed = true;
+}
+
+/* The open requests of a ctx whose ring is gone: not to be joined to the next ring there. */
+static void forget_ring_reqs(struct uring_trace *ut, uint64_t ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ut->reqs_cap; i++)
+		if (ut->reqs[i].req && ut->reqs[i].ctx == ctx)
+			ut->reqs[i].ctx = 0;
 }
 
 /* A ring set up while watched: the only event that carries its setup flags. */
@@ -710,17 +739,23 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
 	ring = ring_of(ut, ctx);
 	/*
 	 * The same ctx pointer again: a ring freed and another set up in its
-	 * memory. The old one is kept as it was, under no pointer.
+	 * memory. The old one is kept as it was, retired, and its requests
+	 * still open are not the new ring's.
 	 */
-	if (ring && (ring->created || ring->reqs)) {
-		ring->ctx = 0;
+	if (ring && (ring->created || ring->reqs || ring->completions || ring->punts)) {
+		ring->retired = true;
+		forget_ring_reqs(ut, ctx);
 		ring = ring_of(ut, ctx);
 	}
 	if (!ring)
 		return;
 	ring->created = true;
-	/* The fd is the one io_uring_setup() returns; -1 before the fd was installed. */
-	ring->created_fd = (int)(int32_t)fd;
+	ring->creator = r->tid;
+	/*
+	 * What io_uring_setup() returns: an fd, or with REGISTERED_FD_ONLY an
+	 * index in the thread's registered rings, which is no fd.
+	 */
+	ring->created_fd = flags & (1u << 15) ? -1 : (int)(int32_t)fd;
 	ring->setup_flags = (uint32_t)flags;
 	ring->sq_entries = (uint32_t)sq;
 	ring->cq_entries = (uint32_t)cq;

@@ -33,6 +33,8 @@ enum ut_event {
 #define UT_LAT_BUCKETS ((38 - UT_LAT_MIN_SHIFT) * UT_LAT_SUB + 1)
 /* Rings followed in detail; a process that makes thousands is counted past this. */
 #define UT_MAX_RINGS 1024
+#define UT_ERR_UNJOINED (-1)
+#define UT_ERR_MULTISHOT (-2)
 
 enum ut_dir { UT_DIR_OTHER, UT_DIR_READ, UT_DIR_WRITE };
 
@@ -55,22 +57,31 @@ struct ut_file {
 struct ut_ring_op {
 	uint8_t opcode;
 	uint64_t reqs, completions, errors;
-	uint64_t latency_n;		/* first completions joined to their submit */
+	uint64_t latency_n;		/* completions joined to their submit */
+	/* submitted while sampled, not yet completed when sampling stopped: longer than seen */
+	uint64_t latency_censored;
 	uint32_t latency[UT_LAT_BUCKETS];
 };
 
 /* One ring, known by the kernel's ctx pointer. */
 struct ut_ring {
 	uint64_t ctx;
+	bool retired;			/* its ctx pointer went to a ring set up later */
 	int fd;				/* from a thread's io_uring_enter; -1 unknown */
 	bool fd_ambiguous;		/* entered under two fds (or a registered index) */
 	/* io_uring_create, when the ring was set up while watched */
 	bool created;
-	int created_fd;
+	int created_fd;			/* -1 with REGISTERED_FD_ONLY: a ring index, no fd */
+	pid_t creator;			/* the thread that set it up (the task SINGLE_ISSUER binds) */
 	uint32_t setup_flags, sq_entries, cq_entries;
 	uint64_t completions;		/* CQEs sampled */
 	uint64_t completions_unjoined;	/* of requests submitted while not sampled */
-	/* failed CQEs by opcode (-1: of a request not joined) and errno */
+	/*
+	 * CQEs a multishot request posts before its last one: the kernel
+	 * traces them with no request pointer, so they join no request.
+	 */
+	uint64_t completions_multishot;
+	/* failed CQEs by opcode (UT_ERR_UNJOINED, UT_ERR_MULTISHOT: no opcode known) and errno */
 	struct ut_ring_err {
 		int opcode;
 		int err;		/* a positive errno */
@@ -147,7 +158,7 @@ struct uring_trace {
 	 */
 	uint64_t sampled_since;
 	uint64_t punts_kernel_async;	/* sampled punts of opcodes io_uring always punts */
-	uint64_t rings_untracked;	/* events of rings past UT_MAX_RINGS */
+	uint64_t untracked_ring_events;	/* events of rings past UT_MAX_RINGS */
 	bool drain_seen;		/* IOSQE_IO_DRAIN: its forced requests look like IOSQE_ASYNC */
 	bool oom;
 };

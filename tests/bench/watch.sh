@@ -17,37 +17,11 @@ writes=${1:-300000}
 rounds=${2:-15}
 BIN=./uringlint
 command -v fio >/dev/null || { echo "bench: fio is missing (apt-get install fio)" >&2; exit 2; }
-command -v mkfs.xfs >/dev/null || { echo "bench: mkfs.xfs is missing (xfsprogs)" >&2; exit 2; }
-[ "$(id -u)" -eq 0 ] || { echo "bench: audit --watch needs root" >&2; exit 2; }
-TMP=$(mktemp -d /tmp/uringlint-bench-watch-XXXXXX)
-img=/dev/shm/${TMP##*/}.img
-loop=
-cleanup() {
-	umount "$TMP/mnt" 2>/dev/null || true
-	[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null || true
-	rm -rf "$TMP" "$img"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-truncate -s 512M "$img"
-loop=$(losetup -f --show "$img")
-mkfs.xfs -q -f "$loop"
-mkdir "$TMP/mnt"
-mount "$loop" "$TMP/mnt"
+. tests/bench/lib.sh
+loopfs watch 512M
 fio --name=layout --ioengine=psync --rw=write --bs=1M --size=64M --direct=1 \
 	--filename="$TMP/mnt/fio.dat" >/dev/null
 
-# The fio job is a child of fio's main process: the one with the ring.
-ring_pid() {
-	local c
-	for _ in $(seq 400); do
-		for c in $(pgrep -P "$1") "$1"; do
-			ls -l /proc/"$c"/fd 2>/dev/null | grep -q io_uring && { echo "$c"; return; }
-		done
-		sleep 0.005
-	done
-	echo "$1"
-}
 # run MODE: seconds fio takes for $writes punted writes under MODE (plain, watch, perf).
 run() {
 	local t0 t1 pid w
@@ -72,7 +46,6 @@ run() {
 	[ "$1" = plain ] || wait || true
 	echo "$t1 - $t0" | bc
 }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 modes="plain watch"
 command -v perf >/dev/null && perf stat -o /dev/null true 2>/dev/null && modes="$modes perf"

@@ -116,6 +116,97 @@ if mapped async; then
 	stop "$pid"
 fi
 
+# --- audit --exec: the program run under the watch from its start to its end ----------
+# Two threads, each its own ring set up by the main thread in the program's first
+# milliseconds: the flags io_uring_create carries (none), the thread that set each
+# up, each ring on the fd its thread printed, and the program's own status as
+# uringlint's. Rings driven by another thread than their creator's are no
+# SINGLE_ISSUER candidates (the kernel would bind them to the creator).
+PATHOLOGY_SECONDS=2 "$BIN" audit --format json -o "$TMP/exec.json" --exec -- \
+	"$HELPERS/pathology" ring-per-thread "$TMP/data" >"$TMP/exec.truth" 2>"$TMP/exec.err"
+rc=$?
+exec_pairs=$(jq -r '.processes[0].watch.rings[] | select(.requests > 0) | .matched_fd as $fd |
+	.submitters[] | select(.sq_thread | not) | "\(.tid) \($fd)"' "$TMP/exec.json" 2>/dev/null | sort)
+if [ "$rc" -eq 0 ] && [ "$exec_pairs" = "$(awk '$1 == "thread" {print $2, $4}' "$TMP/exec.truth" | sort)" ] &&
+	jq -e --argjson main "$(awk '$1 == "ready" {print $2}' "$TMP/exec.truth")" \
+		'[.processes[0].watch.rings[] | select(.requests > 0)] | length == 2 and
+		all(.setup.flags == [] and .setup.flags_value == 0 and .setup.creator_tid == $main and
+		    .matched_by == "io_uring_create")' "$TMP/exec.json" >/dev/null &&
+	[ "$(jq -r '[.findings[] | select(.id == "ring-setup-flags")][0].status' "$TMP/exec.json")" = pass ]; then
+	ok "--exec: both rings seen set up by the main thread (no flags), each on its thread's fd ($(tr '\n' ';' <<<"$exec_pairs")), exit 0 as the program's"
+else
+	bad "--exec: the rings from their setup" "rc $rc: $(cat "$TMP/exec.err")" "map: $exec_pairs" \
+		"truth: $(tr '\n' ';' <"$TMP/exec.truth")" "$(jq -c '[.processes[0].watch.rings[] | {matched_fd, matched_by, setup}]' "$TMP/exec.json" 2>&1 | head -c 400)"
+fi
+# The program's status passes through; asked to fail on findings, a clean exit with one is 1.
+run "--exec: the program's status" 7 "$BIN" audit -q --exec -- sh -c 'exit 7' &&
+	ok "--exec exits with the program's status (7)"
+# Rings set up and driven by one thread, all sampled: the SINGLE_ISSUER candidates.
+PATHOLOGY_SECONDS=2 "$BIN" audit --format json -o "$TMP/exec-churn.json" --exec -- \
+	"$HELPERS/pathology" setup-churn "$TMP/data" >/dev/null 2>&1
+[ "$(jq -r '[.findings[] | select(.id == "ring-setup-flags")][0].status' "$TMP/exec-churn.json")" = warn ] &&
+	ok "--exec: rings set up and driven by one thread without SINGLE_ISSUER draw ring-setup-flags" ||
+	bad "--exec: ring-setup-flags" "$(jq -c '[.findings[] | select(.id == "ring-setup-flags")]' "$TMP/exec-churn.json")"
+PATHOLOGY_SECONDS=1 "$BIN" --fail-on warn audit -q --exec -- "$HELPERS/pathology" setup-churn "$TMP/data" >/dev/null 2>&1
+[ $? -eq 1 ] && ok "--exec with --fail-on warn: the program's clean exit and a warning give 1" ||
+	bad "--exec with --fail-on warn gives 1"
+run "--exec: no such program" 127 "$BIN" audit --exec -- /nonexistent/program &&
+	one_error_line "--exec not found message" "cannot run '/nonexistent/program'"
+run "--exec: not runnable" 126 "$BIN" audit --exec -- /etc &&
+	one_error_line "--exec not runnable message" "cannot run '/etc'"
+run "--exec: no program" 2 "$BIN" audit --exec && one_error_line "--exec without a program" "needs a program"
+run "--exec under --root" 2 "$BIN" --root testdata/host-6.18 audit --exec -- true &&
+	one_error_line "--exec --root message" "live system"
+# A signal sent to uringlint goes on to the program, whose death by it is the status.
+"$BIN" audit -q --exec -- sleep 30 >/dev/null 2>&1 &
+ul=$!
+kids+=("$ul")
+for _ in $(seq 50); do pgrep -P "$ul" -x sleep >/dev/null && break; sleep 0.1; done
+kill -TERM "$ul"
+wait "$ul"
+st=$?
+[ "$st" -eq 143 ] && ! pgrep -P "$ul" >/dev/null && ok "--exec passes SIGTERM on to the program: exit 143, nothing left" ||
+	bad "--exec passes SIGTERM on" "exit $st"
+
+# fio under --exec: four rings, each set up and driven by its own job thread, with the
+# flags fio 3.33 passes to io_uring_setup as strace decodes them (the ground truth,
+# from the system call itself, not from the tracepoint).
+if command -v fio >/dev/null && command -v strace >/dev/null; then
+	fio_job=(--name=map --directory="$TMP/data" --ioengine=io_uring --rw=randread --bs=4k --size=8M
+		--direct=1 --thread --numjobs=4 --iodepth=8 --time_based --runtime=2)
+	strace -f -e trace=io_uring_setup -o "$TMP/fio.strace" fio "${fio_job[@]}" >/dev/null 2>&1
+	want=$(python3 - "$TMP/fio.strace" <<'PY'
+import re, sys
+# include/uapi/linux/io_uring.h, bit by bit
+names = ["IOPOLL", "SQPOLL", "SQ_AFF", "CQSIZE", "CLAMP", "ATTACH_WQ", "R_DISABLED", "SUBMIT_ALL",
+         "COOP_TASKRUN", "TASKRUN_FLAG", "SQE128", "CQE32", "SINGLE_ISSUER", "DEFER_TASKRUN"]
+vals = set()
+for line in open(sys.argv[1]):
+    m = re.search(r"io_uring_setup\(\d+, \{flags=([^,]*),", line)
+    if not m or "= -" in line:
+        continue
+    v = 0
+    for part in m.group(1).split("|"):
+        v |= int(part, 16) if part.startswith("0x") else 1 << names.index(part.replace("IORING_SETUP_", ""))
+    vals.add(v)
+print(" ".join(str(v) for v in sorted(vals)))
+PY
+)
+	"$BIN" audit --format json -o "$TMP/execfio.json" --exec -- fio "${fio_job[@]}" >/dev/null 2>"$TMP/execfio.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ -n "$want" ] && jq -e --arg want "$want" '[.processes[0].watch.rings[] |
+		select(.requests > 0)] | length == 4 and
+		all(.setup.flags_value == ($want | tonumber) and .submitters[0].tid == .setup.creator_tid and
+		    (.submitters | length == 1) and .matched_by == "io_uring_create") and
+		([.[].setup.creator_tid] | unique | length == 4)' "$TMP/execfio.json" >/dev/null; then
+		ok "--exec fio --thread --numjobs=4: four rings, each set up and driven by its own thread, flags $(jq -c '.processes[0].watch.rings[0].setup.flags' "$TMP/execfio.json") = $want as strace saw them"
+	else
+		bad "--exec fio: flags against strace" "rc $rc strace: '$want'" "$(jq -c '[.processes[0].watch.rings[] | {requests, setup, subs: [.submitters[].tid]}]' "$TMP/execfio.json" 2>&1 | head -c 600)"
+	fi
+else
+	skip "--exec fio against strace" "fio or strace is not installed"
+fi
+
 # fio with one ring per thread: four rings, four distinct submitters, each ring a ring fd of fio's.
 if command -v fio >/dev/null; then
 	fio --name=map --directory="$TMP/data" --ioengine=io_uring --rw=randread --bs=4k --size=8M \

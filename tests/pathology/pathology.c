@@ -4,6 +4,7 @@
  * on demand, prints "ready PID" and keeps going until SIGTERM or SIGINT,
  * then removes its files. Data files go in DIR (default: the current
  * directory). The e2e tests audit each mode and expect its finding.
+ * With PATHOLOGY_SECONDS=N in its environment it stops by itself after N s.
  *
  *   clean             O_DIRECT overwrites of a written file, SQPOLL, fixed buffer and file;
  *                     the SQPOLL thread pinned to the last allowed CPU, the submitting
@@ -332,6 +333,11 @@ int main(int argc, char **argv)
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* PATHOLOGY_SECONDS=N: stop by itself, as a program run under audit --exec does. */
+	if (getenv("PATHOLOGY_SECONDS")) {
+		sigaction(SIGALRM, &sa, NULL);
+		alarm((unsigned int)atoi(getenv("PATHOLOGY_SECONDS")));
+	}
 
 	if (punt_cause_mode(mode, dir)) {
 		/* one cause of punts: punt_causes.c */

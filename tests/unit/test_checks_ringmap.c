@@ -68,6 +68,13 @@ static void test_submitters(void **state)
 	urings[0].submitters[1] = (struct ut_submitter){ .tid = 101, .reqs = 10 };
 	urings[0].submitters[0].reqs = 990;
 	expect_says("ring-submitters", STATUS_PASS, "one submitting thread");
+	/* Sixteen threads with 4% each, and more past the table: shared, none with 5%. */
+	for (unsigned int k = 0; k < UT_MAX_SUBMITTERS; k++)
+		urings[0].submitters[k] = (struct ut_submitter){ .tid = 200 + (pid_t)k, .reqs = 40 };
+	urings[0].nsubmitters = UT_MAX_SUBMITTERS;
+	urings[0].submitters_other = 360;
+	expect_says("ring-submitters", STATUS_WARN, "more than 17 threads submit to this ring "
+		    "(none with 5%");
 }
 
 static void test_completion_errors(void **state)
@@ -126,11 +133,20 @@ static void test_setup_flags(void **state)
 	expect_says("ring-setup-flags", STATUS_SKIP, "set up before the watch");
 	urings[0].created = true;
 	urings[0].created_fd = 3;
+	urings[0].creator = 100;
 	urings[0].setup_flags = 1u << 8;	/* COOP_TASKRUN */
 	expect_says("ring-setup-flags", STATUS_WARN, "1 ring set up while watched with "
-		    "COOP_TASKRUN, each driven by one thread");
+		    "COOP_TASKRUN, each submitted to only by the thread that set it up");
+	/* Set up by another thread: SINGLE_ISSUER would bind it to that one (EEXIST). */
+	urings[0].creator = 99;
+	expect_says("ring-setup-flags", STATUS_PASS, "lacks");
+	urings[0].creator = 100;
+	/* Sampled in windows: a rare second submitter may be unseen; nothing advised. */
+	watch.sampled_all = false;
+	expect_says("ring-setup-flags", STATUS_PASS, "none is advised");
+	watch.sampled_all = true;
 	urings[0].setup_flags |= 1u << 12;	/* SINGLE_ISSUER */
-	expect_says("ring-setup-flags", STATUS_PASS, "none with one submitting thread lacks");
+	expect_says("ring-setup-flags", STATUS_PASS, "lacks SINGLE_ISSUER");
 	/* Two threads: not a candidate, whatever its flags. */
 	urings[0].setup_flags = 1u << 8;
 	urings[0].nsubmitters = 2;
@@ -176,11 +192,21 @@ static void test_ring_match(void **state)
 	assert_int_equal(w.matches[2].how, RING_MATCH_SQPOLL);
 	assert_int_equal(w.matches[3].how, RING_MATCH_NONE);
 	assert_int_equal(w.matches[4].fd, -1);
-	/* Two rings entered under one fd (closed and reused): neither is sure. */
+	/* Two rings entered under one fd (closed and reused): neither is sure. Three: none. */
 	r[3] = (struct ut_ring){ .ctx = 4, .fd = 3 };
+	r[4] = (struct ut_ring){ .ctx = 5, .fd = 3 };
 	assert_int_equal(ring_match(&pf, &w), 0);
 	assert_int_equal(w.matches[1].how, RING_MATCH_NONE);
 	assert_int_equal(w.matches[3].how, RING_MATCH_NONE);
+	assert_int_equal(w.matches[4].how, RING_MATCH_NONE);
+	/* A ring seen set up on fd 3 keeps it; the one only entered there does not. */
+	r[0] = (struct ut_ring){ .ctx = 1, .fd = -1, .created = true, .created_fd = 3 };
+	r[3] = (struct ut_ring){ .ctx = 4, .fd = -1 };
+	r[4] = (struct ut_ring){ .ctx = 5, .fd = -1 };
+	assert_int_equal(ring_match(&pf, &w), 0);
+	assert_int_equal(w.matches[0].fd, 3);
+	assert_int_equal(w.matches[0].how, RING_MATCH_CREATE);
+	assert_int_equal(w.matches[1].how, RING_MATCH_NONE);
 	assert_string_equal(ring_match_name(RING_MATCH_SQPOLL), "sqpoll_thread");
 	assert_null(ring_match_name(RING_MATCH_NONE));
 	free(w.matches);

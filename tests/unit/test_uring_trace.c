@@ -325,9 +325,13 @@ static void test_ring_map(void **state)
 	feed_tid = 43;
 	submit(0x2000, 22, "READ", 1ull << 4);
 	complete(0x2000, 4096, 1000000);
-	/* A multishot request: two CQEs, one latency. */
+	/*
+	 * A multishot request: the kernel traces the CQEs before its last
+	 * with no request pointer, and the last with it.
+	 */
 	submit(0x3000, 27, "RECV", 0);
-	complete(0x3000, 10, 2000);
+	complete(0, 10, 2000);
+	complete(0, -ENOBUFS, 2000);
 	complete(0x3000, 10, 2000);
 	/* A CQE of a request submitted before sampling: counted, not joined. */
 	complete(0x9999, -ECANCELED, 100);
@@ -348,8 +352,9 @@ static void test_ring_map(void **state)
 	assert_int_equal(r->submitters[0].migrations, 1);
 	assert_int_equal(r->submitters[1].reqs, 2);
 	assert_int_equal(r->async_reqs, 1);
-	assert_int_equal(r->completions, 104);
+	assert_int_equal(r->completions, 105);
 	assert_int_equal(r->completions_unjoined, 1);
+	assert_int_equal(r->completions_multishot, 2);
 	op = ring_op_of(r, 22);
 	assert_int_equal(op->reqs, 101);
 	assert_int_equal(op->completions, 101);
@@ -360,26 +365,44 @@ static void test_ring_map(void **state)
 	assert_true(uring_trace_latency(op, 0.999) >= 1000000 &&
 		    uring_trace_latency(op, 0.999) <= 1250000);
 	op = ring_op_of(r, 27);
-	assert_int_equal(op->completions, 2);
+	assert_int_equal(op->completions, 1);
 	assert_int_equal(op->latency_n, 1);
-	/* Errors by opcode and errno; the unjoined one has no opcode. */
-	assert_int_equal(r->nerrs, 2);
+	/* Errors by opcode and errno; the multishot and unjoined ones have none. */
+	assert_int_equal(r->nerrs, 3);
 	assert_int_equal(r->errs[0].opcode, 22);
 	assert_int_equal(r->errs[0].err, ENOBUFS);
 	assert_int_equal(r->errs[0].n, 5);
-	assert_int_equal(r->errs[1].opcode, -1);
-	assert_int_equal(r->errs[1].err, ECANCELED);
+	assert_int_equal(r->errs[1].opcode, UT_ERR_MULTISHOT);
+	assert_int_equal(r->errs[1].err, ENOBUFS);
+	assert_int_equal(r->errs[2].opcode, UT_ERR_UNJOINED);
+	assert_int_equal(r->errs[2].err, ECANCELED);
+	/* Open when sampling stops: censored, not a latency. */
+	submit(0x4000, 22, "READ", 0);
+	uring_trace_cut(&ut);
+	assert_int_equal(ring_op_of(r, 22)->latency_censored, 1);
 
-	/* The same ctx set up again: a new ring, the old one kept apart. */
+	/* The same ctx set up again: a new ring, the old one kept apart, retired. */
+	submit(0x5000, 22, "READ", 0);
 	put(UT_CREATE, "ctx", 0xc0ffee);
 	put(UT_CREATE, "fd", 9);
 	put(UT_CREATE, "flags", 1u << 12);
 	feed(UT_CREATE);
 	assert_int_equal(ut.nrings, 2);
-	assert_int_equal(ut.rings[0].ctx, 0);
-	assert_int_equal(ut.rings[0].reqs, 102);
+	assert_true(ut.rings[0].retired);
+	assert_int_equal(ut.rings[0].reqs, 104);
 	assert_int_equal(ut.rings[1].created_fd, 9);
+	assert_int_equal(ut.rings[1].creator, 42);
 	assert_int_equal(ut.rings[1].reqs, 0);
+	/* The old ring's open request does not complete on the new one. */
+	complete(0x5000, 4096, 100);
+	assert_int_equal(ut.rings[1].completions_unjoined, 1);
+	assert_int_equal(ut.rings[1].nops, 0);
+	/* REGISTERED_FD_ONLY: what setup returns is a ring index, not an fd. */
+	put(UT_CREATE, "ctx", 0xbeef);
+	put(UT_CREATE, "fd", 0);
+	put(UT_CREATE, "flags", 1u << 15);
+	feed(UT_CREATE);
+	assert_int_equal(ut.rings[2].created_fd, -1);
 	uring_trace_free(&ut);
 }
 
