@@ -150,9 +150,9 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int counts[ARRAY_SIZE(dclasses) + 1] = { 0 };
-	char subject[32], list[1024] = "", fixes[1024] = "";
+	char subject[32], list[1024] = "", fixes[1024] = "", moment[256] = "";
 	struct json_object *stuck;
-	unsigned int d = 0, i;
+	unsigned int d = 0, brief = 0, i;
 	struct finding *fi;
 	size_t k;
 
@@ -166,6 +166,15 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 
 		if (t->state != 'D')
 			continue;
+		/* Out of D at a second look: a moment's wait, named but not counted. */
+		if (t->d_transient) {
+			if (strlen(moment) + 48 < sizeof(moment))
+				snprintf(moment + strlen(moment), sizeof(moment) - strlen(moment),
+					 "%s%d %s in %s", brief ? ", " : "", (int)t->tid, t->comm,
+					 t->wchan[0] ? t->wchan : "?");
+			brief++;
+			continue;
+		}
 		d++;
 		dc = classify(t);
 		o = json_object_new_object();
@@ -185,7 +194,13 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 	}
 	if (!d) {
 		json_object_put(stuck);
-		proc_add(c, ctx, STATUS_PASS, subject, "no thread in D state (uninterruptible wait)");
+		if (brief)
+			proc_add(c, ctx, STATUS_PASS, subject,
+				 "no thread stuck in D state: %u seen in it for a moment and out of it "
+				 "within 20 ms (%s)", brief, moment);
+		else
+			proc_add(c, ctx, STATUS_PASS, subject,
+				 "no thread in D state (uninterruptible wait)");
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(dclasses); i++)

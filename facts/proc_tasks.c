@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "array.h"
 #include "parse.h"
@@ -190,6 +191,36 @@ static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_thr
 	}
 }
 
+/*
+ * A thread seen in D once may be waiting a moment on a flush or a read,
+ * as a busy database's threads often are: two more readings 10 ms apart
+ * tell a moment's wait from a thread stuck there. Live only; a captured
+ * tree has one reading, and its D threads stay as they were read.
+ */
+static void recheck_dstate(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	struct proc_thread now;
+	char path[96];
+	size_t i;
+	int round;
+
+	if (!sr->live || !pt->d_state)
+		return;
+	for (round = 0; round < 2; round++) {
+		nanosleep(&ts, NULL);
+		for (i = 0; i < pt->n; i++) {
+			struct proc_thread *t = &pt->v[i];
+
+			if (t->state != 'D' || t->d_transient)
+				continue;
+			snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
+			/* Gone since: its wait ended with it. */
+			t->d_transient = proc_stat_read(sr, path, &now, NULL) || now.state != 'D';
+		}
+	}
+}
+
 void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
 	char path[64];
@@ -206,6 +237,7 @@ void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threa
 		return;
 	}
 	collect_details(sr, pid, pt);
+	recheck_dstate(sr, pid, pt);
 }
 
 void proc_threads_free(struct proc_threads *pt)

@@ -24,6 +24,11 @@ struct proc_thread {
 	enum thread_kind kind;
 	char cpus_allowed[64];	/* SQPOLL threads only: is it pinned? */
 	char *stack;		/* D-state threads, root only: /proc/PID/task/TID/stack */
+	/*
+	 * Live, in D: out of it at one of two more readings 10 ms apart, so
+	 * a moment's wait (a flush, a page read), not a thread stuck there.
+	 */
+	bool d_transient;
 };
 
 struct proc_threads {

@@ -118,6 +118,10 @@ static void test_dstate(void **state)
 	f = run("dstate-threads", &r);
 	assert_contains(f->message, "ext4 inode lock");
 	report_free(&r);
+	/* In D at the first reading, out of it at the next: a moment's wait, not counted. */
+	threads[2].d_transient = true;
+	expect_says("dstate-threads", STATUS_PASS, "1 seen in it for a moment");
+	threads[2].d_transient = false;
 	/* fsync: the device's cache flush. */
 	threads[2].stack = (char *)"[<0>] submit_bio_wait+0x5d/0x90\n"
 				   "[<0>] blkdev_issue_flush+0x2e/0x40\n[<0>] ext4_sync_file+0x1d3/0x380\n";
