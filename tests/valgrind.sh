@@ -28,7 +28,7 @@ for t in "$@"; do
 done
 echo "valgrind unit: $pass passed, $fail failed"
 suite() { # NAME: one e2e suite with every uringlint under memcheck; exit status in NAME.rc
-	BIN=$B/valgrind/uringlint CHURN_AUDITS=10 bash "tests/e2e/$1.sh" \
+	BIN=$B/valgrind/uringlint CHURN_AUDITS=10 CAPTURE_MODES="clean attached no-ring" bash "tests/e2e/$1.sh" \
 		>"$B/valgrind/$1.out" 2>&1
 	echo $? >"$B/valgrind/$1.rc"
 }

@@ -222,7 +222,7 @@ bash -n "$COMPLETION" && ok "bash completion parses" || bad "bash completion par
 # must not call it unrecognized: help, completion and getopt are one table.
 completions() { PATH=$(dirname "$BIN"):$PATH bash tests/e2e/complete.sh "$COMPLETION" "$1"; }
 help_opts() { # the options a command's --help lists, global ones included
-	"$BIN" "$1" --help | grep -o -- '^  \(-[a-zA-Z], \)\?--[a-z][a-z-]*' | grep -o -- '--[a-z-]*' | sort -u
+	grep -o -- '^  \(-[a-zA-Z], \)\?--[a-z][a-z-]*' "$TMP/help.$1" | grep -o -- '--[a-z-]*' | sort -u
 }
 if [ -f /usr/share/bash-completion/bash_completion ]; then
 	drift=
@@ -231,6 +231,7 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 	for c in $cmds; do
 		grep -qx "$c" <<<"$offered" || drift+="completion: no command $c"$'\n'
 		grep -q "^\.B $c\$" "$MANPAGE" 2>/dev/null || drift+="man page: no command $c"$'\n'
+		"$BIN" "$c" --help >"$TMP/help.$c"
 		want=$(help_opts "$c")
 		got=$(completions "uringlint $c --" | sort -u)
 		[ "$want" = "$got" ] || drift+="completion of '$c --': $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"$'\n'
@@ -238,7 +239,7 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 			grep -q -- "$o\b" "$TMP/man.txt" 2>/dev/null || drift+="man page: no $o"$'\n'
 			# Never runs the command: an option that takes a value is given none
 			# (getopt stops there), a flag is followed by an unknown option.
-			if "$BIN" "$c" --help | grep -q -- "^  \(-[a-zA-Z], \)\?$o [A-Z]"; then
+			if grep -q -- "^  \(-[a-zA-Z], \)\?$o [A-Z]" "$TMP/help.$c"; then
 				"$BIN" "$c" "$o" </dev/null >/dev/null 2>"$TMP/opt.err"
 			else
 				"$BIN" "$c" "$o" --no-such-option </dev/null >/dev/null 2>"$TMP/opt.err"
