@@ -136,8 +136,10 @@ else
 			.seconds_sampled < .seconds_watched / 2 and .requests == null and
 			.sampled_all == false and .punts_unattributed == 0 and
 			($t[0].total.lost > 0 or (.punts <= $t[0].total.punts and .punts >= 0.6 * $t[0].total.punts))) and
-			# Samples lost (the drain fell behind, as under ASan) are said in that warning: allowed then.
-			(.processes[0].watch.samples_lost > 0 or
+			# Samples lost (the drain fell behind, as under ASan) and an io-wq worker started during
+			# the watch (its first file lookups precede its attachment) are said in that warning:
+			# allowed then, and only then.
+			(.processes[0].watch.samples_lost > 0 or .processes[0].watch.threads_attached_late > 0 or
 			 ([.findings[] | select(.id == "file-punts" and (.message | contains("could not be tied")))] | length == 0))' \
 			"$TMP/fast.json" >/dev/null; then
 			ok "high rate: sampled $(jq '.processes[0].watch.seconds_sampled * 100 | floor / 100' "$TMP/fast.json") s of 2 s, $(jq '.processes[0].watch.punts' "$TMP/fast.json") punts counted exactly (truth $(jq '.total.punts' "$TMP/fast.truth"), lost $(jq '.total.lost' "$TMP/fast.truth")); $(jq '.processes[0].watch.punts_cut' "$TMP/fast.json") cut by the windows' edges, none tied to no file"
