@@ -181,6 +181,11 @@ void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx);
 void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx);
 void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx);
 void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx);
+void check_ring_thread_cpus(const struct check *c, struct check_ctx *ctx);
+void check_ring_taskrun(const struct check *c, struct check_ctx *ctx);
+void check_ring_latency(const struct check *c, struct check_ctx *ctx);
+
+
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_probe_fast_path(const struct check *c, struct check_ctx *ctx);
 void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx);
@@ -227,6 +232,16 @@ bool proc_usable(const struct check *c, struct check_ctx *ctx, bool need_fds);
 /* check_fact_missing() for a process check: the pid field set too. */
 struct finding *proc_fact_missing(const struct check *c, struct check_ctx *ctx,
 				  const char *subject, const struct fact_err *e);
+
+/*
+ * The ring map's checks (audit --watch): whether there are rings with
+ * samples to judge (none adds the finding that says why), and a ring's
+ * subject, by the fd it was matched to or else by its order.
+ */
+bool ringmap_watched(const struct check *c, struct check_ctx *ctx);
+void ringmap_subject(const struct proc_facts *pf, size_t ring, char *buf, size_t n);
+/* A thread with at least this share of a ring's requests is named as one that drives it. */
+#define DRIVER_SHARE 0.05
 
 /*
  * The process's SQPOLL threads for a check, each once with the first ring

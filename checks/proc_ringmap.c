@@ -14,8 +14,6 @@
 #include "ring_match.h"
 #include "uring_flags.h"
 
-/* A thread with at least this share of a ring's requests is named as one that drives it. */
-#define DRIVER_SHARE 0.05
 /* One thread with this share of a ring's requests submits for it; the rest are strays. */
 #define OWNER_SHARE 0.95
 /* An errno in at least this share of an opcode's completions is a storm, not noise. */
@@ -23,7 +21,7 @@
 /* A completion queue seen this full is an overflow waiting to happen. */
 #define CQ_NEAR_FULL 0.9
 
-static void ring_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
+void ringmap_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
 {
 	const struct watch_ring_match *m = pf->watch->matches;
 
@@ -33,11 +31,7 @@ static void ring_subject(const struct proc_facts *pf, size_t i, char *buf, size_
 		snprintf(buf, n, "pid %d ring %zu (fd not matched)", (int)pf->pid, i + 1);
 }
 
-/*
- * Rings with samples to judge; none adds one finding that says why (not
- * watched, no tracepoint, nothing submitted while sampled).
- */
-static bool watched_rings(const struct check *c, struct check_ctx *ctx)
+bool ringmap_watched(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
@@ -110,7 +104,7 @@ void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 	char subject[64], list[256];
 	size_t i;
 
-	if (!watched_rings(c, ctx))
+	if (!ringmap_watched(c, ctx))
 		return;
 	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
@@ -125,7 +119,7 @@ void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 		if (!many)
 			continue;
 		shared++;
-		ring_subject(pf, i, subject, sizeof(subject));
+		ringmap_subject(pf, i, subject, sizeof(subject));
 		proc_add(c, ctx, STATUS_WARN, subject,
 			 "%s%u threads submit to this ring (%s of its %llu requests in the %s watched) "
 			 "and none of them is its SQPOLL thread: each submission takes the ring's "
@@ -177,7 +171,7 @@ void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx)
 	char subject[64], buf[24];
 	size_t i;
 
-	if (!watched_rings(c, ctx))
+	if (!ringmap_watched(c, ctx))
 		return;
 	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
@@ -201,7 +195,7 @@ void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx)
 							     "the last)"
 			     : e->opcode == UT_ERR_UNJOINED ? "requests whose submit was not sampled"
 			     : uring_trace_op_name(&w->ut, (uint8_t)e->opcode, buf, sizeof(buf));
-			ring_subject(pf, i, subject, sizeof(subject));
+			ringmap_subject(pf, i, subject, sizeof(subject));
 			proc_add(c, ctx, STATUS_WARN, subject,
 				 "%llu of %llu completions of %s failed with %s in the %s watched%s",
 				 (unsigned long long)e->n, (unsigned long long)all, op,
@@ -229,7 +223,7 @@ void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx)
 	char subject[64];
 	size_t i;
 
-	if (!watched_rings(c, ctx))
+	if (!ringmap_watched(c, ctx))
 		return;
 	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
@@ -239,7 +233,7 @@ void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx)
 		if (!r->async_reqs)
 			continue;
 		bad++;
-		ring_subject(pf, i, subject, sizeof(subject));
+		ringmap_subject(pf, i, subject, sizeof(subject));
 		proc_add(c, ctx, STATUS_WARN, subject,
 			 "%llu of %llu requests in the %s watched were sent to io-wq with IOSQE_ASYNC: "
 			 "each one is a worker's work and a context switch even when it could have "
@@ -352,7 +346,7 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 	char subject[256], flags[160];
 	size_t i, j;
 
-	if (!watched_rings(c, ctx))
+	if (!ringmap_watched(c, ctx))
 		return;
 	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
@@ -386,7 +380,7 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 		said++;
 		uring_setup_flags_format(r->setup_flags, flags, sizeof(flags));
 		if (rings == 1)
-			ring_subject(pf, i, subject, sizeof(subject));
+			ringmap_subject(pf, i, subject, sizeof(subject));
 		else
 			snprintf(subject, sizeof(subject), "pid %d rings set up with %s", (int)pf->pid,
 				 flags);

@@ -31,16 +31,6 @@ static bool sqpoll_known(const struct proc_facts *pf, const struct proc_ring *r)
 	return r->u.sq_thread > 0 || !sqp_unclaimed(pf);
 }
 
-static const struct proc_thread *thread_by_tid(const struct proc_facts *pf, pid_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < pf->threads.n; i++)
-		if (pf->threads.v[i].tid == tid)
-			return &pf->threads.v[i];
-	return NULL;
-}
-
 void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -148,7 +138,7 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 		return;
 	for (i = 0; i < n; i++) {
 		const struct uring_fdinfo *u = &sq[i]->u;
-		const struct proc_thread *t = thread_by_tid(pf, u->sq_thread);
+		const struct proc_thread *t = proc_threads_find(&pf->threads, u->sq_thread);
 		int cpu = u->sq_thread_cpu, node, dnode = -1;
 		bool pinned, iso, remote = false;
 		size_t nirq = 0;

@@ -744,8 +744,10 @@ const struct check check_table[] = {
 		       "submission lock and moves its memory between their CPUs. The "
 		       "thread-per-core model gives each thread its own ring on its own CPU; "
 		       "SQPOLL makes one kernel thread the only submitter.",
-		.info.fix = "give each submitting thread its own ring (share one io-wq pool with "
-		       "IORING_SETUP_ATTACH_WQ), or hand submissions to one thread",
+		.info.fix = "give each submitting thread its own ring, or hand submissions to one "
+		       "thread (since 5.12 the io-wq pool belongs to the thread, not the ring: a "
+		       "thread's rings share it, and IORING_SETUP_ATTACH_WQ shares only a "
+		       "SQPOLL thread)",
 		.info.reference = "https://man7.org/linux/man-pages/man7/io_uring.7.html",
 	},
 	{
@@ -826,6 +828,80 @@ const struct check check_table[] = {
 		       "by one thread for another: IORING_SETUP_R_DISABLED, then "
 		       "IORING_REGISTER_ENABLE_RINGS from the thread that submits",
 		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.info.id = "ring-thread-cpus",
+		.info.title = "Each ring-driving thread is pinned to a CPU of its own",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_thread_cpus,
+		.info.looks_at = "With audit --watch SECONDS, as root: the threads with 5% or more of a "
+			    "ring's sampled requests (SQPOLL threads apart), the CPUs each sample came "
+			    "from and how often a thread's submissions moved CPU, and each thread's "
+			    "Cpus_allowed_list read at the end of the watch; the CPUs the process's "
+			    "pinned SQPOLL threads poll on (SqThreadCpu), and the storage and network "
+			    "IRQs whose affinity holds each pinned thread's CPU.",
+		.info.why = "In the thread-per-core model each thread owns a ring and a CPU: its "
+		       "ring's memory stays in that CPU's cache and no other ring thread waits "
+		       "for it. A thread that moves takes its ring's memory with it; two ring "
+		       "threads pinned to one CPU take turns; a SQPOLL thread polls its CPU "
+		       "without pause, so a ring thread pinned there runs only when the poller "
+		       "yields. A device queue's IRQ on the CPU that submits to it is how blk-mq "
+		       "and multi-queue NICs keep completions local: those IRQs are counted, not "
+		       "judged. An unpinned thread that never moved while sampled passes.",
+		.info.fix = "pin each ring's thread to its own CPU (pthread_setaffinity_np, "
+		       "sched_setaffinity, or the runtime's per-core placement), away from the "
+		       "CPUs given to SQPOLL threads (IORING_SETUP_SQ_AFF, sq_thread_cpu)",
+		.info.reference = "https://man7.org/linux/man-pages/man3/pthread_setaffinity_np.3.html",
+	},
+	{
+		.info.id = "ring-taskrun",
+		.info.title = "Completion work does not interrupt a ring's thread often (COOP_TASKRUN)",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_taskrun,
+		.info.looks_at = "With audit --watch SECONDS, as root: the setup flags of rings set up "
+			    "while watched (io_uring_create; audit --exec sees them all), the thread "
+			    "that drives each, and io_uring_task_work_run in that thread (batches of "
+			    "completion work, and their items) against its io_uring_enter calls: the "
+			    "batches beyond those calls ran elsewhere, a floor for the interruptions. "
+			    "Often is 1000 such batches a second or more.",
+		.info.why = "Without IORING_SETUP_COOP_TASKRUN (5.19) or DEFER_TASKRUN (6.1), the "
+		       "kernel queues a ring's completion work on the thread that owns the "
+		       "requests with TWA_SIGNAL: the thread is interrupted (an IPI when it runs "
+		       "on another CPU) each time a batch is queued, whatever it is doing. With "
+		       "COOP_TASKRUN the batch waits until the thread next enters the kernel, "
+		       "which a thread that waits for completions in io_uring_enter does anyway. "
+		       "SQPOLL rings are never interrupted so. COOP_TASKRUN is about the "
+		       "submitting thread, not the SQPOLL thread.",
+		.info.fix = "set IORING_SETUP_COOP_TASKRUN (with TASKRUN_FLAG if the thread polls "
+		       "the CQ without entering the kernel), or SINGLE_ISSUER with DEFER_TASKRUN "
+		       "where one thread submits and waits (see ring-setup-flags)",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
+	},
+	{
+		.info.id = "ring-latency-tail",
+		.info.title = "No opcode's slowest requests run far behind its median",
+		.info.category = "proc-rings",
+		.info.severity = SEVERITY_INFO,
+		.scope = SCOPE_PROCESS,
+		.run = check_ring_latency,
+		.info.looks_at = "With audit --watch SECONDS, as root: per ring and opcode, the time "
+			    "from each sampled request's io_uring_submit_req to its first "
+			    "io_uring_complete, in a histogram of 4 buckets per power of two; an "
+			    "opcode with 1000 such requests or more is judged. A tail is a p99.9 of "
+			    "10 times the median or more, and 1 ms or more.",
+		.info.why = "Informational: a long tail is often the device or the load (a flush, "
+			    "a garbage-collecting SSD, a slow peer), and sometimes the setup (punts "
+			    "to io-wq, a full CQ, a thread that reaps late). The histogram says "
+			    "where the slow requests sit; file-punts, ring-cq-fill and "
+			    "ring-thread-cpus say whether the setup is to blame.",
+		.info.fix = "read the histogram with file-punts, ring-cq-fill and ring-thread-cpus; "
+		       "for storage, compare with the device's own latency (iostat -x, "
+		       "/sys/block/DEV/stat) before changing the application",
+		.info.reference = "https://man7.org/linux/man-pages/man7/io_uring.7.html",
 	},
 	{
 		.info.id = "dstate-threads",

@@ -74,7 +74,7 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	check_ctx_set_proc(ctx, NULL);
 	proc_facts_collect(sr, pid, watch ? NULL : &how, &pf);
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
-		proc_facts_watch(&pf, watch);
+		proc_facts_watch(sr, &pf, watch);
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
 		report_note(ctx->report, "pid %d exited during the audit and is left out", (int)pid);
 		proc_facts_free(&pf);

@@ -96,6 +96,8 @@ static void tick(void *arg)
 		proc_facts_free(&pf);
 		return;
 	}
+	/* The program may pin its threads at any time: where they may run, as of this reading. */
+	proc_threads_read_affinity(x->sr, x->pid, &pf.threads);
 	if (x->have_last)
 		proc_facts_free(&x->last);
 	x->last = pf;

@@ -639,7 +639,7 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 	return NULL;
 }
 
-void proc_facts_watch(struct proc_facts *pf, unsigned int seconds)
+void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
 	size_t i;
@@ -656,6 +656,7 @@ void proc_facts_watch(struct proc_facts *pf, unsigned int seconds)
 	free(fds);
 	punt_watch_run(pf->pid, seconds, pf->watch);
 	ring_match(pf, pf->watch);
+	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
 }
 
 size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)

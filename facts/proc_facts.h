@@ -138,8 +138,11 @@ struct proc_collect {
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
 			struct proc_facts *pf);
 void proc_facts_free(struct proc_facts *pf);
-/* Counts punts for seconds (live only); sets pf->watch. */
-void proc_facts_watch(struct proc_facts *pf, unsigned int seconds);
+/*
+ * Counts punts for seconds (live only); sets pf->watch, ties its rings to
+ * fds, and reads where the process's threads may run, at the end.
+ */
+void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds);
 
 /* The mount of a file, or NULL when its mnt_id was not found. */
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);

@@ -163,6 +163,40 @@ static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_thr
 	return pt->n ? 0 : -ENOENT;
 }
 
+/* Its Cpus_allowed_list, left "" when status is unreadable or the list too long to keep. */
+static void read_affinity(const struct sysroot *sr, pid_t pid, struct proc_thread *t)
+{
+	char *text;
+	size_t len;
+
+	if (sysroot_read_filef(sr, SYSROOT_READ_MAX, &text, &len, "proc/%d/task/%d/status",
+			       (int)pid, (int)t->tid))
+		return;
+	if (parse_keyed_value(text, "Cpus_allowed_list", t->cpus_allowed,
+			      sizeof(t->cpus_allowed)))
+		t->cpus_allowed[0] = '\0';
+	free(text);
+}
+
+const struct proc_thread *proc_threads_find(const struct proc_threads *pt, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; pt && i < pt->n; i++)
+		if (pt->v[i].tid == tid)
+			return &pt->v[i];
+	return NULL;
+}
+
+void proc_threads_read_affinity(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+{
+	size_t i;
+
+	for (i = 0; i < pt->n; i++)
+		if (pt->v[i].kind == THREAD_PLAIN && !pt->v[i].cpus_allowed[0])
+			read_affinity(sr, pid, &pt->v[i]);
+}
+
 /* SQPOLL affinity and D-state stacks: the per-thread files worth a read. */
 static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
@@ -175,14 +209,8 @@ static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_thr
 		pt->iou_wrk += t->kind == THREAD_IOU_WRK;
 		pt->iou_sqp += t->kind == THREAD_IOU_SQP;
 		pt->d_state += t->state == 'D';
-		if (t->kind == THREAD_IOU_SQP) {
-			snprintf(path, sizeof(path), "proc/%d/task/%d/status", (int)pid, (int)t->tid);
-			if (!sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len)) {
-				parse_keyed_value(text, "Cpus_allowed_list", t->cpus_allowed,
-						  sizeof(t->cpus_allowed));
-				free(text);
-			}
-		}
+		if (t->kind == THREAD_IOU_SQP)
+			read_affinity(sr, pid, t);
 		if (t->state == 'D') {
 			snprintf(path, sizeof(path), "proc/%d/task/%d/stack", (int)pid, (int)t->tid);
 			if (!sysroot_read_file(sr, path, 64 * 1024, &text, &len))

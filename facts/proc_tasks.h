@@ -22,7 +22,11 @@ struct proc_thread {
 	char wchan[64];		/* "" when unknown, "0" when running */
 	int cpu;		/* last CPU, -1 unknown */
 	enum thread_kind kind;
-	char cpus_allowed[64];	/* SQPOLL threads only: is it pinned? */
+	/*
+	 * Cpus_allowed_list: read for SQPOLL threads, and for every other
+	 * thread by proc_threads_read_affinity; "" unknown.
+	 */
+	char cpus_allowed[256];
 	char *stack;		/* D-state threads, root only: /proc/PID/task/TID/stack */
 	/*
 	 * Live, in D: out of it at one of two more readings 10 ms apart, so
@@ -67,6 +71,14 @@ int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread
  * readable.
  */
 void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt);
+/* The thread tid as read, or NULL (started after the reading, or not read). */
+const struct proc_thread *proc_threads_find(const struct proc_threads *pt, pid_t tid);
+/*
+ * Reads the Cpus_allowed_list of each thread other than io_uring's, for
+ * the verdicts on where ring-driving threads run: a read per thread, so
+ * only for a process whose rings were watched.
+ */
+void proc_threads_read_affinity(const struct sysroot *sr, pid_t pid, struct proc_threads *pt);
 void proc_threads_free(struct proc_threads *pt);
 
 #endif

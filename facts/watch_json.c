@@ -76,6 +76,21 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	return o;
 }
 
+/*
+ * A submitting thread's io_uring_enter calls and the batches of completion
+ * work it ran (of all its rings: the kernel queues that work per thread).
+ */
+static void thread_work(struct json_object *s, const struct uring_trace *ut, pid_t tid)
+{
+	const struct ut_thread *t = uring_trace_thread(ut, tid);
+
+	json_object_object_add(s, "io_uring_enter_calls", t ? i64(t->enters) : i64(0));
+	json_object_object_add(s, "task_work_runs", !ut->have[UT_TW_RUN] ? NULL
+						   : t ? i64(t->tw_runs) : i64(0));
+	json_object_object_add(s, "task_work_items", !ut->have[UT_TW_RUN] ? NULL
+						    : t ? i64(t->tw_items) : i64(0));
+}
+
 /* The CPUs a thread submitted from, and how often it changed CPU between submissions. */
 static void cpus_of(struct json_object *s, const struct ut_submitter *t)
 {
@@ -94,12 +109,9 @@ static void cpus_of(struct json_object *s, const struct ut_submitter *t)
 
 static const char *comm_of(const struct proc_threads *pt, pid_t tid)
 {
-	size_t i;
+	const struct proc_thread *t = proc_threads_find(pt, tid);
 
-	for (i = 0; pt && i < pt->n; i++)
-		if (pt->v[i].tid == tid)
-			return pt->v[i].comm;
-	return NULL;	/* exited before the audit read its threads */
+	return t ? t->comm : NULL;	/* NULL: exited before the audit read its threads */
 }
 
 static struct json_object *setup_json(const struct ut_ring *r)
@@ -264,6 +276,7 @@ static struct json_object *ring_json(const struct punt_watch *w, size_t i,
 				       json_object_new_boolean(r->submitters[k].sq_thread));
 		json_object_object_add(s, "requests", i64(r->submitters[k].reqs));
 		cpus_of(s, &r->submitters[k]);
+		thread_work(s, &w->ut, r->submitters[k].tid);
 		json_add_bytes(s, "comm", comm_of(pt, r->submitters[k].tid));
 		json_object_object_add(s, "share", json_object_new_double(
 				(double)r->submitters[k].reqs / (double)(r->reqs ? r->reqs : 1)));

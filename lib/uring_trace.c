@@ -28,6 +28,7 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_ENTER] = "syscalls/sys_enter_io_uring_enter",
 	[UT_COMPLETE] = "io_uring/io_uring_complete",
 	[UT_CREATE] = "io_uring/io_uring_create",
+	[UT_TW_RUN] = "io_uring/io_uring_task_work_run",
 };
 
 void uring_trace_setup(struct uring_trace *ut)
@@ -50,6 +51,7 @@ void uring_trace_setup(struct uring_trace *ut)
 	ut->f_enter_flags = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "flags")
 					       : NULL;
 	ut->f_res = ut->have[UT_COMPLETE] ? tp_field_find(&ut->fmts[UT_COMPLETE], "res") : NULL;
+	ut->f_tw_count = ut->have[UT_TW_RUN] ? tp_field_find(&ut->fmts[UT_TW_RUN], "count") : NULL;
 	if (ut->have[UT_CREATE]) {
 		const struct tp_format *c = &ut->fmts[UT_CREATE];
 
@@ -91,7 +93,7 @@ void uring_trace_free(struct uring_trace *ut)
 	free(ut->file_of_fd);
 	free(ut->rings);
 	free(ut->reqs);
-	free(ut->enters);
+	free(ut->threads);
 	memset(ut, 0, sizeof(*ut));
 }
 
@@ -326,8 +328,7 @@ unsigned int uring_trace_lat_bucket(uint64_t ns)
 	return b < UT_LAT_BUCKETS ? b : UT_LAT_BUCKETS - 1;
 }
 
-/* The upper edge of a bucket, in ns. */
-static uint64_t lat_bucket_top(unsigned int b)
+uint64_t uring_trace_lat_bucket_top(unsigned int b)
 {
 	unsigned int msb, sub;
 
@@ -352,27 +353,37 @@ uint64_t uring_trace_latency(const struct ut_ring_op *op, double q)
 	for (b = 0; b < UT_LAT_BUCKETS; b++) {
 		seen += op->latency[b];
 		if (seen >= want)
-			return lat_bucket_top(b);
+			return uring_trace_lat_bucket_top(b);
 	}
-	return lat_bucket_top(UT_LAT_BUCKETS - 1);
+	return uring_trace_lat_bucket_top(UT_LAT_BUCKETS - 1);
 }
 
-static struct ut_thread_enter *enter_of(struct uring_trace *ut, pid_t tid, bool create)
+static struct ut_thread *thread_of(struct uring_trace *ut, pid_t tid, bool create)
 {
 	size_t i;
 
-	for (i = 0; i < ut->nenters; i++)
-		if (ut->enters[i].tid == tid)
-			return &ut->enters[i];
+	for (i = 0; i < ut->nthreads; i++)
+		if (ut->threads[i].tid == tid)
+			return &ut->threads[i];
 	if (!create)
 		return NULL;
-	if (array_grow(&ut->enters, &ut->enters_cap, ut->nenters + 1)) {
+	if (array_grow(&ut->threads, &ut->threads_cap, ut->nthreads + 1)) {
 		ut->oom = true;
 		return NULL;
 	}
-	ut->enters[ut->nenters].tid = tid;
-	ut->enters[ut->nenters].fd = -1;
-	return &ut->enters[ut->nenters++];
+	ut->threads[ut->nthreads].tid = tid;
+	ut->threads[ut->nthreads].fd = -1;
+	return &ut->threads[ut->nthreads++];
+}
+
+const struct ut_thread *uring_trace_thread(const struct uring_trace *ut, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < ut->nthreads; i++)
+		if (ut->threads[i].tid == tid)
+			return &ut->threads[i];
+	return NULL;
 }
 
 static void count_op(struct ut_file *f, uint8_t opcode, bool req, bool punt)
@@ -497,10 +508,13 @@ void uring_trace_cut(struct uring_trace *ut)
 
 static void on_enter(struct uring_trace *ut, const struct tp_record *r)
 {
-	struct ut_thread_enter *e = enter_of(ut, r->tid, true);
+	struct ut_thread *e = thread_of(ut, r->tid, true);
 	uint64_t fd, flags = 0;
 
-	if (!e || !tp_field_u64(ut->f_enter_fd, r->raw, r->len, &fd))
+	if (!e)
+		return;
+	e->enters++;
+	if (!tp_field_u64(ut->f_enter_fd, r->raw, r->len, &fd))
 		return;
 	tp_field_u64(ut->f_enter_flags, r->raw, r->len, &flags);
 	/* IORING_ENTER_REGISTERED_RING: fd is an index into the thread's ring table. */
@@ -510,7 +524,7 @@ static void on_enter(struct uring_trace *ut, const struct tp_record *r)
 static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 {
 	uint64_t req = 0, ctx = 0, opcode = 0, flags = 0, sq = 0;
-	struct ut_thread_enter *e;
+	struct ut_thread *e;
 	struct ut_ring *ring;
 	struct ut_req *q;
 
@@ -528,7 +542,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 		if (op)
 			op->reqs++;
 		add_submitter(ring, r->tid, sq != 0, r->cpu);
-		e = sq ? NULL : enter_of(ut, r->tid, false);
+		e = sq ? NULL : thread_of(ut, r->tid, false);
 		if (e && e->fd >= 0 && ring->fd != e->fd) {
 			ring->fd_ambiguous |= ring->fd >= 0;
 			ring->fd = e->fd;
@@ -761,6 +775,23 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
 	ring->cq_entries = (uint32_t)cq;
 }
 
+/*
+ * A batch of completion work run in the thread that owns the requests:
+ * at its next entry to the kernel, or, without COOP_TASKRUN, after the
+ * kernel interrupted it to run it (task_work with TWA_SIGNAL).
+ */
+static void on_tw_run(struct uring_trace *ut, const struct tp_record *r)
+{
+	struct ut_thread *t = thread_of(ut, r->tid, true);
+	uint64_t count = 0;
+
+	if (!t)
+		return;
+	t->tw_runs++;
+	if (tp_field_u64(ut->f_tw_count, r->raw, r->len, &count))
+		t->tw_items += count;
+}
+
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 {
 	if (r->event >= UT_NEVENTS)
@@ -784,6 +815,9 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		break;
 	case UT_CREATE:
 		on_create(ut, r);
+		break;
+	case UT_TW_RUN:
+		on_tw_run(ut, r);
 		break;
 	}
 }

@@ -17,6 +17,7 @@ enum ut_event {
 	UT_ENTER,	/* syscalls:sys_enter_io_uring_enter: the ring fd a thread enters */
 	UT_COMPLETE,	/* io_uring_complete: a CQE, with its result */
 	UT_CREATE,	/* io_uring_create: a ring set up, with its flags, while watched */
+	UT_TW_RUN,	/* io_uring_task_work_run: a thread ran a batch of completion work */
 	UT_NEVENTS,
 };
 
@@ -119,9 +120,16 @@ struct ut_req {
 	bool completed;			/* its first CQE seen (a multishot one posts more) */
 };
 
-struct ut_thread_enter {
+/* A thread seen entering io_uring_enter or running io_uring's task work. */
+struct ut_thread {
 	pid_t tid;
-	int fd;				/* -1: a registered ring index */
+	int fd;				/* the ring fd it last entered; -1: none, or a ring index */
+	uint64_t enters;		/* io_uring_enter calls sampled */
+	/*
+	 * io_uring_task_work_run: batches of completion work run in this
+	 * thread (rings without DEFER_TASKRUN), and the items in them.
+	 */
+	uint64_t tw_runs, tw_items;
 };
 
 struct uring_trace {
@@ -131,7 +139,7 @@ struct uring_trace {
 	/* fields, looked up once */
 	const struct tp_field *f_ctx[UT_NEVENTS], *f_req[UT_NEVENTS];
 	const struct tp_field *f_opcode[UT_NEVENTS], *f_flags[UT_NEVENTS], *f_opstr[UT_NEVENTS];
-	const struct tp_field *f_fd, *f_sq_thread, *f_enter_fd, *f_enter_flags;
+	const struct tp_field *f_fd, *f_sq_thread, *f_enter_fd, *f_enter_flags, *f_tw_count;
 	const struct tp_field *f_res, *f_create_fd, *f_create_flags, *f_sq_entries, *f_cq_entries;
 
 	struct ut_file *files;
@@ -142,8 +150,8 @@ struct uring_trace {
 	size_t nrings, rings_cap;
 	struct ut_req *reqs;		/* open addressing, keyed by req */
 	size_t reqs_cap, reqs_used;
-	struct ut_thread_enter *enters;
-	size_t nenters, enters_cap;
+	struct ut_thread *threads;
+	size_t nthreads, threads_cap;
 
 	char op_names[256][24];		/* learnt from op_str */
 	uint64_t punt_ops[256];		/* sampled punts by opcode */
@@ -203,8 +211,11 @@ enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
  * 0 when none was joined.
  */
 uint64_t uring_trace_latency(const struct ut_ring_op *op, double q);
-/* The bucket of a latency in ns (exposed for the tests). */
+/* What the trace saw of thread tid (its io_uring_enter calls, its task work), or NULL. */
+const struct ut_thread *uring_trace_thread(const struct uring_trace *ut, pid_t tid);
+/* The bucket of a latency in ns (exposed for the tests), and a bucket's upper edge in ns. */
 unsigned int uring_trace_lat_bucket(uint64_t ns);
+uint64_t uring_trace_lat_bucket_top(unsigned int b);
 
 /* Punts not tied to any file: of requests whose file never showed, or from before the watch. */
 static inline uint64_t ut_unresolved_punts(const struct uring_trace *ut)

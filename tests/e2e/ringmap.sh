@@ -37,6 +37,13 @@ map_pairs() {
 		.submitters[] | select(.share >= 0.05 and (.sq_thread | not)) | "\(.tid) \($fd)"' "$TMP/$1.json" | sort
 }
 truth_pairs() { awk '$1 == "thread" {print $2, $4}' "$TMP/$1.truth" | sort; }
+# The Cpus_allowed_list of each thread MODE's truth names, as /proc says now.
+allowed_lists() {
+	local tid
+	for tid in $(awk '$1 == "thread" {print $2}' "$TMP/$1.truth"); do
+		awk '$1 == "Cpus_allowed_list:" {print $2}' "/proc/$pid/task/$tid/status"
+	done
+}
 
 # Thread per core: each thread its own ring; the map names each thread's ring fd.
 if mapped ring-per-thread; then
@@ -48,7 +55,67 @@ if mapped ring-per-thread; then
 	else
 		bad "ring-per-thread: the map" "map: $(map_pairs ring-per-thread | tr '\n' ';')" "truth: $(truth_pairs ring-per-thread | tr '\n' ';')"
 	fi
+	# Where each ring thread may run, read by the test: one CPU each, all different.
+	if [ "$(finding ring-per-thread ring-thread-cpus)" = pass ] &&
+		[ "$(allowed_lists ring-per-thread | sort -u | grep -c '^[0-9]*$')" -eq "$(truth_pairs ring-per-thread | wc -l)" ]; then
+		ok "ring-per-thread: ring-thread-cpus passes; each thread is pinned to a CPU of its own ($(allowed_lists ring-per-thread | tr '\n' ' ')as /proc says)"
+	else
+		bad "ring-per-thread: ring-thread-cpus passes on pinned threads" "$(jq -c '[.findings[] | select(.id == "ring-thread-cpus")]' "$TMP/ring-per-thread.json")" "allowed: $(allowed_lists ring-per-thread | tr '\n' ' ')"
+	fi
 	stop "$pid"
+fi
+
+# The same threads free to run anywhere, moved now and then: each warned of, by tid.
+if mapped ring-per-thread-unpinned; then
+	lists=$(allowed_lists ring-per-thread-unpinned | tr '\n' ' ')
+	stop "$pid"
+	warned=$(jq -r '[.findings[] | select(.id == "ring-thread-cpus" and .status == "warn") | .subject | capture("tid (?<t>[0-9]+)").t] | sort | join(" ")' \
+		"$TMP/ring-per-thread-unpinned.json")
+	truth=$(truth_pairs ring-per-thread-unpinned | awk '{print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
+	moved=$(awk '$1 == "moved" && $3 > 0' "$(ls -t "$TMP"/ready.ring-per-thread-unpinned.* | grep -v '\.err$' | head -1)" | wc -l)
+	if [ "$warned" = "$truth" ] && [ "$moved" -eq 2 ] && ! echo " $lists" | grep -qE ' [0-9]+ '; then
+		ok "ring-per-thread-unpinned: ring-thread-cpus warns of tids $warned, free to run on CPUs $lists, each of which moved CPU (sched_getcpu)"
+	else
+		bad "ring-per-thread-unpinned: a warning per moving unpinned thread" "warned: $warned, truth: $truth, moved: $moved, allowed: $lists" \
+			"$(jq -c '[.findings[] | select(.id == "ring-thread-cpus")]' "$TMP/ring-per-thread-unpinned.json")"
+	fi
+fi
+
+# Both ring threads pinned to CPU 0: one warning that names both.
+if mapped ring-per-thread-one-cpu; then
+	lists=$(allowed_lists ring-per-thread-one-cpu | sort -u | tr '\n' ' ')
+	stop "$pid"
+	if [ "$lists" = "0 " ] && jq -e --arg n "$(truth_pairs ring-per-thread-one-cpu | wc -l)" \
+		'[.findings[] | select(.id == "ring-thread-cpus" and .status == "warn" and
+			(.message | test("^" + $n + " ring-driving threads are pinned to CPU 0 alone")))] | length == 1' \
+		"$TMP/ring-per-thread-one-cpu.json" >/dev/null; then
+		ok "ring-per-thread-one-cpu: both threads pinned to CPU 0 as /proc says; ring-thread-cpus names them in one warning"
+	else
+		bad "ring-per-thread-one-cpu: one warning for the shared CPU" "allowed: $lists" \
+			"$(jq -c '[.findings[] | select(.id == "ring-thread-cpus")]' "$TMP/ring-per-thread-one-cpu.json")"
+	fi
+fi
+
+# Thousands of rings set up and torn down while watched: the watch follows the first
+# 1024 (UT_MAX_RINGS), counts the events of the others, exits 0 and stays bounded.
+if start setup-churn-fast "$TMP/data"; then
+	sleep 0.3
+	rss=$(python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:]).returncode
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+		"$BIN" audit "$pid" --watch 2 --format json -o "$TMP/churn-fast.json" --fail-on never 2>"$TMP/churn-fast.err")
+	stop "$pid"
+	read -r rc kib <<<"$rss"
+	made=$(awk '$1 == "rings" {print $2}' "$(ls -t "$TMP"/ready.setup-churn-fast.* | grep -v '\.err$' | head -1)")
+	read -r nrings created untracked <<<"$(jq -r '.processes[0].watch | "\(.rings | length) \([.rings[] | select(.setup != null)] | length) \(.untracked_ring_events)"' "$TMP/churn-fast.json" 2>/dev/null)"
+	if [ "${made:-0}" -le 1100 ]; then
+		skip "setup-churn-fast" "the process set up only ${made:-0} rings in its life here: too few to pass the 1024 followed"
+	elif [ "$rc" = 0 ] && [ "${nrings:-2000}" -le 1024 ] && [ "${created:-0}" -ge 100 ] && [ "${untracked:-0}" -gt 0 ] &&
+		[ "${kib:-999999}" -lt 131072 ]; then
+		ok "setup-churn-fast: $made rings set up in the process's life; the watch followed $nrings ($created seen set up), counted $untracked events of the others, peak RSS $((kib / 1024)) MiB"
+	else
+		bad "setup-churn-fast: bounded, and said" "rc $rc, rings $nrings, created $created, untracked $untracked, made $made, peak RSS ${kib:-?} KiB" "$(head -c 400 "$TMP/churn-fast.err")"
+	fi
 fi
 
 # Three threads on one ring under a lock: all three on its fd, and the warning.
@@ -147,6 +214,36 @@ PATHOLOGY_SECONDS=2 "$BIN" audit --format json -o "$TMP/exec-churn.json" --exec 
 [ "$(jq -r '[.findings[] | select(.id == "ring-setup-flags")][0].status' "$TMP/exec-churn.json")" = warn ] &&
 	ok "--exec: rings set up and driven by one thread without SINGLE_ISSUER draw ring-setup-flags" ||
 	bad "--exec: ring-setup-flags" "$(jq -c '[.findings[] | select(.id == "ring-setup-flags")]' "$TMP/exec-churn.json")"
+# Completion work for a thread that spins in user space on its CQ: without COOP_TASKRUN
+# the kernel interrupts it for each batch (ring-taskrun warns); with COOP_TASKRUN and
+# TASKRUN_FLAG it enters the kernel for them itself. Truth: the flags it set, and the
+# CQEs it reaped, against the task work items the watch counted on its thread (a rate,
+# as the watch may sample in windows).
+for mode in taskrun-interrupts taskrun-coop; do
+	PATHOLOGY_SECONDS=2 "$BIN" audit --format json -o "$TMP/$mode.json" --exec -- \
+		"$HELPERS/pathology" "$mode" "$TMP/data" >"$TMP/$mode.truth" 2>"$TMP/$mode.err"
+	tid=$(awk '$1 == "thread" {print $2}' "$TMP/$mode.truth")
+	fd=$(awk '$1 == "thread" {print $4}' "$TMP/$mode.truth")
+	flags=$(( $(awk '$1 == "setup" {print $2}' "$TMP/$mode.truth") ))
+	cqes=$(awk '$1 == "cqes" {print $2}' "$TMP/$mode.truth")
+	want=pass
+	[ "$mode" = taskrun-interrupts ] && want=warn
+	got=$(jq -r '[.findings[] | select(.id == "ring-taskrun")][0] | "\(.status) \(.subject)"' "$TMP/$mode.json")
+	seen=$(jq -r --argjson tid "${tid:-0}" --argjson fd "${fd:-0}" '.processes[0].watch as $w |
+		[$w.rings[] | select(.matched_fd == $fd)][0] as $r |
+		"\($r.setup.flags_value) \([$r.submitters[] | select(.tid == $tid)][0].task_work_items / $w.seconds_sampled | floor) \($w.seconds_watched)"' \
+		"$TMP/$mode.json" 2>/dev/null)
+	read -r vflags items_ps secs <<<"$seen"
+	truth_ps=$(awk -v c="${cqes:-0}" -v s="${secs:-1}" 'BEGIN {printf "%d", c / s}')
+	if [ "$got" = "$want pid $(awk '$1 == "ready" {print $2}' "$TMP/$mode.truth") ring fd $fd" -o \( "$want" = pass -a "${got%% *}" = pass \) ] &&
+		[ "$vflags" = "$flags" ] && [ "${truth_ps:-0}" -gt 500 ] &&
+		awk -v a="$items_ps" -v b="$truth_ps" 'BEGIN {exit !(a >= 0.75 * b && a <= 1.33 * b)}'; then
+		ok "$mode: flags $flags as set, $items_ps task work items a second on tid $tid (truth: $truth_ps CQEs a second reaped); ring-taskrun $want"
+	else
+		bad "$mode: ring-taskrun $want, flags and task work against the CQEs" "got: $got; flags $vflags (truth $flags); items/s $items_ps, truth $truth_ps" \
+			"$(jq -c '[.findings[] | select(.id == "ring-taskrun")]' "$TMP/$mode.json" 2>&1 | head -c 600)" "$(cat "$TMP/$mode.err")"
+	fi
+done
 PATHOLOGY_SECONDS=1 "$BIN" --fail-on warn audit -q --exec -- "$HELPERS/pathology" setup-churn "$TMP/data" >/dev/null 2>&1
 [ $? -eq 1 ] && ok "--exec with --fail-on warn: the program's clean exit and a warning give 1" ||
 	bad "--exec with --fail-on warn gives 1"

@@ -31,7 +31,8 @@
  *                     metacharacters and bytes that are not UTF-8
  *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
  *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
- *   ring-per-thread, shared-ring, setup-churn, buf-dry, cq-full
+ *   ring-per-thread, ring-per-thread-unpinned, ring-per-thread-one-cpu, shared-ring,
+ *   setup-churn, setup-churn-fast, buf-dry, cq-full, taskrun-interrupts, taskrun-coop
  *                     the thread model and the ring map: see thread_model.c
  */
 #include <errno.h>

@@ -6,15 +6,29 @@
  *   setup FLAGS                 the setup flags of the rings made while running
  *
  *   ring-per-thread  two threads, each with its own ring, pinned to its own CPU (healthy)
+ *   ring-per-thread-unpinned  the same, free to run on every CPU; each moves to the
+ *                    next CPU every 50 rounds (pinned there a moment, then freed), and
+ *                    prints "moved TID N" at the end: the times sched_getcpu() changed
+ *   ring-per-thread-one-cpu  the same, both pinned to CPU 0
  *   shared-ring      three threads submitting to one ring under a lock
  *   setup-churn      a ring set up every 200 ms with COOP_TASKRUN alone, driven by one
  *                    thread and torn down (a SINGLE_ISSUER candidate whose flags only a
  *                    watch that sees the setup can tell)
+ *   setup-churn-fast the same without the pause, thousands of rings a second; prints
+ *                    "rings N" at the end
  *   buf-dry          receives that select a provided buffer, two at a time with one
  *                    buffer: every other one fails with ENOBUFS
  *   cq-full          a completion queue of 16 holding 15 completions nobody reaps
+ *   taskrun-interrupts  a multishot poll on a pipe a second thread writes to every 250 us,
+ *                    its completions awaited by spinning in user space on a ring without
+ *                    COOP_TASKRUN: each batch of completion work interrupts the spinner
+ *   taskrun-coop     the same with COOP_TASKRUN and TASKRUN_FLAG: the spinner enters the
+ *                    kernel for its completions when the flag says some wait
+ *                    (both print "writes N" and "cqes N" at the end)
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -34,8 +48,33 @@ struct submitter {
 	struct io_uring *ring;
 	bool locked;		/* the ring is shared: take the lock around each round */
 	int cpu;		/* pin to it; -1 none */
+	bool hop;		/* unpinned, but moved to the next CPU now and then */
 	pthread_barrier_t *ready;
 };
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", errno);
+}
+
+/* Onto the next CPU, then free again: a migration the scheduler cannot undo at once. */
+static void hop(void)
+{
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	pin((sched_getcpu() + 1) % ncpu);
+	CPU_ZERO(&set);
+	for (int c = 0; c < ncpu; c++)
+		CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity", errno);
+}
 
 static void nop_round(struct io_uring *ring)
 {
@@ -48,15 +87,11 @@ static void nop_round(struct io_uring *ring)
 static void *submit_loop(void *arg)
 {
 	struct submitter *s = arg;
+	unsigned long rounds = 0, moved = 0;
+	int last = -1;
 
-	if (s->cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(s->cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			die("sched_setaffinity", errno);
-	}
+	if (s->cpu >= 0)
+		pin(s->cpu);
 	pthread_mutex_lock(&print_lock);
 	printf("thread %ld ring %d\n", (long)syscall(SYS_gettid), s->ring->ring_fd);
 	fflush(stdout);
@@ -68,13 +103,30 @@ static void *submit_loop(void *arg)
 		nop_round(s->ring);
 		if (s->locked)
 			pthread_mutex_unlock(&lock);
+		if (s->hop && ++rounds % 50 == 0)
+			hop();
+		if (last >= 0 && sched_getcpu() != last)
+			moved++;
+		last = sched_getcpu();
 		sleep_ms(1);
+	}
+	if (s->hop) {
+		pthread_mutex_lock(&print_lock);
+		printf("moved %ld %lu\n", (long)syscall(SYS_gettid), moved);
+		fflush(stdout);
+		pthread_mutex_unlock(&print_lock);
 	}
 	return NULL;
 }
 
-/* n threads: each its own ring (pinned to CPU i), or all one ring under the lock. */
-static void threads_mode(int n, bool shared)
+enum placement {
+	PIN_OWN,	/* thread i on CPU i */
+	PIN_NONE,	/* free, moved now and then */
+	PIN_SAME,	/* all on CPU 0 */
+};
+
+/* n threads: each its own ring (placed as asked), or all one ring under the lock. */
+static void threads_mode(int n, bool shared, enum placement where)
 {
 	struct io_uring rings[3];
 	struct submitter subs[3];
@@ -87,8 +139,10 @@ static void threads_mode(int n, bool shared)
 		if (!shared || !i)
 			ring_init(&rings[i], 64, 0, 0, -1);
 		subs[i] = (struct submitter){ shared ? &rings[0] : &rings[i], shared,
-					      shared ? -1 : i % (int)sysconf(_SC_NPROCESSORS_ONLN),
-					      &ready };
+					      shared || where == PIN_NONE ? -1
+					      : where == PIN_SAME ? 0
+					      : i % (int)sysconf(_SC_NPROCESSORS_ONLN),
+					      !shared && where == PIN_NONE, &ready };
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
@@ -102,18 +156,26 @@ static void threads_mode(int n, bool shared)
 		pthread_join(t[i], NULL);
 }
 
-static void setup_churn(void)
+/* A ring set up, used and torn down every 200 ms; fast: as fast as it goes, counted. */
+static void setup_churn(bool fast)
 {
+	unsigned long rings = 0;
 	struct io_uring ring;
 
 	printf("ready %d\nsetup 0x%x\n", getpid(), IORING_SETUP_COOP_TASKRUN);
 	fflush(stdout);
 	while (!stop) {
 		ring_init(&ring, 64, IORING_SETUP_COOP_TASKRUN, 0, -1);
-		for (int r = 0; r < 4 && !stop; r++)
+		rings++;
+		for (int r = 0; r < (fast ? 1 : 4) && !stop; r++)
 			nop_round(&ring);
 		io_uring_queue_exit(&ring);
-		sleep_ms(200);
+		if (!fast)
+			sleep_ms(200);
+	}
+	if (fast) {
+		printf("rings %lu\n", rings);
+		fflush(stdout);
 	}
 }
 
@@ -173,18 +235,89 @@ static void cq_full(void)
 		sleep_ms(50);
 }
 
+static void *pipe_writer(void *arg)
+{
+	struct timespec ts = { 0, 250 * 1000L };
+	int fd = *(int *)arg;
+	unsigned long n = 0;
+
+	while (!stop) {
+		/* A full pipe (after 64 KiB) makes no more wakeups: the mode runs for seconds. */
+		if (write(fd, "x", 1) == 1)
+			n++;
+		nanosleep(&ts, NULL);
+	}
+	pthread_mutex_lock(&print_lock);
+	printf("writes %lu\n", n);
+	fflush(stdout);
+	pthread_mutex_unlock(&print_lock);
+	return NULL;
+}
+
+static void poll_pipe(struct io_uring *ring, int fd)
+{
+	io_uring_prep_poll_multishot(io_uring_get_sqe(ring), fd, POLLIN);
+	io_uring_submit(ring);
+}
+
+static void taskrun(bool coop)
+{
+	unsigned int flags = coop ? IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG : 0;
+	struct io_uring_cqe *cqe;
+	unsigned long cqes = 0;
+	struct io_uring ring;
+	pthread_t t;
+	int p[2], ret;
+
+	if (pipe2(p, O_NONBLOCK | O_CLOEXEC))
+		die("pipe2", errno);
+	ring_init(&ring, 64, flags, 0, -1);
+	printf("ready %d\nsetup 0x%x\nthread %ld ring %d\n", getpid(), flags,
+	       (long)syscall(SYS_gettid), ring.ring_fd);
+	fflush(stdout);
+	poll_pipe(&ring, p[0]);
+	ret = pthread_create(&t, NULL, pipe_writer, &p[1]);
+	if (ret)
+		die("pthread_create", ret);
+	while (!stop) {
+		if (coop && (IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_TASKRUN))
+			io_uring_get_events(&ring);
+		while (!io_uring_peek_cqe(&ring, &cqe)) {
+			bool more = cqe->flags & IORING_CQE_F_MORE;
+
+			cqes++;
+			io_uring_cqe_seen(&ring, cqe);
+			if (!more)
+				poll_pipe(&ring, p[0]);
+		}
+	}
+	pthread_join(t, NULL);
+	printf("cqes %lu\n", cqes);
+	fflush(stdout);
+}
+
 int thread_model_mode(const char *mode)
 {
 	if (!strcmp(mode, "ring-per-thread"))
-		threads_mode(2, false);
+		threads_mode(2, false, PIN_OWN);
+	else if (!strcmp(mode, "ring-per-thread-unpinned"))
+		threads_mode(2, false, PIN_NONE);
+	else if (!strcmp(mode, "ring-per-thread-one-cpu"))
+		threads_mode(2, false, PIN_SAME);
 	else if (!strcmp(mode, "shared-ring"))
-		threads_mode(3, true);
+		threads_mode(3, true, PIN_NONE);
 	else if (!strcmp(mode, "setup-churn"))
-		setup_churn();
+		setup_churn(false);
+	else if (!strcmp(mode, "setup-churn-fast"))
+		setup_churn(true);
 	else if (!strcmp(mode, "buf-dry"))
 		buf_dry();
 	else if (!strcmp(mode, "cq-full"))
 		cq_full();
+	else if (!strcmp(mode, "taskrun-interrupts"))
+		taskrun(false);
+	else if (!strcmp(mode, "taskrun-coop"))
+		taskrun(true);
 	else
 		return 0;
 	return 1;

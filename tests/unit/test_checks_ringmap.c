@@ -154,6 +154,110 @@ static void test_setup_flags(void **state)
 	expect_says("ring-setup-flags", STATUS_PASS, "lacks");
 }
 
+static void test_thread_cpus(void **state)
+{
+	setup(state);
+	map_one_ring();
+	/* tid 100 is not among the threads read: started during the watch. */
+	expect_says("ring-thread-cpus", STATUS_SKIP, "may run is unknown");
+	threads[2] = (struct proc_thread){ .tid = 100, .comm = "worker", .state = 'S',
+					   .cpus_allowed = "0" };
+	pf.threads.n = 3;
+	expect_says("ring-thread-cpus", STATUS_PASS, "1 ring-driving thread pinned, each to a CPU "
+		    "of its own and none to a SQPOLL thread's (tid 100 on CPU 0");
+	/* Free to run anywhere, and it moved. */
+	snprintf(threads[2].cpus_allowed, sizeof(threads[2].cpus_allowed), "0-1");
+	urings[0].submitters[0].cpus = 3;
+	urings[0].submitters[0].migrations = 7;
+	expect_says("ring-thread-cpus", STATUS_WARN, "thread worker submits 100% of ring fd 3's "
+		    "requests and is not pinned (it may run on CPUs 0-1): its submissions came from "
+		    "CPUs 0-1 and moved to another CPU 7 times");
+	/* Free, but it never moved while sampled. */
+	urings[0].submitters[0].cpus = 1;
+	urings[0].submitters[0].migrations = 0;
+	expect_says("ring-thread-cpus", STATUS_PASS, "1 ring-driving thread not pinned, but each "
+		    "stayed on one CPU");
+	/* Pinned to CPU 1, where the SQPOLL thread tid 43 is pinned to poll. */
+	snprintf(threads[2].cpus_allowed, sizeof(threads[2].cpus_allowed), "1");
+	expect_says("ring-thread-cpus", STATUS_WARN, "thread worker drives ring fd 3 pinned to CPU "
+		    "1, where a SQPOLL thread");
+	/* A second ring whose thread is pinned to the same CPU 0 as the first's. */
+	snprintf(threads[2].cpus_allowed, sizeof(threads[2].cpus_allowed), "0");
+	threads[3] = (struct proc_thread){ .tid = 101, .comm = "worker", .state = 'S',
+					   .cpus_allowed = "0" };
+	pf.threads.n = 4;
+	urings[1] = urings[0];
+	urings[1].fd = 4;
+	urings[1].submitters[0].tid = 101;
+	matches[1] = (struct watch_ring_match){ 4, RING_MATCH_ENTER };
+	watch.ut.nrings = 2;
+	expect_says("ring-thread-cpus", STATUS_WARN, "2 ring-driving threads are pinned to CPU 0 "
+		    "alone: tid 100 (ring fd 3), tid 101 (ring fd 4)");
+	/* Each on its own CPU: 1 is the SQPOLL thread's, so move that one away first. */
+	rings[0].u.sq_thread = 0;
+	snprintf(threads[3].cpus_allowed, sizeof(threads[3].cpus_allowed), "1");
+	expect_says("ring-thread-cpus", STATUS_PASS, "2 ring-driving threads pinned");
+	/* Only SQPOLL submits: nothing to judge. */
+	urings[0].submitters[0].sq_thread = true;
+	urings[1].submitters[0].sq_thread = true;
+	expect_says("ring-thread-cpus", STATUS_SKIP, "no thread other than a SQPOLL thread");
+}
+
+static void test_taskrun(void **state)
+{
+	static struct ut_thread tthreads[1];
+
+	setup(state);
+	map_one_ring();
+	watch.ut.have[UT_TW_RUN] = true;
+	expect_says("ring-taskrun", STATUS_SKIP, "the setup flags of the 1 ring are unknown");
+	urings[0].created = true;
+	urings[0].creator = 100;
+	/* 4000 batches and 10 io_uring_enter calls in 2 s on a ring without COOP_TASKRUN. */
+	tthreads[0] = (struct ut_thread){ .tid = 100, .fd = 3, .enters = 10, .tw_runs = 4000,
+					  .tw_items = 4100 };
+	watch.ut.threads = tthreads;
+	watch.ut.nthreads = 1;
+	expect_says("ring-taskrun", STATUS_WARN, "no COOP_TASKRUN: its thread tid 100 ran io_uring's "
+		    "completion work 1995 times a second more than it entered io_uring_enter (4100 "
+		    "items in 4000 batches, 10 io_uring_enter calls");
+	/* As many batches as io_uring_enter calls: they ran where the thread waited anyway. */
+	tthreads[0].enters = 4000;
+	expect_says("ring-taskrun", STATUS_PASS, "1 lacks COOP_TASKRUN and DEFER_TASKRUN, and no "
+		    "thread of those");
+	tthreads[0].enters = 10;
+	urings[0].setup_flags = 1u << 8;	/* COOP_TASKRUN */
+	expect_says("ring-taskrun", STATUS_PASS, "0 lack COOP_TASKRUN");
+	urings[0].setup_flags = 1u << 1;	/* SQPOLL: its own notify method */
+	expect_says("ring-taskrun", STATUS_PASS, "0 lack COOP_TASKRUN");
+	urings[0].setup_flags = 0;
+	watch.ut.have[UT_TW_RUN] = false;
+	expect_says("ring-taskrun", STATUS_SKIP, "no io_uring_task_work_run tracepoint");
+}
+
+static void test_latency_tail(void **state)
+{
+	struct ut_ring_op *op;
+
+	setup(state);
+	map_one_ring();
+	op = &urings[0].ops[0];
+	op->latency_n = 999;
+	op->latency[uring_trace_lat_bucket(40000)] = 999;
+	expect_says("ring-latency-tail", STATUS_SKIP, "no opcode of any ring had 1000 requests");
+	/* 990 near 40 us, 10 near 5 ms: bucket edges 41 us and 5.2 ms, 128 times apart. */
+	op->latency_n = 1000;
+	op->latency[uring_trace_lat_bucket(40000)] = 990;
+	op->latency[uring_trace_lat_bucket(5000000)] = 10;
+	expect_says("ring-latency-tail", STATUS_WARN, "READ: p99.9 5.2 ms over 1000 requests, 128 "
+		    "times the median of 41 us (p99 41 us; bucket edges, high by 25% at most; from "
+		    "the median up: <=66 us 990, <=8.4 ms 10;");
+	/* The same tail under 1 ms: not an outlier worth a word. */
+	op->latency[uring_trace_lat_bucket(5000000)] = 0;
+	op->latency[uring_trace_lat_bucket(900000)] = 10;
+	expect_says("ring-latency-tail", STATUS_PASS, "the p99.9 of each of 1 opcode stayed");
+}
+
 /* Each sampled ring tied to its fd, and how; none guessed. */
 static void test_ring_match(void **state)
 {
@@ -221,6 +325,9 @@ int main(void)
 		cmocka_unit_test(test_iosqe_async),
 		cmocka_unit_test(test_cq_fill),
 		cmocka_unit_test(test_setup_flags),
+		cmocka_unit_test(test_thread_cpus),
+		cmocka_unit_test(test_taskrun),
+		cmocka_unit_test(test_latency_tail),
 		cmocka_unit_test(test_ring_match),
 	};
 
