@@ -18,13 +18,11 @@ static int file_json_put(struct json_put *p, const struct proc_facts *pf,
 {
 	const struct proc_mount *m = proc_file_mount(pf, f);
 	int acc = f->gen.flags & O_ACCMODE;
-	char flags[16];
 
-	snprintf(flags, sizeof(flags), "0%o", f->gen.flags);
 	json_put_begin(p);
 	json_put_int(p, "fd", f->fd);
 	json_put_bytes(p, "path", f->path);
-	json_put_string(p, "flags", flags);
+	json_put_octal(p, "flags", (unsigned int)f->gen.flags);
 	json_put_bool(p, "o_direct", f->gen.flags & O_DIRECT);
 	json_put_bool(p, "o_append", f->gen.flags & O_APPEND);
 	json_put_bool(p, "o_dsync", f->gen.flags & O_DSYNC);

@@ -22,26 +22,31 @@ void json_put_free(struct json_put *p)
 	p->cap = p->len = 0;
 }
 
-/* Room for len more bytes of the object, or NULL (then the object fails). */
-static char *room(struct json_put *p, size_t len)
+static char *grow(struct json_put *p, size_t len)
 {
 	char *grown;
-	size_t cap;
+	size_t cap = p->cap ? p->cap : 1024;
 
+	while (cap < p->len + len)
+		cap *= 2;
+	grown = realloc(p->buf, cap);
+	if (!grown) {
+		p->failed = true;
+		return NULL;
+	}
+	p->buf = grown;
+	p->cap = cap;
+	p->len += len;
+	return p->buf + p->len - len;
+}
+
+/* Room for len more bytes of the object, or NULL (then the object fails). */
+static inline char *room(struct json_put *p, size_t len)
+{
 	if (p->failed)
 		return NULL;
-	if (p->len + len > p->cap) {
-		cap = p->cap ? p->cap : 1024;
-		while (cap < p->len + len)
-			cap *= 2;
-		grown = realloc(p->buf, cap);
-		if (!grown) {
-			p->failed = true;
-			return NULL;
-		}
-		p->buf = grown;
-		p->cap = cap;
-	}
+	if (__builtin_expect(p->len + len > p->cap, 0))
+		return grow(p, len);
 	p->len += len;
 	return p->buf + p->len - len;
 }
@@ -69,17 +74,18 @@ void json_put_begin(struct json_put *p)
 	put_raw(p, "{");
 }
 
-/* Keys are the writer's own names: nothing in them to escape. */
-static void put_key(struct json_put *p, const char *key)
+/*
+ * Keys are the writer's own names: nothing in them to escape. key is
+ * ", \"KEY\": " (JSON_PUT_KEY), the first of an object written from its
+ * space on.
+ */
+static void put_key(struct json_put *p, const char *key, size_t len)
 {
-	size_t len = strlen(key), n = p->any ? 3 : 2;
-	char *d = room(p, n + len + 3);
+	size_t skip = p->any ? 0 : 1;
+	char *d = room(p, len - skip);
 
-	if (d) {
-		memcpy(d, p->any ? ", \"" : " \"", n);
-		memcpy(d + n, key, len);
-		memcpy(d + n + len, "\": ", 3);
-	}
+	if (d)
+		memcpy(d, key + skip, len - skip);
 	p->any = true;
 }
 
@@ -90,7 +96,7 @@ static void put_value(struct json_put *p, struct json_object *v)
 	json_object_put(v);
 }
 
-void json_put_int(struct json_put *p, const char *key, int64_t v)
+void json_put_int_n(struct json_put *p, const char *key, size_t klen, int64_t v)
 {
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 	char buf[24], *end = buf + sizeof(buf), *s = end;
@@ -101,24 +107,43 @@ void json_put_int(struct json_put *p, const char *key, int64_t v)
 	} while (u);
 	if (v < 0)
 		*--s = '-';
-	put_key(p, key);
+	put_key(p, key, klen);
 	put_len(p, s, (size_t)(end - s));
 }
 
-void json_put_int_known(struct json_put *p, const char *key, bool known, int64_t v)
+void json_put_int_known_n(struct json_put *p, const char *key, size_t klen, bool known,
+			  int64_t v)
 {
 	if (known) {
-		json_put_int(p, key, v);
+		json_put_int_n(p, key, klen, v);
 		return;
 	}
-	put_key(p, key);
-	put_raw(p, "null");
+	put_key(p, key, klen);
+	put_len(p, "null", 4);
 }
 
-void json_put_bool(struct json_put *p, const char *key, bool v)
+void json_put_bool_n(struct json_put *p, const char *key, size_t klen, bool v)
 {
-	put_key(p, key);
-	put_raw(p, v ? "true" : "false");
+	put_key(p, key, klen);
+	if (v)
+		put_len(p, "true", 4);
+	else
+		put_len(p, "false", 5);
+}
+
+void json_put_octal_n(struct json_put *p, const char *key, size_t klen, unsigned int v)
+{
+	char buf[16], *end = buf + sizeof(buf), *s = end;
+
+	*--s = '"';
+	do {
+		*--s = (char)('0' + (v & 7));
+		v >>= 3;
+	} while (v);
+	*--s = '0';
+	*--s = '"';
+	put_key(p, key, klen);
+	put_len(p, s, (size_t)(end - s));
 }
 
 /*
@@ -140,14 +165,14 @@ static bool plain(const char *s, size_t *len)
 }
 
 /* The string's value; true when it was plain (so UTF-8: no base64 sibling needed). */
-static bool put_string(struct json_put *p, const char *key, const char *s)
+static bool put_string(struct json_put *p, const char *key, size_t klen, const char *s)
 {
 	size_t len;
 	char *d;
 
-	put_key(p, key);
+	put_key(p, key, klen);
 	if (!s) {
-		put_raw(p, "null");
+		put_len(p, "null", 4);
 		return true;
 	}
 	if (plain(s, &len)) {
@@ -163,24 +188,27 @@ static bool put_string(struct json_put *p, const char *key, const char *s)
 	return false;
 }
 
-void json_put_string(struct json_put *p, const char *key, const char *s)
+void json_put_string_n(struct json_put *p, const char *key, size_t klen, const char *s)
 {
-	put_string(p, key, s);
+	put_string(p, key, klen, s);
 }
 
-void json_put_bytes(struct json_put *p, const char *key, const char *s)
+void json_put_bytes_n(struct json_put *p, const char *key, size_t klen, const char *s)
 {
 	struct json_object *o, *b64 = NULL;
 	char name[64];
 
 	/* A plain string is valid UTF-8: the common case scans it once. */
-	if (put_string(p, key, s) || utf8_valid(s))
+	if (put_string(p, key, klen, s) || utf8_valid(s))
 		return;
 	/* Rare: json_add_bytes() itself says what the sibling holds. */
 	o = json_object_new_object();
-	json_add_bytes(o, key, s);
-	snprintf(name, sizeof(name), "%s_base64", key);
-	put_key(p, name);
+	snprintf(name, sizeof(name), "%.*s", (int)klen - 6, key + 3);
+	json_add_bytes(o, name, s);
+	/* key is ", \"KEY\": ": the sibling is ", \"KEY_base64\": ". */
+	snprintf(name, sizeof(name), "%.*s_base64\": ", (int)klen - 3, key);
+	put_key(p, name, strlen(name));
+	snprintf(name, sizeof(name), "%.*s_base64", (int)klen - 6, key + 3);
 	json_object_object_get_ex(o, name, &b64);
 	put_raw(p, b64 ? json_object_to_json_string_ext(b64, JSON_PUT_FLAGS) : NULL);
 	json_object_put(o);
@@ -188,7 +216,7 @@ void json_put_bytes(struct json_put *p, const char *key, const char *s)
 
 int json_put_end(struct json_put *p)
 {
-	put_raw(p, " }");	/* json-c writes an empty object "{ }" too */
+	put_len(p, " }", 2);	/* json-c writes an empty object "{ }" too */
 	/* One writer per stream here: no lock to take per object. */
 	if (!p->failed && fwrite_unlocked(p->buf, 1, p->len, p->out) != p->len)
 		p->failed = true;

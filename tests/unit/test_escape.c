@@ -185,6 +185,10 @@ static void test_json_put(void **state)
 		json_object_object_add(o, "extents", NULL);
 		json_object_object_add(o, "min", json_object_new_int64(INT64_MIN));
 		json_object_object_add(o, "zero", json_object_new_int64(0));
+		/* Open flags as printf "0%o" writes them: none, O_RDWR|O_DIRECT, all bits. */
+		json_object_object_add(o, "f0", json_object_new_string("00"));
+		json_object_object_add(o, "f1", json_object_new_string("040002"));
+		json_object_object_add(o, "f2", json_object_new_string("037777777777"));
 		out = open_memstream(&buf, &len);
 		assert_non_null(out);
 		json_put_init(&p, out);
@@ -198,6 +202,9 @@ static void test_json_put(void **state)
 		json_put_int_known(&p, "extents", false, 3);
 		json_put_int(&p, "min", INT64_MIN);
 		json_put_int(&p, "zero", 0);
+		json_put_octal(&p, "f0", 0);
+		json_put_octal(&p, "f1", 040002);
+		json_put_octal(&p, "f2", 0xffffffffu);
 		assert_int_equal(json_put_end(&p), 0);
 		/* The next object through the same writer: nothing carried over. */
 		json_put_begin(&p);
