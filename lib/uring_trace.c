@@ -371,8 +371,7 @@ static struct ut_thread *thread_of(struct uring_trace *ut, pid_t tid, bool creat
 		ut->oom = true;
 		return NULL;
 	}
-	ut->threads[ut->nthreads].tid = tid;
-	ut->threads[ut->nthreads].fd = -1;
+	ut->threads[ut->nthreads] = (struct ut_thread){ .tid = tid, .fd = -1 };
 	return &ut->threads[ut->nthreads++];
 }
 

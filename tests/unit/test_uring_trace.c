@@ -60,6 +60,11 @@ static const char create_fmt[] =
 	"\tfield:u32 cq_entries;\toffset:28;\tsize:4;\tsigned:0;\n"
 	"\tfield:u32 flags;\toffset:32;\tsize:4;\tsigned:0;\n";
 
+static const char tw_run_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:void * tctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int count;\toffset:16;\tsize:4;\tsigned:0;\n";
+
 static struct uring_trace ut;
 static uint8_t raw[128];
 static uint64_t now;
@@ -72,8 +77,9 @@ static void setup_trace(void)
 	assert_int_equal(tp_format_parse(punt_fmt, &ut.fmts[UT_PUNT]), 0);
 	assert_int_equal(tp_format_parse(complete_fmt, &ut.fmts[UT_COMPLETE]), 0);
 	assert_int_equal(tp_format_parse(create_fmt, &ut.fmts[UT_CREATE]), 0);
+	assert_int_equal(tp_format_parse(tw_run_fmt, &ut.fmts[UT_TW_RUN]), 0);
 	ut.have[UT_SUBMIT] = ut.have[UT_FILE_GET] = ut.have[UT_PUNT] = true;
-	ut.have[UT_COMPLETE] = ut.have[UT_CREATE] = true;
+	ut.have[UT_COMPLETE] = ut.have[UT_CREATE] = ut.have[UT_TW_RUN] = true;
 	uring_trace_setup(&ut);
 }
 
@@ -406,6 +412,38 @@ static void test_ring_map(void **state)
 	uring_trace_free(&ut);
 }
 
+/*
+ * Batches of completion work, per thread, each thread first seen by them:
+ * forty threads (past the table's first growths), thread i running i + 1
+ * batches of 3 items; counts start from nothing (valgrind watches).
+ */
+static void test_task_work(void **state)
+{
+	const struct ut_thread *t;
+	unsigned int i, k;
+
+	(void)state;
+	setup_trace();
+	for (i = 0; i < 40; i++)
+		for (k = 0; k <= i; k++) {
+			feed_tid = 1000 + (pid_t)i;
+			put(UT_TW_RUN, "count", 3);
+			feed(UT_TW_RUN);
+		}
+	feed_tid = 42;
+	assert_int_equal(ut.nthreads, 40);
+	for (i = 0; i < 40; i++) {
+		t = uring_trace_thread(&ut, 1000 + (pid_t)i);
+		assert_non_null(t);
+		assert_int_equal(t->tw_runs, i + 1);
+		assert_int_equal(t->tw_items, 3 * (i + 1));
+		assert_int_equal(t->enters, 0);
+		assert_int_equal(t->fd, -1);
+	}
+	assert_null(uring_trace_thread(&ut, 999));
+	uring_trace_free(&ut);
+}
+
 /* The histogram's buckets: ordered, and every latency below its bucket's upper edge. */
 static void test_latency_buckets(void **state)
 {
@@ -442,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_fields_bounded),
 		cmocka_unit_test(test_maps_libs),
 		cmocka_unit_test(test_ring_map),
+		cmocka_unit_test(test_task_work),
 		cmocka_unit_test(test_latency_buckets),
 	};
 
