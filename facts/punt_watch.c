@@ -56,6 +56,12 @@ static void sleep_ms(long ms)
 #define CYCLE_NS 1000000000ull
 #define MIN_ON_NS 10000000ull
 #define FIRST_ON_NS 50000000ull
+/*
+ * Sampling all the time, the rate is looked at again this often: a
+ * program that starts slowly (fio lays out its file first) and then runs
+ * at full rate is sampled in full for this long at most, not a cycle.
+ */
+#define RECHECK_NS 100000000ull
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -277,11 +283,11 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 			want = MIN_ON_NS;
 		c->cycle_start = now;
 		if (want >= CYCLE_NS) {
-			/* Within the budget: stay on through the next cycle. */
+			/* Within the budget: stay on, and look again soon. */
 			c->sampled_ns += now - c->on_since;
 			c->on_since = now;
 			c->at_on += n;
-			c->off_at = now + CYCLE_NS;
+			c->off_at = now + RECHECK_NS;
 			return;
 		}
 		/* Off for the rest of the cycle; on again for want at its start. */
