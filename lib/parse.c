@@ -139,3 +139,31 @@ int parse_keyed_value(const char *text, const char *key, char *out, unsigned out
 	}
 	return -ENOENT;
 }
+
+int parse_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int parse_hex_fixed(const char *p, const char *end, int digits, uint32_t *out)
+{
+	uint32_t v = 0;
+	int i, h;
+
+	if (digits < 1 || digits > 8 || end - p < digits)
+		return -EBADMSG;
+	for (i = 0; i < digits; i++) {
+		h = parse_hex_digit(p[i]);
+		if (h < 0)
+			return -EBADMSG;
+		v = v << 4 | (uint32_t)h;
+	}
+	*out = v;
+	return 0;
+}

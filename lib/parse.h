@@ -34,4 +34,13 @@ int parse_pid(const char *s, int *out);
  */
 int parse_keyed_value(const char *text, const char *key, char *out, unsigned outsz);
 
+/* The value of a hex digit, either case, or -1. */
+int parse_hex_digit(char c);
+
+/*
+ * Exactly digits (1 to 8) hex digits at p, before end: the kernel's fixed
+ * widths (%08X, %04X). 0 or -EBADMSG.
+ */
+int parse_hex_fixed(const char *p, const char *end, int digits, uint32_t *out);
+
 #endif

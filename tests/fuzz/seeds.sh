@@ -17,6 +17,9 @@ seeds() { # NAME: the seed files of one harness
 	merge) find tests/e2e/expected -name '*.json' -type f ;;
 	escape) find testdata -name comm -type f ;;
 	app_fixes) echo lib/app_fixes.tbl ;;
+	net_inet) find testdata -type f -path '*/proc/[0-9]*/net/*' \( -name 'tcp*' -o -name 'udp*' \
+		-o -name 'raw*' \) ;;
+	net_unix) find testdata -type f -path '*/proc/[0-9]*/net/unix' ;;
 	esac
 	[ -d "tests/fuzz/seeds/$1" ] && find "tests/fuzz/seeds/$1" -type f
 	[ -d "tests/fuzz/regressions/$1" ] && find "tests/fuzz/regressions/$1" -type f

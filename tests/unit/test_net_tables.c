@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/PID/net tables: lines captured on the development host (6.18.44)
+ * from a python3 process with two SO_REUSEPORT listeners on 127.0.0.1:18080
+ * and two on [::1]:18080, a connection to the first (its accepted side
+ * still queued: inode 0, and the listener's rx_queue 1), UDP sockets on
+ * 127.0.0.1:18081 and [::1]:18082, a unix listener and an abstract one.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "net_inet.h"
+#include "net_unix.h"
+#include "testutil.h"
+
+static const char tcp[] =
+	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode                                                     \n"
+	"   0: 0100007F:46A0 00000000:0000 0A 00000000:00000001 00:00000000 00000000     0        0 15058163 2 00000000c9d78c6d 100 0 0 10 0                  \n"
+	"   1: 0100007F:46A0 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 15058162 1 00000000287b8e5f 100 0 0 10 0                  \n"
+	"   2: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 651 1 000000007919c065 100 0 0 10 0                       \n"
+	"   3: 0100007F:46A0 0100007F:B8CE 01 00000000:00000000 00:00000000 00000000     0        0 0 1 0000000070128e37 20 0 0 10 -1                         \n"
+	"   4: 0100007F:B8CE 0100007F:46A0 01 00000000:00000000 00:00000000 00000000     0        0 15058166 2 00000000bf1d4033 20 0 0 10 -1                  \n";
+
+static const char tcp6[] =
+	"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	"   0: 00000000000000000000000001000000:46A0 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 15058164 1 00000000d8d67db8 100 0 0 10 0\n"
+	"   1: 00000000000000000000000001000000:46A0 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 15058165 1 00000000676358bd 100 0 0 10 0\n";
+
+static const char udp[] =
+	"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops            \n"
+	"10402: 0100007F:46A1 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 15058167 2 00000000b9fe5405 0      \n";
+
+static const char udp6[] =
+	"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n"
+	"10403: 00000000000000000000000001000000:46A2 00000000000000000000000000000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 15058168 2 00000000644ff744 0\n";
+
+static const char unx[] =
+	"Num       RefCount Protocol Flags    Type St Inode Path\n"
+	"00000000c79ea4c2: 00000003 00000000 00000000 0001 03   647\n"
+	"00000000dd7140e8: 00000002 00000000 00010000 0001 01 15058169 /tmp/h15.sock\n"
+	"00000000670bc484: 00000002 00000000 00000000 0002 01 15058170 @h15-abstract\n";
+
+static void endpoint_is(const struct inet_sock *s, bool v6, const char *local, const char *remote)
+{
+	char buf[INET_ADDR_MAX];
+
+	inet_endpoint_text(s->local, s->lport, v6, buf, sizeof(buf));
+	assert_string_equal(buf, local);
+	inet_endpoint_text(s->remote, s->rport, v6, buf, sizeof(buf));
+	assert_string_equal(buf, remote);
+}
+
+static void test_tcp(void **state)
+{
+	struct inet_table t = { 0 };
+
+	(void)state;
+	assert_int_equal(inet_table_parse(tcp, false, &t), 0);
+	assert_int_equal(t.n, 5);
+	endpoint_is(&t.v[0], false, "127.0.0.1:18080", "0.0.0.0:0");
+	assert_string_equal(inet_state_name(t.v[0].state), "LISTEN");
+	assert_int_equal(t.v[0].rx_queue, 1);	/* one connection waits for accept() */
+	assert_int_equal(t.v[0].inode, 15058163);
+	endpoint_is(&t.v[2], false, "0.0.0.0:2024", "0.0.0.0:0");
+	assert_int_equal(t.v[3].inode, 0);	/* the queued side belongs to no process yet */
+	endpoint_is(&t.v[4], false, "127.0.0.1:47310", "127.0.0.1:18080");
+	assert_string_equal(inet_state_name(t.v[4].state), "ESTABLISHED");
+	assert_int_equal(t.v[4].uid, 0);
+	inet_table_free(&t);
+
+	assert_int_equal(inet_table_parse(tcp6, true, &t), 0);
+	assert_int_equal(t.n, 2);
+	endpoint_is(&t.v[1], true, "[::1]:18080", "[::]:0");
+	assert_int_equal(t.v[1].inode, 15058165);
+	inet_table_free(&t);
+}
+
+static void test_udp(void **state)
+{
+	struct inet_table t = { 0 };
+	char buf[INET_ADDR_MAX];
+
+	(void)state;
+	assert_int_equal(inet_table_parse(udp, false, &t), 0);
+	assert_int_equal(t.n, 1);
+	endpoint_is(&t.v[0], false, "127.0.0.1:18081", "0.0.0.0:0");
+	assert_string_equal(inet_state_name(t.v[0].state), "CLOSE");
+	assert_int_equal(inet_table_parse(udp6, true, &t), 0);	/* appends */
+	assert_int_equal(t.n, 2);
+	endpoint_is(&t.v[1], true, "[::1]:18082", "[::]:0");
+	inet_addr_text(t.v[1].local, true, buf, sizeof(buf));
+	assert_string_equal(buf, "::1");
+	assert_int_equal(t.v[1].inode, 15058168);
+	inet_table_free(&t);
+}
+
+static void test_inet_garbage(void **state)
+{
+	struct inet_table t = { 0 };
+	char *big, *cut;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(inet_table_parse("", false, &t), -EBADMSG);
+	assert_int_equal(inet_table_parse("garbage\n", false, &t), -EBADMSG);
+	/* a header alone: no socket */
+	assert_int_equal(inet_table_parse(tcp6, false, &t), -EBADMSG);	/* v6 lines as v4 */
+	inet_table_free(&t);
+	assert_int_equal(inet_table_parse(tcp, true, &t), -EBADMSG);
+	inet_table_free(&t);
+	assert_int_equal(inet_table_parse("  sl  local\n", false, &t), 0);
+	assert_int_equal(t.n, 0);
+	/* cut before the last newline: the kernel ends every line */
+	n = strlen(tcp);
+	cut = strndup(tcp, n - 20);
+	assert_int_equal(inet_table_parse(cut, false, &t), -EBADMSG);
+	inet_table_free(&t);
+	free(cut);
+	/* a line longer than any the kernel prints */
+	big = calloc(1, 4096);
+	assert_non_null(big);
+	memcpy(big, tcp, strlen(tcp));
+	memset(big + strlen(tcp), '1', 2000);
+	big[strlen(big)] = '\n';
+	assert_int_equal(inet_table_parse(big, false, &t), -EBADMSG);
+	inet_table_free(&t);
+	free(big);
+	/* an inode past 64 bits, a non-hex address */
+	assert_int_equal(inet_table_parse("  sl\n   0: 0100007F:46A0 00000000:0000 0A 00000000:00000000 "
+					  "00:00000000 00000000 0 0 99999999999999999999999\n",
+					  false, &t), -EBADMSG);
+	inet_table_free(&t);
+	assert_int_equal(inet_table_parse("  sl\n   0: 0100007G:46A0 00000000:0000 0A 00000000:00000000 "
+					  "00:00000000 00000000 0 0 1\n", false, &t), -EBADMSG);
+	inet_table_free(&t);
+	assert_string_equal(inet_state_name(99), "UNKNOWN");
+	assert_string_equal(net_proto_name(NET_OTHER), "other");
+	assert_string_equal(net_proto_name(NET_UDP6), "udp6");
+}
+
+static void test_unix(void **state)
+{
+	struct unix_table t = { 0 };
+
+	(void)state;
+	assert_int_equal(unix_table_parse(unx, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.skipped, 0);
+	assert_null(t.v[0].path);
+	assert_string_equal(unix_state_name(&t.v[0]), "ESTABLISHED");
+	assert_string_equal(unix_type_name(t.v[0].type), "STREAM");
+	assert_int_equal(t.v[1].inode, 15058169);
+	assert_string_equal(t.v[1].path, "/tmp/h15.sock");
+	assert_string_equal(unix_state_name(&t.v[1]), "LISTEN");
+	assert_string_equal(t.v[2].path, "@h15-abstract");
+	assert_string_equal(unix_type_name(t.v[2].type), "DGRAM");
+	assert_string_equal(unix_state_name(&t.v[2]), "UNCONNECTED");
+	unix_table_free(&t);
+}
+
+static void test_unix_hostile(void **state)
+{
+	struct unix_table t = { 0 };
+	char *cut;
+
+	(void)state;
+	assert_int_equal(unix_table_parse("", &t), -EBADMSG);
+	assert_int_equal(unix_table_parse("garbage\n", &t), -EBADMSG);
+	/* a path with a newline: the rest of it is no socket */
+	assert_int_equal(unix_table_parse("Num       RefCount Protocol Flags    Type St Inode Path\n"
+					  "0000000000000000: 00000002 00000000 00010000 0001 01 77 /tmp/a\n"
+					  "b c\n"
+					  "0000000000000000: 00000002 00000000 00000000 0002 01 78\n", &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.skipped, 1);
+	assert_string_equal(t.v[0].path, "/tmp/a");
+	unix_table_free(&t);
+	cut = strndup(unx, strlen(unx) - 5);
+	assert_int_equal(unix_table_parse(cut, &t), -EBADMSG);
+	unix_table_free(&t);
+	free(cut);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tcp),
+		cmocka_unit_test(test_udp),
+		cmocka_unit_test(test_inet_garbage),
+		cmocka_unit_test(test_unix),
+		cmocka_unit_test(test_unix_hostile),
+	};
+
+	return cmocka_run_group_tests_name("net_tables", tests, NULL, NULL);
+}
