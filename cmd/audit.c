@@ -11,6 +11,7 @@
 #include "proc_facts.h"
 #include "proc_json.h"
 #include "proc_scan.h"
+#include "sockets_json.h"
 #include "xalloc.h"
 
 enum {
@@ -63,16 +64,17 @@ static enum proc_file_need audit_file_need(const struct proc_facts *pf, const st
  * report) may end at any moment on a busy host: it is left out with a note.
  */
 static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
-		     struct check_ctx *ctx, const struct check_policy *pol)
+		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net)
 {
 	/* A watch decides afterwards which files are data: it has them all read. */
-	const struct proc_collect how = { .need = audit_file_need, .arg = ctx };
+	const struct proc_collect how = { .need = watch ? NULL : audit_file_need, .arg = ctx,
+					  .net = net };
 	struct proc_facts pf;
 	int ret = 0;
 
 	/* The last process's pf was here too: its application is not this one's. */
 	check_ctx_set_proc(ctx, NULL);
-	proc_facts_collect(sr, pid, watch ? NULL : &how, &pf);
+	proc_facts_collect(sr, pid, &how, &pf);
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
 		proc_facts_watch(sr, &pf, watch);
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
@@ -109,6 +111,8 @@ int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct
 
 	proc_facts_summary(pf, line, sizeof(line));
 	report_note(ctx->report, "%s", line);
+	if (proc_sockets_summary(&pf->sockets, line, sizeof(line)))
+		report_note(ctx->report, "pid %d %s", (int)pf->pid, line);
 	if (ctx->report->processes_out &&
 	    proc_facts_json_write(pf, ctx->report->processes_out, !ctx->report->nprocesses++))
 		ret = EXIT_CANNOT;
@@ -140,6 +144,7 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone)
 {
 	struct report *r = ctx->report;
+	struct net_cache net = { 0 };	/* each namespace's socket tables, read once */
 	bool named = *npids > 0;
 	size_t i;
 	int ret;
@@ -156,7 +161,8 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 			return ret;
 	}
 	for (i = 0; i < *npids; i++)
-		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy) != 0;
+		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy, &net) != 0;
+	net_cache_free(&net);
 	if (report_processes_end(r)) {
 		error_msg("out of memory");
 		return EXIT_CANNOT;

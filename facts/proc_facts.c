@@ -244,8 +244,14 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 			pf->nrings++;
 			continue;
 		}
+		if (type == PFILE_SOCKET) {
+			/* its inode is in the link: the tables say the rest */
+			if (proc_sockets_add_fd(&pf->sockets, fd, target) == -ENOMEM)
+				break;
+			continue;
+		}
 		if (type != PFILE_REGULAR && type != PFILE_OTHER)
-			continue;	/* sockets and pipes: nothing to judge */
+			continue;	/* pipes: nothing to judge */
 		if (grow((void **)&pf->files, pf->nfiles, sizeof(*pf->files)))
 			break;
 		struct proc_file *f = &pf->files[pf->nfiles];
@@ -572,6 +578,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	collect_exe(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
+	proc_sockets_collect(sr, pf, how ? how->net : NULL);
 	collect_file_details(sr, how, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
@@ -607,6 +614,7 @@ void proc_facts_free(struct proc_facts *pf)
 	for (i = 0; i < pf->nmounts; i++)
 		free(pf->mounts[i].source);
 	free(pf->mounts);
+	proc_sockets_free(&pf->sockets);
 	if (pf->watch)
 		punt_watch_free(pf->watch);
 	free(pf->watch);

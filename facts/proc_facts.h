@@ -11,6 +11,7 @@
 #include "fact.h"
 #include "fdinfo.h"
 #include "proc_maps.h"
+#include "proc_sockets.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "punt_watch.h"
@@ -93,6 +94,9 @@ struct proc_facts {
 	size_t nrings;
 	unsigned int nfds;
 
+	/* socket fds, and sockets only in a ring's file table, with their tables' lines */
+	struct proc_sockets sockets;
+
 	struct proc_mount *mounts;
 	size_t nmounts;
 
@@ -133,6 +137,8 @@ struct proc_collect {
 	enum proc_file_need (*need)(const struct proc_facts *pf, const struct proc_file *f,
 				    void *arg);
 	void *arg;
+	/* The socket tables of the namespaces read so far; NULL: this process's own. */
+	struct net_cache *net;
 };
 
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,

@@ -10,6 +10,7 @@
 #include "json_bytes.h"
 #include "json_put.h"
 #include "proc_json.h"
+#include "sockets_json.h"
 #include "watch_json.h"
 
 /* One file of the inventory, streamed: the same object json-c would write. */
@@ -102,8 +103,6 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 {
 	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
 			   *threads = json_object_new_object();
-	const int flags = JSON_C_TO_STRING_SPACED;
-	const char *s, *end;
 	struct json_put p;
 	size_t i;
 	int err = 0;
@@ -126,13 +125,11 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 		json_object_object_add(o, "watch", watch_json(pf->watch, &pf->threads));
 
 	/* The object without files, its closing brace replaced by the files array. */
-	s = json_object_to_json_string_ext(o, flags | JSON_C_TO_STRING_NOSLASHESCAPE);
-	end = s ? strrchr(s, '}') : NULL;
-	if (!end || fprintf(out, "%s\n    ", first ? "" : ",") < 0 ||
-	    fwrite(s, 1, (size_t)(end - s), out) != (size_t)(end - s) ||
-	    fputs(", \"files\": [", out) == EOF)
-		err = -EIO;
-	json_object_put(o);
+	if (fprintf(out, "%s\n    ", first ? "" : ",") < 0) {
+		json_object_put(o);
+		return -EIO;
+	}
+	err = json_put_head(out, o, "files");
 	json_put_init(&p, out);
 	for (i = 0; !err && i < pf->nfiles; i++) {
 		if (i && fputs(", ", out) == EOF)
@@ -141,7 +138,11 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 			err = file_json_put(&p, pf, &pf->files[i]);
 	}
 	json_put_free(&p);
-	if (!err && fputs("] }", out) == EOF)
+	if (!err && fputs("], \"sockets\": ", out) == EOF)
+		err = -EIO;
+	if (!err)
+		err = proc_sockets_json_write(&pf->sockets, out);
+	if (!err && fputs(" }", out) == EOF)
 		err = -EIO;
 	return err;
 }

@@ -223,3 +223,17 @@ int json_put_end(struct json_put *p)
 	p->len = 0;
 	return p->failed ? -EIO : 0;
 }
+
+int json_put_head(FILE *out, struct json_object *o, const char *key)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *end = s ? strrchr(s, '}') : NULL;
+	int err = 0;
+
+	if (!end || fwrite(s, 1, (size_t)(end - s), out) != (size_t)(end - s) ||
+	    fprintf(out, ", \"%s\": [", key) < 0)
+		err = -EIO;
+	json_object_put(o);
+	return err;
+}

@@ -56,4 +56,11 @@ void json_put_octal_n(struct json_put *p, const char *key, size_t klen, unsigned
 /* Closes the object: 0, or -EIO when some write failed. */
 int json_put_end(struct json_put *p);
 
+/*
+ * An object too large to build whole: o (its small keys, as json-c writes
+ * them) without its closing brace, then ', "KEY": [', for the caller to
+ * stream the array's objects and close with "] }". Puts o. 0 or -EIO.
+ */
+int json_put_head(FILE *out, struct json_object *o, const char *key);
+
 #endif

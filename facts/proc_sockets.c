@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A process's sockets (see proc_sockets.h). The fds come from the fd
+ * listing proc_facts already reads (each link says socket:[INODE]); no
+ * socket's fdinfo is read, as it holds nothing the tables lack.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "proc_facts.h"
+#include "proc_sockets.h"
+
+/*
+ * What UserFiles shows for a registered socket before 6.14: the dentry
+ * name, which sockfs sets to the protocol's name (struct proto .name).
+ */
+static const char *const sock_dentry_names[] = {
+	"TCP",	   "TCPv6",   "UDP",	 "UDPv6",   "UDP-Lite", "UDPLITEv6", "UNIX",
+	"UNIX-STREAM", "RAW", "RAWv6", "PING",	 "PINGv6",  "MPTCP",	"MPTCPv6",
+	"SCTP",	   "SCTPv6",  "NETLINK", "PACKET", "XDP",	"KCM",	     "AF_VSOCK",
+};
+
+static int parse_inode(const char *target, uint64_t *ino)
+{
+	int n = 0;
+
+	if (sscanf(target, "socket:[%" SCNu64 "]%n", ino, &n) != 1 || (size_t)n != strlen(target))
+		return -EINVAL;
+	return 0;
+}
+
+static struct proc_socket *add(struct proc_sockets *ps, int fd, uint64_t ino)
+{
+	struct proc_socket *s;
+
+	if (array_grow(&ps->v, &ps->cap, ps->n + 1))
+		return NULL;
+	s = &ps->v[ps->n++];
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->inode = ino;
+	s->proto = NET_OTHER;
+	s->ring_fd = -1;
+	return s;
+}
+
+int proc_sockets_add_fd(struct proc_sockets *ps, int fd, const char *target)
+{
+	uint64_t ino;
+
+	if (parse_inode(target, &ino))
+		return -EINVAL;
+	return add(ps, fd, ino) ? 0 : -ENOMEM;
+}
+
+static int by_inode(const void *a, const void *b)
+{
+	uint64_t x = ((const struct proc_socket *)a)->inode,
+		 y = ((const struct proc_socket *)b)->inode;
+
+	return x < y ? -1 : x > y;
+}
+
+/* fds in order, then the sockets only rings hold, by inode */
+static int by_fd(const void *a, const void *b)
+{
+	const struct proc_socket *x = a, *y = b;
+
+	if ((x->fd < 0) != (y->fd < 0))
+		return x->fd < 0 ? 1 : -1;
+	if (x->fd != y->fd)
+		return (x->fd > y->fd) - (x->fd < y->fd);
+	return by_inode(a, b);
+}
+
+static bool is_sock_dentry(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sock_dentry_names); i++)
+		if (!strcmp(name, sock_dentry_names[i]))
+			return true;
+	return false;
+}
+
+/* A regular file of the process with this basename: then the slot may be that file. */
+static bool file_named(const struct proc_facts *pf, const char *name)
+{
+	const char *b;
+	size_t i;
+
+	for (i = 0; i < pf->nfiles; i++) {
+		b = strrchr(pf->files[i].path, '/');
+		if (!strcmp(b ? b + 1 : pf->files[i].path, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Each ring's registered sockets: by inode from 6.14 (socket:[INODE]),
+ * counted as unidentified before. ps->v is sorted by inode here; the
+ * sockets only rings hold are appended (and sorted in later).
+ */
+static void mark_registered(struct proc_facts *pf)
+{
+	struct proc_sockets *ps = &pf->sockets;
+	size_t r, k, nfd = ps->n;
+	struct proc_socket key, *s;
+	uint64_t ino;
+
+	for (r = 0; r < pf->nrings; r++) {
+		const struct proc_ring *ring = &pf->rings[r];
+		const struct uring_fdinfo *u = &ring->u;
+
+		if (ring->busy || !fact_ok(&ring->e) || !u->has_user_files) {
+			ps->rings_unknown = true;
+			continue;
+		}
+		for (k = 0; k < u->nfiles; k++) {
+			const char *path = u->files[k].path;
+
+			if (parse_inode(path, &ino)) {
+				if (!strchr(path, '/') && is_sock_dentry(path) && !file_named(pf, path))
+					ps->registered_unidentified++;
+				continue;
+			}
+			key.inode = ino;
+			s = nfd ? bsearch(&key, ps->v, nfd, sizeof(*ps->v), by_inode) : NULL;
+			if (!s) {
+				/* one ring or another holds it twice: one socket */
+				for (s = ps->v + nfd; s < ps->v + ps->n && s->inode != ino; s++)
+					;
+				if (s == ps->v + ps->n)
+					s = add(ps, -1, ino);
+			}
+			if (s && s->ring_fd < 0)
+				s->ring_fd = ring->fd;
+		}
+	}
+}
+
+/* The tables, in order, until every socket is found: most processes need one or two. */
+static void join_tables(const struct sysroot *sr, pid_t pid, struct net_ns *ns,
+			struct proc_sockets *ps)
+{
+	size_t i, left = ps->n;
+	int p;
+
+	ps->netns = ns->ino;
+	for (p = 0; p < NET_NPROTO && left; p++) {
+		int err = net_ns_read(ns, sr, pid, p);
+
+		if (err == -ENOENT)
+			continue;	/* no such table here: IPv6 or UDP-Lite not built */
+		if (err) {
+			if (fact_ok(&ps->e))
+				ps->e = ns->e[p];
+			continue;
+		}
+		ps->tables |= 1u << p;
+		for (i = 0; i < ps->n; i++) {
+			struct proc_socket *s = &ps->v[i];
+			const struct unix_sock *un;
+			const struct inet_sock *in;
+
+			if (s->proto != NET_OTHER || s->ambiguous)
+				continue;
+			if (p == NET_UNIX && (un = net_ns_unix(ns, s->inode, &s->ambiguous))) {
+				s->un = *un;
+				s->un.path = un->path ? strdup(un->path) : NULL;
+			} else if (p != NET_UNIX && (in = net_ns_inet(ns, p, s->inode, &s->ambiguous))) {
+				s->in = *in;
+			} else {
+				left -= s->ambiguous;
+				continue;
+			}
+			s->proto = p;
+			left--;
+		}
+	}
+}
+
+static bool same_listener(const struct proc_socket *a, const struct proc_socket *b)
+{
+	return a->proto == b->proto && a->proto != NET_UNIX && a->in.lport == b->in.lport &&
+	       !memcmp(a->in.local, b->in.local, sizeof(a->in.local));
+}
+
+static bool listening(const struct proc_socket *s)
+{
+	if (s->proto == NET_UNIX)
+		return s->un.listening;
+	return s->proto != NET_OTHER && s->in.state == INET_LISTEN;
+}
+
+/* The listeners by protocol, address and port, with the namespace's count of each. */
+static int group_listeners(const struct net_ns *ns, struct proc_sockets *ps)
+{
+	struct proc_listener *l;
+	size_t i, j;
+
+	for (i = 0; i < ps->n; i++) {
+		const struct proc_socket *s = &ps->v[i];
+
+		if (!listening(s))
+			continue;
+		for (j = 0; j < ps->nlisteners; j++)
+			if (same_listener(&ps->v[ps->listeners[j].first], s))
+				break;
+		if (j == ps->nlisteners) {
+			if (array_grow(&ps->listeners, &ps->lcap, ps->nlisteners + 1))
+				return -ENOMEM;
+			l = &ps->listeners[ps->nlisteners++];
+			memset(l, 0, sizeof(*l));
+			l->proto = s->proto;
+			l->first = i;
+			l->in_netns = s->proto == NET_UNIX ? 1
+				      : net_ns_listeners(ns, s->proto, s->in.local, s->in.lport);
+		}
+		l = &ps->listeners[j];
+		l->ours++;
+		if (s->fd < 0)
+			continue;
+		if (array_grow(&l->fds, &l->cap, l->nfds + 1))
+			return -ENOMEM;
+		l->fds[l->nfds++] = s->fd;
+	}
+	return 0;
+}
+
+void proc_sockets_collect(const struct sysroot *sr, struct proc_facts *pf,
+			  struct net_cache *cache)
+{
+	struct proc_sockets *ps = &pf->sockets;
+	struct net_cache own = { 0 };
+	struct net_ns *ns;
+	bool owned;
+
+	if (ps->n > 1)
+		qsort(ps->v, ps->n, sizeof(*ps->v), by_inode);
+	mark_registered(pf);
+	if (!ps->n)
+		return;
+	if (ps->n > 1)
+		qsort(ps->v, ps->n, sizeof(*ps->v), by_fd);
+	ns = net_cache_get(cache ? cache : &own, sr, pf->pid, &owned);
+	if (!ns) {
+		fact_fail(&ps->e, -ENOMEM, "out of memory");
+		return;
+	}
+	join_tables(sr, pf->pid, ns, ps);
+	if (group_listeners(ns, ps))
+		fact_fail(&ps->e, -ENOMEM, "out of memory");
+	if (owned)
+		net_ns_free(ns);
+	net_cache_free(&own);
+}
+
+void proc_sockets_free(struct proc_sockets *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		free(ps->v[i].un.path);
+	free(ps->v);
+	for (i = 0; i < ps->nlisteners; i++)
+		free(ps->listeners[i].fds);
+	free(ps->listeners);
+	memset(ps, 0, sizeof(*ps));
+}
+
+int proc_socket_registered(const struct proc_sockets *ps, const struct proc_socket *s)
+{
+	if (s->ring_fd >= 0)
+		return 1;
+	return ps->rings_unknown || ps->registered_unidentified ? -1 : 0;
+}
+
+const char *proc_socket_local(const struct proc_socket *s, char *buf, size_t bufsz)
+{
+	if (s->proto == NET_OTHER)
+		return NULL;
+	if (s->proto == NET_UNIX)
+		return s->un.path;
+	inet_endpoint_text(s->in.local, s->in.lport, net_proto_v6(s->proto), buf, bufsz);
+	return buf;
+}
+
+const char *proc_socket_remote(const struct proc_socket *s, char *buf, size_t bufsz)
+{
+	if (s->proto == NET_OTHER || s->proto == NET_UNIX)
+		return NULL;
+	inet_endpoint_text(s->in.remote, s->in.rport, net_proto_v6(s->proto), buf, bufsz);
+	return buf;
+}
+
+const char *proc_socket_state(const struct proc_socket *s)
+{
+	if (s->proto == NET_OTHER)
+		return NULL;
+	return s->proto == NET_UNIX ? unix_state_name(&s->un) : inet_state_name(s->in.state);
+}
