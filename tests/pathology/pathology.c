@@ -34,6 +34,8 @@
  *   ring-per-thread, ring-per-thread-unpinned, ring-per-thread-one-cpu, shared-ring,
  *   setup-churn, setup-churn-fast, buf-dry, cq-full, taskrun-interrupts, taskrun-coop
  *                     the thread model and the ring map: see thread_model.c
+ *   registered-socket a TCP listener and an accepted socket registered with a ring, the
+ *                     accepted one's fd closed: see net_sockets.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -473,6 +475,8 @@ int main(int argc, char **argv)
 		hostile_names(dir);
 	} else if (!strcmp(mode, "no-ring")) {
 		no_ring();
+	} else if (!strcmp(mode, "registered-socket")) {
+		registered_socket();
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;

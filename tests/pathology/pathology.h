@@ -27,4 +27,7 @@ int thread_model_mode(const char *mode);
 /* The no-ring mode (no_ring.c): a service that fell back to Linux AIO, until stopped. */
 void no_ring(void);
 
+/* The registered-socket mode (net_sockets.c): sockets in a ring's file table, until stopped. */
+void registered_socket(void);
+
 #endif
