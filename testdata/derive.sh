@@ -6,6 +6,7 @@
 #   sh testdata/capture.sh testdata/uring-disabled-2   (while kernel.io_uring_disabled=2)
 #   prlimit --memlock=65536:65536 sh testdata/capture.sh testdata/old-5.10-memlock-64k
 #   sh testdata/capture.sh testdata/proc-6.18-no-ring PID   (PID: build/tests/pathology no-ring)
+#   sh testdata/capture.sh testdata/proc-6.18-sockets PID   (PID: tests/e2e/sockets_server.py under unshare -n)
 #   sh testdata/derive.sh
 #
 # Each edit below is what its tree's README row says it shows.
@@ -24,7 +25,7 @@ trim() {
 	sed -i 's/(builder@[^)]*)/(builder@localhost)/' "$t/proc/version"
 	echo init >"$t/proc/1/comm"
 }
-for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k proc-6.18-no-ring; do
+for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k proc-6.18-no-ring proc-6.18-sockets; do
 	trim "$t"
 done
 
