@@ -248,13 +248,18 @@ $(B)/tests/audit_floor: tests/bench/audit_floor.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
+$(B)/tests/sockets_floor: tests/bench/sockets_floor.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 # Speed next to the floor, side by side in one run; informs, never gates.
-bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/pathology
+bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/pathology $(B)/tests/sockets_floor
 	@bash tests/bench/preflight.sh
 	@bash tests/bench/audit.sh
 	@bash tests/bench/probe_vs_fio.sh
 	@bash tests/bench/watch.sh
 	@bash tests/bench/ringmap.sh
+	@bash tests/bench/sockets.sh
 
 # The Debian package, built by dpkg-buildpackage from a copy of the tree in
 # $(B)/deb (its clean step would empty this tree's build/), the .deb there.
