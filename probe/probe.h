@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "fact.h"
+#include "latency.h"
 
 enum probe_rw {
 	PROBE_RANDRW,
@@ -28,7 +29,6 @@ enum probe_mode {
 };
 
 #define PM_CONTRAST_FIRST PM_BUFFERED
-#define PROBE_HIST_BUCKETS 24	/* log2 buckets of microseconds: <1, 1, 2, 4, ... */
 
 struct probe_opts {
 	const char *dir;

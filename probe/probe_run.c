@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "latency.h"
 #include "mountinfo.h"
 #include "probe.h"
 #include "task_iter.h"
@@ -182,33 +183,9 @@ static int wait_some(struct engine *e)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void latency_stats(struct engine *e, struct probe_mode_result *m)
 {
-	size_t i;
-
-	for (i = 0; i < e->nlat; i++) {
-		uint32_t us = e->lat[i] / 1000;
-		unsigned int b = 0;
-
-		while (us && b < PROBE_HIST_BUCKETS - 1) {
-			us >>= 1;
-			b++;
-		}
-		m->hist[b]++;
-	}
-	if (!e->nlat)
-		return;
-	qsort(e->lat, e->nlat, sizeof(*e->lat), cmp_u32);
-	m->p50_us = e->lat[e->nlat / 2] / 1000.0;
-	m->p99_us = e->lat[(size_t)((double)e->nlat * 0.99)] / 1000.0;
-	m->p999_us = e->lat[(size_t)((double)e->nlat * 0.999)] / 1000.0;
+	latency_summarize(e->lat, e->nlat, m->hist, &m->p50_us, &m->p99_us, &m->p999_us);
 }
 
 /* The TIDs of our iou-sqp and iou-wrk threads. */
