@@ -8,6 +8,7 @@
 
 #include "app_fixes.h"
 #include "host_facts.h"
+#include "net.h"
 #include "probe.h"
 #include "proc_facts.h"
 #include "report.h"
@@ -32,6 +33,8 @@ enum check_scope {
  * says so; it never passes what the live system failed.
  */
 #define CHECK_LIVE_FACTS (1u << 3)
+/* Judges the network probe (probe --net), not the storage probe. */
+#define CHECK_PROBE_NET (1u << 4)
 /* Its pass is the probe's verdict: the JSON's probe.fast_path. */
 #define CHECK_PROBE_VERDICT (1u << 2)
 
@@ -80,6 +83,7 @@ struct check_ctx {
 	const struct proc_facts *proc;	/* process checks */
 	const struct audit_opts *audit;
 	const struct probe_result *probe;	/* probe checks */
+	const struct net_result *probe_net;	/* probe checks of CHECK_PROBE_NET rows */
 	const struct thresholds *th;		/* NULL: the defaults */
 	struct report *report;
 	/*
@@ -191,6 +195,11 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx);
 void check_probe_sqpoll(const struct check *c, struct check_ctx *ctx);
 void check_probe_fixed_buffers(const struct check *c, struct check_ctx *ctx);
 void check_probe_cq_overflow(const struct check *c, struct check_ctx *ctx);
+void check_probe_net_punts(const struct check *c, struct check_ctx *ctx);
+void check_probe_net_features(const struct check *c, struct check_ctx *ctx);
+void check_probe_net_echo(const struct check *c, struct check_ctx *ctx);
+void check_probe_net_enobufs(const struct check *c, struct check_ctx *ctx);
+void check_probe_net_napi(const struct check *c, struct check_ctx *ctx);
 
 /*
  * The status of a finding about a missing fact: error when it was read but

@@ -1014,5 +1014,102 @@ const struct check check_table[] = {
 		.info.fix = "report it: a CQ twice the queue depth should not overflow",
 		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_setup.2.html",
 	},
+	{
+		.info.id = "probe-net-punts",
+		.info.title = "No socket request of the network probe was punted to io-wq",
+		.info.category = "probe",
+		.info.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROBE,
+		.flags = CHECK_PROBE_NET,
+		.run = check_probe_net_punts,
+		.info.looks_at = "probe --net: the io_uring:io_uring_queue_async_work tracepoint counted "
+			    "on every thread of the probe with perf_event_open (root), per io_uring "
+			    "mode, next to io_uring:io_uring_poll_arm; without root, the io-wq "
+			    "workers alive when a mode's clients are done.",
+		.info.why = "A socket request that cannot complete at once gets -EAGAIN and is armed "
+		       "on poll (FEAT_FAST_POLL, 5.7+): the network fast path, with no thread "
+		       "involved. It goes to an io-wq worker only when the file cannot be "
+		       "polled, the poll allocation fails, or the application set IOSQE_ASYNC, "
+		       "which forces io-wq and has made thread explosions in servers.",
+		.info.fix = "never set IOSQE_ASYNC on socket requests; a punt on loopback is a "
+		       "kernel matter: report it with the kernel version",
+		.info.reference = "https://github.com/axboe/liburing/issues/426",
+	},
+	{
+		.info.id = "probe-net-features",
+		.info.title = "The network features of io_uring work on this kernel",
+		.info.category = "probe",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROBE,
+		.flags = CHECK_PROBE_NET,
+		.run = check_probe_net_features,
+		.info.looks_at = "probe --net: each io_uring mode's features, tried before it runs: "
+			    "the opcodes through io_uring_get_probe() (ACCEPT 5.5, RECV and SEND 5.6, "
+			    "SEND_ZC 6.0), a provided buffer ring (5.19), multishot accept (5.19) and "
+			    "multishot recv (6.0) on a loopback pair, IORING_REGISTER_NAPI (6.9).",
+		.info.why = "Thread-per-core servers (monoio, glommio, Seastar) use multishot accept "
+		       "and recv with provided buffer rings, zero-copy send and NAPI busy "
+		       "polling where the kernel has them, and fall back, or fail, where it does "
+		       "not. The kernel refuses an unknown flag or registration with EINVAL, "
+		       "which is what the probe reads, never the version string.",
+		.info.fix = "run the service on a kernel with the features it uses, or let it fall "
+		       "back to single-shot requests",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",
+	},
+	{
+		.info.id = "probe-net-echo",
+		.info.title = "Every request of the network probe succeeded and every echo matched",
+		.info.category = "probe",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROBE,
+		.flags = CHECK_PROBE_NET,
+		.run = check_probe_net_echo,
+		.info.looks_at = "probe --net: failed completions on the servers, and the clients' "
+			    "comparison of each echo with the message sent.",
+		.info.why = "The numbers of a mode whose requests failed or whose echoes came back "
+		       "wrong measure something else than an echo.",
+		.info.fix = "report it with the kernel version and the failing mode",
+		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_enter.2.html",
+	},
+	{
+		.info.id = "probe-net-enobufs",
+		.info.title = "Multishot recv never ran out of provided buffers",
+		.info.category = "probe",
+		.info.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROBE,
+		.flags = CHECK_PROBE_NET,
+		.run = check_probe_net_enobufs,
+		.info.looks_at = "probe --net, multishot mode: recv completions with -ENOBUFS, and how "
+			    "often a multishot request ended and was armed again.",
+		.info.why = "A multishot recv whose buffer group is empty completes with ENOBUFS and "
+		       "ends; the server must give buffers back and arm it again, and meanwhile "
+		       "the connection is not read. The probe gives each worker two buffers a "
+		       "connection and returns each as soon as it is copied, so ENOBUFS here "
+		       "means buffers come back too late.",
+		.info.fix = "return buffers to the ring right after use, size the ring for the "
+		       "connections a thread holds",
+		.info.reference = "https://github.com/axboe/liburing/issues/778",
+	},
+	{
+		.info.id = "probe-net-napi",
+		.info.title = "IORING_REGISTER_NAPI works on this kernel",
+		.info.category = "probe",
+		.info.severity = SEVERITY_INFO,
+		.scope = SCOPE_PROBE,
+		.flags = CHECK_PROBE_NET,
+		.run = check_probe_net_napi,
+		.info.looks_at = "probe --net, napi mode: IORING_REGISTER_NAPI on each worker's ring "
+			    "(6.9+; EOPNOTSUPP without CONFIG_NET_RX_BUSY_POLL), and on 6.12+ the "
+			    "ring's fdinfo line NAPI: enabled.",
+		.info.why = "With NAPI registered, io_uring adds the NAPI id of each socket it arms "
+		       "poll on to the ring's list and busy-polls those NAPI instances while "
+		       "waiting for completions. Loopback traffic goes through no NAPI "
+		       "instance a socket is marked with, so the list stays empty and nothing "
+		       "is busy-polled: the probe shows that the registration works and what "
+		       "it costs, not what busy polling gains on a real NIC.",
+		.info.fix = "measure busy polling on the service's NIC, with napi_defer_hard_irqs "
+		       "and gro_flush_timeout set when prefer-busy-poll is used",
+		.info.reference = "https://docs.kernel.org/networking/napi.html",
+	},
 };
 const size_t check_table_len = ARRAY_SIZE(check_table);

@@ -146,6 +146,10 @@ void checks_run_scope(enum check_scope scope, struct check_ctx *ctx,
 		c = &check_table[i];
 		if (c->scope != scope)
 			continue;
+		/* A probe run judges the probe that ran: storage, or --net. */
+		if (scope == SCOPE_PROBE &&
+		    ((c->flags & CHECK_PROBE_NET) ? !ctx->probe_net : !ctx->probe))
+			continue;
 		if (pol->only && !list_has(pol->only, c->info.id))
 			continue;
 		if (pol->skip && list_has(pol->skip, c->info.id)) {
