@@ -159,6 +159,10 @@ int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx);
 struct probe_opts;
 int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,
 			  const struct check_policy *pol, bool histograms);
+/* probe --net (cmd/probe_net.c): the network probe, its table, checks and JSON. */
+struct net_opts;
+int cmd_probe_net_into_report(const struct net_opts *o, struct check_ctx *ctx,
+			      const struct check_policy *pol, bool progress);
 int cmd_checks(int argc, char **argv, struct global_opts *g);
 int cmd_explain(int argc, char **argv, struct global_opts *g);
 

@@ -128,6 +128,56 @@ static void latency_family(FILE *out, struct json_object *probe, const char *nam
 	}
 }
 
+/* probe --net: one family of a key of probe.net.modes[], or its latency quantiles. */
+static void net_family(FILE *out, struct json_object *net, const char *name, const char *type,
+		       const char *help, const char *key, double scale)
+{
+	static const char *const keys[] = { "p50", "p99", "p999" };
+	static const char *const qs[] = { "0.5", "0.99", "0.999" };
+	struct json_object *arr, *m, *v, *lat;
+	size_t i;
+	int q;
+
+	if (!json_object_object_get_ex(net, "modes", &arr))
+		return;
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	for (q = key ? 2 : 0; q < 3; q++) {
+		for (i = 0; i < json_object_array_length(arr); i++) {
+			m = json_object_array_get_idx(arr, i);
+			if (key ? !json_object_object_get_ex(m, key, &v) || !v
+				: !json_object_object_get_ex(m, "lat_us", &lat) ||
+				  !json_object_object_get_ex(lat, keys[q], &v))
+				continue;
+			fprintf(out, "%s{mode=\"%s\"", name,
+				json_object_get_string(json_object_object_get(m, "mode")));
+			if (!key)
+				fprintf(out, ",quantile=\"%s\"", qs[q]);
+			fprintf(out, "} %.17g\n", json_object_get_double(v) * scale);
+		}
+	}
+}
+
+static void net_families(FILE *out, struct json_object *probe)
+{
+	struct json_object *net, *fast;
+
+	if (!json_object_object_get_ex(probe, "net", &net))
+		return;
+	net_family(out, net, "uringlint_probe_net_messages_per_second", "gauge",
+		   "Echoed messages per second the network probe measured per mode.", "msgs_per_sec", 1);
+	net_family(out, net, "uringlint_probe_net_latency_seconds", "summary",
+		   "Round-trip time of the network probe per mode.", NULL, 1e-6);
+	net_family(out, net, "uringlint_probe_net_punts", "gauge",
+		   "Socket requests punted to io-wq during the network probe, per mode.", "punts", 1);
+	net_family(out, net, "uringlint_probe_net_enters_per_message", "gauge",
+		   "io_uring_enter calls per echoed message, per mode.", "enters_per_msg", 1);
+	if (json_object_object_get_ex(net, "fast_path", &fast))
+		fprintf(out, "# HELP uringlint_probe_net_fast_path 1 when no socket request of the "
+			     "network probe was punted to io-wq, else 0.\n"
+			     "# TYPE uringlint_probe_net_fast_path gauge\n"
+			     "uringlint_probe_net_fast_path %d\n", json_object_get_boolean(fast));
+}
+
 int write_report_prometheus(FILE *out, const struct report *r)
 {
 	struct json_object *fast;
@@ -175,7 +225,9 @@ int write_report_prometheus(FILE *out, const struct report *r)
 		fprintf(out, "\",severity=\"%s\",command=\"%s\"} %d\n",
 			severity_name(f->check->severity), r->command, status_value(f->status));
 	}
-	if (r->probe) {
+	if (r->probe && json_object_object_get_ex(r->probe, "net", NULL))
+		net_families(out, r->probe);
+	if (r->probe && json_object_object_get_ex(r->probe, "modes", NULL)) {
 		probe_family(out, r->probe, "uringlint_probe_iops", "IOPS the probe measured per mode.",
 			     "iops", NULL);
 		/*
