@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 
 N=${N:-10}
-SUITES=${SUITES:-run hostile audit probe nobody names}
+SUITES=${SUITES:-run hostile audit probe probe_net nobody names}
 LOAD=${LOAD:-}
 case $N in '' | *[!0-9]* | 0) echo "check-repeat: N must be a count of rounds, not '$N'" >&2; exit 2 ;; esac
 
