@@ -86,6 +86,8 @@ if start hostile-names "$data/hostile-names"; then
 fi
 
 case_json probe-ext4 "$UL" probe --dir "$data" --contrast --duration 0.3 --size 16M --format json --fail-on never
+# The network probe on loopback: what this kernel's io_uring offers for sockets.
+case_json probe-net "$UL" probe --net --duration 0.3 --format json --fail-on never
 
 # The capture: attached's idle shared SQPOLL thread, and clean's busy one with a
 # registered file and buffer.
