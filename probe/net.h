@@ -62,7 +62,7 @@ struct net_mode_result {
 	double cpu_us;		/* CPU time of the server threads */
 	double process_cpu_us;	/* CPU time of the whole probe: servers and clients */
 	uint64_t zc_notifs, zc_copied;	/* SEND_ZC notifications, and those saying "copied" */
-	bool zc_usage;		/* the kernel reports copied vs zero-copy (6.2+) */
+	bool zc_usage;		/* the kernel took IORING_SEND_ZC_REPORT_USAGE */
 	bool napi_fdinfo;	/* the ring's fdinfo shows "NAPI:\tenabled" (6.12+) */
 	unsigned int conns_min, conns_max;	/* connections a worker accepted */
 };

@@ -196,7 +196,7 @@ out_ring:
 	return ret;
 }
 
-/* One zero-copy send, asking whether it was copied (6.2+); its notification too. */
+/* One zero-copy send, asking whether it was copied; its notification too. */
 static int try_send_zc(bool *zc_usage, char *why, size_t whysz)
 {
 	int fds[3] = { -1, -1, -1 }, ret, tries;
@@ -229,7 +229,7 @@ static int try_send_zc(bool *zc_usage, char *why, size_t whysz)
 			wait_one(&ring, NULL);	/* the notification */
 		if (ret != -EINVAL || !*zc_usage)
 			break;
-		*zc_usage = false;	/* 6.0 and 6.1 know no REPORT_USAGE: send without it */
+		*zc_usage = false;	/* a kernel without REPORT_USAGE refuses it: send without */
 	}
 	if (ret < 0)
 		snprintf(why, whysz, "IORING_OP_SEND_ZC failed: %s", strerror(-ret));

@@ -94,7 +94,7 @@ int net_try_mode(enum net_mode m, bool *zc_usage, const char **needs, char *why,
 
 /* Locally defined where liburing 2.3's headers stop. */
 #ifndef IORING_SEND_ZC_REPORT_USAGE
-#define IORING_SEND_ZC_REPORT_USAGE (1U << 3)	/* 6.2 */
+#define IORING_SEND_ZC_REPORT_USAGE (1U << 3)
 #endif
 #ifndef IORING_NOTIF_USAGE_ZC_COPIED
 #define IORING_NOTIF_USAGE_ZC_COPIED (1U << 31)
