@@ -148,20 +148,37 @@ void json_put_octal_n(struct json_put *p, const char *key, size_t klen, unsigned
 
 /*
  * Whether json-c would write s as it is, its length in *len: no control
- * byte, quote or backslash ('/' stays), and UTF-8 (json_bytes.h).
+ * byte, quote or backslash ('/' stays), and UTF-8 (json_bytes.h). Eight
+ * bytes at a time within the string's length (the classic has-less and
+ * has-byte tests: each sets a byte's top bit where that byte matches); an
+ * audit scans the path of each of 10,000 files.
  */
 static bool plain(const char *s, size_t *len)
 {
-	bool ascii = true;
-	const char *c;
+	const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+	size_t n = strlen(s), i;
+	uint64_t any = 0, bad = 0;
 
-	for (c = s; *c; c++) {
-		if ((unsigned char)*c < ' ' || *c == '"' || *c == '\\')
-			return false;
-		ascii &= (unsigned char)*c < 0x80;
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t x, q, b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		bad |= ((x - ones * ' ') & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b);
+		any |= x;
 	}
-	*len = (size_t)(c - s);
-	return ascii || utf8_valid(s);
+	if (bad & tops)
+		return false;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < ' ' || c == '"' || c == '\\')
+			return false;
+		any |= c;
+	}
+	*len = n;
+	return !(any & tops) || utf8_valid(s);
 }
 
 /* The string's value; true when it was plain (so UTF-8: no base64 sibling needed). */

@@ -166,6 +166,10 @@ static void test_json_put(void **state)
 	static const char *const names[] = {
 		"/srv/data/x.dat", "", "a\"b\\c/d", "tab\there\nnl\x01\x1f\x7f",
 		"caf\xc3\xa9", "bad\xff\xfe", "\xe2\x82", "\xf0\x9f\x98\x80 ok", "del\x7f/", "\x1b[31m",
+		/* Each kind of byte in the 8-byte words the scan reads, and in the tail after them. */
+		"/srv/data/0123456789abcdef.dat", "/srv/data/01234\"6789", "/srv/data/0123\\56789",
+		"/srv/data/012345\n789", "/srv/data/0123456789abcd\x1f", "/srv/data/01234567\x80",
+		"/srv/data/0123456\xc3\xa9 ok", "/srv/\x7f\x20\x21\x23\x5b\x5d\x5d\x5d/x",
 	};
 	struct json_put p;
 	char *buf, *want;
