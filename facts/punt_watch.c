@@ -47,21 +47,16 @@ static void sleep_ms(long ms)
  * What sampling may cost. Every sample costs the watched thread the
  * record's output and this process the join: at this VM's highest punt
  * rate (about 100k requests a second, each three samples) sampling all the
- * time slowed the workload by 15% or more. Above SAMPLE_BUDGET samples a
- * second the watch samples only part of each cycle (at least MIN_ON_NS),
- * long enough to take in about that many, and counts the punts exactly
- * throughout; below it, it samples all the time.
+ * time slowed the workload by 15% or more. So each cycle of a second
+ * begins with sampling on, and once SAMPLE_BUDGET samples have come in
+ * (and at least MIN_ON_NS has passed) it is off until the next cycle: a
+ * steady high rate is sampled for a few milliseconds a second, a burst
+ * costs no more than the budget, and a process under the budget is
+ * sampled all the time. The punts are counted exactly throughout.
  */
-#define SAMPLE_BUDGET 10000.0
+#define SAMPLE_BUDGET 10000ull
 #define CYCLE_NS 1000000000ull
 #define MIN_ON_NS 10000000ull
-#define FIRST_ON_NS 50000000ull
-/*
- * Sampling all the time, the rate is looked at again this often: a
- * program that starts slowly (fio lays out its file first) and then runs
- * at full rate is sampled in full for this long at most, not a cycle.
- */
-#define RECHECK_NS 100000000ull
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -70,6 +65,7 @@ static void sleep_ms(long ms)
 struct watch_run {
 	struct punt_watch *w;
 	unsigned int map[UT_NEVENTS];	/* stream event -> uring_trace event */
+	uint64_t drained;		/* samples taken in: what the budget counts */
 };
 
 static void on_record(const struct tp_record *r, void *arg)
@@ -77,6 +73,7 @@ static void on_record(const struct tp_record *r, void *arg)
 	struct watch_run *run = arg;
 	struct tp_record t = *r;
 
+	run->drained++;
 	t.event = run->map[r->event];
 	uring_trace_record(&run->w->ut, &t);
 }
@@ -239,8 +236,9 @@ static bool gone(int pidfd, pid_t pid, int wait_ms)
 
 /* Sampling on for part of each cycle, as long as the rate allows. */
 struct sample_cycle {
-	uint64_t cycle_start, on_since, off_at;
-	uint64_t at_on;			/* samples counted when sampling went on */
+	uint64_t cycle_start;		/* when this cycle began */
+	uint64_t on_since;		/* when sampling went on */
+	uint64_t at_on;			/* samples drained when this cycle's sampling began */
 	uint64_t sampled_ns;
 	bool gaps;			/* sampling was off at some time */
 };
@@ -257,59 +255,36 @@ static void window_close(struct punt_watch *w, uint64_t t)
 		w->windows[w->nwindows - 1].end = t;
 }
 
-static uint64_t samples_counted(const struct tp_stream *s)
-{
-	uint64_t counts[TPS_MAX_EVENTS], sum = 0;
-	unsigned int k;
-
-	tp_stream_counts(s, counts);
-	for (k = 0; k < s->nev; k++)
-		sum += counts[k];
-	return sum;
-}
-
 static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct watch_run *run)
 {
 	/* Now, not the tick's start: the drain and the file reads before took time. */
 	uint64_t now = tp_stream_now();
 
-	if (s->sampling && now >= c->off_at) {
-		uint64_t on_ns = now - c->on_since, n = samples_counted(s) - c->at_on;
-		double rate = (double)n * (double)NS / (double)(on_ns ? on_ns : 1);
-		uint64_t want = rate <= SAMPLE_BUDGET ? CYCLE_NS
-						     : (uint64_t)(CYCLE_NS * (SAMPLE_BUDGET / rate));
-
-		if (want < MIN_ON_NS)
-			want = MIN_ON_NS;
-		c->cycle_start = now;
-		if (want >= CYCLE_NS) {
-			/* Within the budget: stay on, and look again soon. */
-			c->sampled_ns += now - c->on_since;
-			c->on_since = now;
-			c->at_on += n;
-			c->off_at = now + RECHECK_NS;
+	if (s->sampling) {
+		if (now - c->cycle_start >= CYCLE_NS) {
+			/* A cycle within the budget: on through the next one too. */
+			c->cycle_start = now;
+			c->at_on = run->drained;
 			return;
 		}
-		/* Off for the rest of the cycle; on again for want at its start. */
+		if (run->drained - c->at_on < SAMPLE_BUDGET || now - c->on_since < MIN_ON_NS)
+			return;
+		/* This cycle's budget is spent: off until the next one. */
 		tp_stream_sample(s, false);
 		window_close(run->w, tp_stream_now());
 		tp_stream_drain(s, UINT64_MAX, on_record, run);
 		uring_trace_cut(&run->w->ut);
 		c->sampled_ns += now - c->on_since;
 		c->gaps = true;
-		c->off_at = want;	/* the length of the next window, until it starts */
-		c->cycle_start = now + (CYCLE_NS - want);
 		return;
 	}
-	if (!s->sampling && now >= c->cycle_start) {
-		uint64_t want = c->off_at;
-
-		c->at_on = samples_counted(s);
+	if (now - c->cycle_start >= CYCLE_NS) {
+		c->cycle_start = now;
+		c->at_on = run->drained;
 		window_open(run->w, tp_stream_now());
 		tp_stream_sample(s, true);
 		run->w->ut.sampled_since = tp_stream_now();
 		c->on_since = now;
-		c->off_at = now + want;
 	}
 }
 
@@ -374,7 +349,6 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	next_cache = start + CACHE_NS;
 	w->ut.sampled_since = start;
 	cycle.on_since = cycle.cycle_start = start;
-	cycle.off_at = start + FIRST_ON_NS;
 	for (now = start; now < end; now = tp_stream_now()) {
 		uint64_t left_ms = (end - now) / 1000000ull;
 
