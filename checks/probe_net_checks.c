@@ -81,9 +81,10 @@ void check_probe_net_punts(const struct check *c, struct check_ctx *ctx)
 			       "%u io_uring modes ran and no io-wq worker was alive at their end; "
 			       "the punt count needs the tracepoint (%s)", ran, r->tp_why);
 	if (bad[0])
-		finding_set_fix(f, "socket requests punt when IOSQE_ASYNC is set or the file cannot "
-				   "be polled; on loopback neither should happen: report it with "
-				   "the kernel version");
+		finding_set_fix(f, "socket requests punt when IOSQE_ASYNC is set, the file cannot "
+				   "be polled, or a request keeps getting -EAGAIN after its poll "
+				   "wakeups; the probe sets no IOSQE_ASYNC: run it again, and report "
+				   "a punt that stays with the kernel version");
 	finding_ev_str(f, "punts_source", tp ? "tracepoint" : "threads");
 }
 

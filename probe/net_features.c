@@ -190,7 +190,10 @@ static int try_multishot(const char **needs, char *why, size_t whysz)
 out_fds:
 	close_fds(fds, 3);
 out_map:
+	/* The ring first: a multishot recv it still holds selects from these buffers. */
+	io_uring_queue_exit(&ring);
 	munmap(br, sz);
+	return ret;
 out_ring:
 	io_uring_queue_exit(&ring);
 	return ret;

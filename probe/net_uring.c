@@ -49,15 +49,24 @@ struct userver {
 	bool ring_ok;
 };
 
+/*
+ * A free SQE. With the SQ full it is handed to the kernel first; when the
+ * kernel takes none (its CQ overflowing), the worker stops with the error
+ * rather than lose a request: NULL then, and the caller arms nothing.
+ */
 static struct io_uring_sqe *sqe_get(struct userver *s)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
+	int ret;
 
 	if (!sqe) {
-		/* The SQ is full: hand it to the kernel now and take a fresh entry. */
 		s->w->enters++;
-		io_uring_submit(&s->ring);
+		ret = io_uring_submit(&s->ring);
 		sqe = io_uring_get_sqe(&s->ring);
+		if (!sqe) {
+			net_note_error(&s->w->errors, &s->w->first_error, ret < 0 ? ret : -EBUSY);
+			s->stop = true;
+		}
 	}
 	return sqe;
 }
@@ -66,6 +75,8 @@ static void arm_accept(struct userver *s, unsigned int k)
 {
 	struct io_uring_sqe *sqe = sqe_get(s);
 
+	if (!sqe)
+		return;
 	if (s->multishot)
 		io_uring_prep_multishot_accept(sqe, s->w->lfd[k], NULL, NULL, 0);
 	else
@@ -78,6 +89,8 @@ static void arm_recv(struct userver *s, unsigned int slot)
 	struct io_uring_sqe *sqe = sqe_get(s);
 	struct conn *c = &s->conns[slot];
 
+	if (!sqe)
+		return;
 	if (s->multishot) {
 		io_uring_prep_recv_multishot(sqe, c->fd, NULL, 0, 0);
 		sqe->flags |= IOSQE_BUFFER_SELECT;
@@ -94,6 +107,8 @@ static void arm_send(struct userver *s, unsigned int slot)
 	struct io_uring_sqe *sqe = sqe_get(s);
 	struct conn *c = &s->conns[slot];
 
+	if (!sqe)
+		return;
 	if (s->zc) {
 		io_uring_prep_send_zc(sqe, c->fd, c->buf, c->len, MSG_NOSIGNAL, 0);
 		if (s->w->sh->zc_usage)
@@ -261,6 +276,8 @@ static void arm_stop(struct userver *s)
 {
 	struct io_uring_sqe *sqe = sqe_get(s);
 
+	if (!sqe)
+		return;
 	/* Poll, not read: a read of an eventfd could go to io-wq and count as a punt. */
 	io_uring_prep_poll_add(sqe, s->w->stopfd, POLLIN);
 	io_uring_sqe_set_data64(sqe, UD(OP_STOP, 0));
@@ -365,15 +382,20 @@ static void teardown(struct userver *s)
 {
 	unsigned int k;
 
+	/*
+	 * The ring first: a recv or send still armed on poll holds its own
+	 * reference to the socket, so closing the fd would not cancel it, and
+	 * its task work could write into a buffer already freed. Exiting the
+	 * ring cancels every request it holds; a cancelled one copies nothing.
+	 */
+	if (s->ring_ok)
+		io_uring_queue_exit(&s->ring);
 	for (k = 0; s->conns && k < s->w->sh->max_conns; k++) {
 		if (s->conns[k].fd >= 0)
 			close(s->conns[k].fd);
 		free(s->conns[k].buf);
 	}
 	free(s->conns);
-	/* Exiting the ring cancels what it still holds before the buffers go. */
-	if (s->ring_ok)
-		io_uring_queue_exit(&s->ring);
 	if (s->br)
 		munmap(s->br, s->br_size);
 	free(s->bufs);
