@@ -138,8 +138,15 @@ static void mark_registered(struct proc_facts *pf)
 				if (s == ps->v + ps->n)
 					s = add(ps, -1, ino);
 			}
-			if (s && s->ring_fd < 0)
-				s->ring_fd = ring->fd;
+			if (!s)
+				continue;
+			/* A socket on several fds (dup): every one of them is the registered one. */
+			if (s < ps->v + nfd)
+				while (s > ps->v && s[-1].inode == ino)
+					s--;
+			for (; s < ps->v + ps->n && s->inode == ino; s++)
+				if (s->ring_fd < 0)
+					s->ring_fd = ring->fd;
 		}
 	}
 }
@@ -223,7 +230,9 @@ static int group_listeners(const struct net_ns *ns, struct proc_sockets *ps)
 				      : net_ns_listeners(ns, s->proto, s->in.local, s->in.lport);
 		}
 		l = &ps->listeners[j];
-		l->ours++;
+		/* One socket on several fds (dup) is one listener of this process's. */
+		if (!s->dup)
+			l->ours++;
 		if (s->fd < 0)
 			continue;
 		if (array_grow(&l->fds, &l->cap, l->nfds + 1))
@@ -240,9 +249,13 @@ void proc_sockets_collect(const struct sysroot *sr, struct proc_facts *pf,
 	struct net_cache own = { 0 };
 	struct net_ns *ns;
 	bool owned;
+	size_t i;
 
 	if (ps->n > 1)
 		qsort(ps->v, ps->n, sizeof(*ps->v), by_inode);
+	/* A socket on several fds (dup): the ones after the first are the same socket. */
+	for (i = 1; i < ps->n; i++)
+		ps->v[i].dup = ps->v[i].inode == ps->v[i - 1].inode;
 	mark_registered(pf);
 	if (!ps->n)
 		return;

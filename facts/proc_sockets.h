@@ -20,6 +20,7 @@ struct proc_socket {
 	uint64_t inode;
 	enum net_proto proto;	/* NET_OTHER: in no table read (netlink, packet, ...) */
 	bool ambiguous;		/* two table lines claim its inode: neither is taken */
+	bool dup;		/* another fd of the process is the same socket (dup) */
 	int ring_fd;		/* the first ring whose UserFiles names it; -1 none */
 	struct inet_sock in;	/* inet tables */
 	struct unix_sock un;	/* unix: un.path is this socket's own copy */
@@ -32,7 +33,11 @@ struct proc_listener {
 	int *fds;		/* this process's fds; a socket only in a ring is not one */
 	size_t nfds, cap;
 	size_t ours;		/* this process's sockets in it, fds or not */
-	size_t in_netns;	/* LISTEN sockets on it in the namespace: > 1 a reuseport group */
+	/*
+	 * LISTEN sockets on it in the namespace: > 1 a reuseport group, or
+	 * sockets bound to different devices (the tables do not show which)
+	 */
+	size_t in_netns;
 };
 
 struct proc_sockets {
