@@ -249,6 +249,8 @@ struct finding *proc_fact_missing(const struct check *c, struct check_ctx *ctx,
  */
 bool ringmap_watched(const struct check *c, struct check_ctx *ctx);
 void ringmap_subject(const struct proc_facts *pf, size_t ring, char *buf, size_t n);
+/* The same without the pid: "ring fd 3", "ring 2 (fd not matched)"; returns buf. */
+const char *ringmap_ring_name(const struct proc_facts *pf, size_t ring, char *buf, size_t n);
 /* A thread with at least this share of a ring's requests is named as one that drives it. */
 #define DRIVER_SHARE 0.05
 

@@ -144,17 +144,6 @@ static void format_seen(const struct driver *dr, char *buf, size_t n)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s64 and above", buf[0] ? ", " : "");
 }
 
-static const char *ring_name(const struct proc_facts *pf, size_t ring, char *buf, size_t n)
-{
-	const struct watch_ring_match *m = pf->watch->matches;
-
-	if (m && m[ring].fd >= 0)
-		snprintf(buf, n, "ring fd %d", m[ring].fd);
-	else
-		snprintf(buf, n, "ring %zu (fd not matched)", ring + 1);
-	return buf;
-}
-
 static void judge_unpinned(const struct check *c, struct check_ctx *ctx, struct driver *dr)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -168,7 +157,7 @@ static void judge_unpinned(const struct check *c, struct check_ctx *ctx, struct 
 		      "thread %s submits %.0f%% of %s's requests%s and is not pinned (it may run on "
 		      "CPUs %.64s): its submissions came from CPUs %s and moved to another CPU %llu "
 		      "times in the %s watched, and the ring's memory moved with them",
-		      dr->t->comm, 100 * dr->share, ring_name(pf, dr->ring, ring, sizeof(ring)),
+		      dr->t->comm, 100 * dr->share, ringmap_ring_name(pf, dr->ring, ring, sizeof(ring)),
 		      dr->rings > 1 ? " (and drives other rings)" : "", dr->t->cpus_allowed, seen,
 		      (unsigned long long)dr->migrations, punt_watch_span(pf->watch).s);
 	finding_ev_int(fi, "tid", dr->tid);
@@ -196,7 +185,7 @@ static void judge_shared(const struct check *c, struct check_ctx *ctx, struct dr
 		dr->judged = true;
 		n++;
 		w = snprintf(list + used, sizeof(list) - used, "%stid %d (%s)", used ? ", " : "",
-			     (int)dr->tid, ring_name(pf, dr->ring, ring, sizeof(ring)));
+			     (int)dr->tid, ringmap_ring_name(pf, dr->ring, ring, sizeof(ring)));
 		if (w > 0 && (size_t)w < sizeof(list) - used)
 			used += (size_t)w;
 	}
@@ -219,7 +208,7 @@ static void judge_on_sqpoll(const struct check *c, struct check_ctx *ctx, struct
 	fi = proc_add(c, ctx, STATUS_WARN, subject,
 		      "thread %s drives %s pinned to CPU %d, where a SQPOLL thread of the process "
 		      "is pinned to poll: the two take turns on that CPU",
-		      dr->t->comm, ring_name(pf, dr->ring, ring, sizeof(ring)), dr->cpu);
+		      dr->t->comm, ringmap_ring_name(pf, dr->ring, ring, sizeof(ring)), dr->cpu);
 	finding_ev_int(fi, "tid", dr->tid);
 	finding_ev_int(fi, "cpu", dr->cpu);
 }

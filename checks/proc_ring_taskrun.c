@@ -48,9 +48,11 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 		return;
 	w = pf->watch;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (!w->ut.have[UT_TW_RUN]) {
-		proc_add(c, ctx, STATUS_SKIP, subject, "this kernel has no io_uring_task_work_run "
-			 "tracepoint: how often completion work ran in each thread is unknown");
+	if (!w->ut.have[UT_TW_RUN] || !w->ut.have[UT_EXIT]) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "this kernel has no %s tracepoint: how often "
+			 "completion work ran in each thread outside io_uring_enter is unknown",
+			 !w->ut.have[UT_TW_RUN] ? "io_uring_task_work_run"
+						: "syscalls:sys_exit_io_uring_enter");
 		return;
 	}
 	secs = w->seconds_sampled > 0 ? w->seconds_sampled : w->seconds_watched;
@@ -74,9 +76,8 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 		plain++;
 		s = main_driver(r);
 		t = s ? uring_trace_thread(&w->ut, s->tid) : NULL;
-		/* Batches beyond its io_uring_enter calls ran elsewhere: a floor for the interruptions. */
-		runs = t && secs > 0 && t->tw_runs > t->enters ? (double)(t->tw_runs - t->enters) / secs
-							       : 0;
+		/* Batches run while it was out of io_uring_enter: where the interruptions are. */
+		runs = t && secs > 0 ? (double)t->tw_outside / secs : 0;
 		if (runs < TW_RUNS_OFTEN)
 			continue;
 		often++;
@@ -85,15 +86,17 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 		ringmap_subject(pf, i, subject, sizeof(subject));
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "set up with %s, no COOP_TASKRUN: its thread tid %d%s%s%s ran io_uring's "
-			      "completion work %.0f times a second more than it entered io_uring_enter "
-			      "(%llu items in %llu batches, %llu io_uring_enter calls, in the %s "
-			      "watched); without COOP_TASKRUN the kernel interrupts the thread to queue "
-			      "each batch, whatever it is doing",
+			      "completion work %.0f times a second outside io_uring_enter (%llu of "
+			      "%llu batches, %llu items, %llu io_uring_enter calls, in the %s watched); "
+			      "without COOP_TASKRUN the kernel interrupts the thread to queue each "
+			      "batch, whatever it is doing",
 			      flags, (int)t->tid, pt ? " (" : "", pt ? pt->comm : "", pt ? ")" : "", runs,
-			      (unsigned long long)t->tw_items, (unsigned long long)t->tw_runs,
-			      (unsigned long long)t->enters, punt_watch_span(w).s);
+			      (unsigned long long)t->tw_outside, (unsigned long long)t->tw_runs,
+			      (unsigned long long)t->tw_items, (unsigned long long)t->enters,
+			      punt_watch_span(w).s);
 		finding_ev_int(fi, "tid", t->tid);
 		finding_ev_int(fi, "task_work_runs", (int64_t)t->tw_runs);
+		finding_ev_int(fi, "task_work_runs_outside_enter", (int64_t)t->tw_outside);
 		finding_ev_int(fi, "runs_per_second", (int64_t)runs);
 	}
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
@@ -105,8 +108,8 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 	else if (!often)
 		proc_add(c, ctx, STATUS_PASS, subject,
 			 "of %u ring%s set up while watched, %u lack%s COOP_TASKRUN and DEFER_TASKRUN, "
-			 "and no thread of those ran completion work %u times a second beyond its "
-			 "io_uring_enter calls%s",
+			 "and no thread of those ran completion work %u times a second outside "
+			 "io_uring_enter%s",
 			 known, known == 1 ? "" : "s", plain, plain == 1 ? "s" : "", TW_RUNS_OFTEN,
 			 unknown ? " (the flags of the others are unknown: set up before the watch)"
 				 : "");

@@ -21,14 +21,22 @@
 /* A completion queue seen this full is an overflow waiting to happen. */
 #define CQ_NEAR_FULL 0.9
 
-void ringmap_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
+const char *ringmap_ring_name(const struct proc_facts *pf, size_t i, char *buf, size_t n)
 {
 	const struct watch_ring_match *m = pf->watch->matches;
 
 	if (m && m[i].fd >= 0)
-		snprintf(buf, n, "pid %d ring fd %d", (int)pf->pid, m[i].fd);
+		snprintf(buf, n, "ring fd %d", m[i].fd);
 	else
-		snprintf(buf, n, "pid %d ring %zu (fd not matched)", (int)pf->pid, i + 1);
+		snprintf(buf, n, "ring %zu (fd not matched)", i + 1);
+	return buf;
+}
+
+void ringmap_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
+{
+	char name[48];
+
+	snprintf(buf, n, "pid %d %s", (int)pf->pid, ringmap_ring_name(pf, i, name, sizeof(name)));
 }
 
 bool ringmap_watched(const struct check *c, struct check_ctx *ctx)

@@ -865,9 +865,10 @@ const struct check check_table[] = {
 		.info.looks_at = "With audit --watch SECONDS, as root: the setup flags of rings set up "
 			    "while watched (io_uring_create; audit --exec sees them all), the thread "
 			    "that drives each, and io_uring_task_work_run in that thread (batches of "
-			    "completion work, and their items) against its io_uring_enter calls: the "
-			    "batches beyond those calls ran elsewhere, a floor for the interruptions. "
-			    "Often is 1000 such batches a second or more.",
+			    "completion work, and their items), counting the batches run while the "
+			    "thread was out of io_uring_enter (after its sys_exit and before its next "
+			    "sys_enter): a wait in io_uring_enter runs a batch at each wakeup, which is "
+			    "no interruption. Often is 1000 such batches a second or more.",
 		.info.why = "Without IORING_SETUP_COOP_TASKRUN (5.19) or DEFER_TASKRUN (6.1), the "
 		       "kernel queues a ring's completion work on the thread that owns the "
 		       "requests with TWA_SIGNAL: the thread is interrupted (an IPI when it runs "
@@ -1028,11 +1029,14 @@ const struct check check_table[] = {
 			    "workers alive when a mode's clients are done.",
 		.info.why = "A socket request that cannot complete at once gets -EAGAIN and is armed "
 		       "on poll (FEAT_FAST_POLL, 5.7+): the network fast path, with no thread "
-		       "involved. It goes to an io-wq worker only when the file cannot be "
-		       "polled, the poll allocation fails, or the application set IOSQE_ASYNC, "
-		       "which forces io-wq and has made thread explosions in servers.",
-		.info.fix = "never set IOSQE_ASYNC on socket requests; a punt on loopback is a "
-		       "kernel matter: report it with the kernel version",
+		       "involved. It goes to an io-wq worker when the file cannot be polled, "
+		       "arming the poll fails, the request kept getting -EAGAIN after its poll "
+		       "wakeups (one retry on older kernels, up to APOLL_MAX_RETRY, 128, on "
+		       "newer ones), or the application set IOSQE_ASYNC, which forces io-wq and "
+		       "has made thread explosions in servers.",
+		.info.fix = "never set IOSQE_ASYNC on socket requests; a punt of the probe on "
+		       "loopback is rare: run it again, and report one that stays with the "
+		       "kernel version",
 		.info.reference = "https://github.com/axboe/liburing/issues/426",
 	},
 	{

@@ -89,6 +89,9 @@ static void thread_work(struct json_object *s, const struct uring_trace *ut, pid
 						   : t ? i64(t->tw_runs) : i64(0));
 	json_object_object_add(s, "task_work_items", !ut->have[UT_TW_RUN] ? NULL
 						    : t ? i64(t->tw_items) : i64(0));
+	json_object_object_add(s, "task_work_runs_outside_enter",
+			       !ut->have[UT_TW_RUN] || !ut->have[UT_EXIT] ? NULL
+			       : t ? i64(t->tw_outside) : i64(0));
 }
 
 /* The CPUs a thread submitted from, and how often it changed CPU between submissions. */
@@ -144,9 +147,7 @@ static struct json_object *setup_json(const struct ut_ring *r)
  */
 static struct json_object *quantile_json(const struct ut_ring_op *op, double q)
 {
-	double all = (double)(op->latency_n + op->latency_censored);
-
-	if ((double)op->latency_censored > (1 - q) * all)
+	if (!uring_trace_latency_known(op, q))
 		return NULL;
 	return json_object_new_double((double)uring_trace_latency(op, q) / 1e3);
 }

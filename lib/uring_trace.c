@@ -29,6 +29,7 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_COMPLETE] = "io_uring/io_uring_complete",
 	[UT_CREATE] = "io_uring/io_uring_create",
 	[UT_TW_RUN] = "io_uring/io_uring_task_work_run",
+	[UT_EXIT] = "syscalls/sys_exit_io_uring_enter",
 };
 
 void uring_trace_setup(struct uring_trace *ut)
@@ -339,6 +340,13 @@ uint64_t uring_trace_lat_bucket_top(unsigned int b)
 	return (1ull << msb) + ((uint64_t)(sub + 1) << (msb - 2));
 }
 
+bool uring_trace_latency_known(const struct ut_ring_op *op, double q)
+{
+	double all = (double)(op->latency_n + op->latency_censored);
+
+	return op->latency_n && (double)op->latency_censored <= (1 - q) * all;
+}
+
 uint64_t uring_trace_latency(const struct ut_ring_op *op, double q)
 {
 	uint64_t want, seen = 0;
@@ -503,6 +511,9 @@ void uring_trace_cut(struct uring_trace *ut)
 	if (ut->reqs_cap)
 		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
 	ut->reqs_used = 0;
+	/* Unseen from here on: where each thread is, until its next entry or exit. */
+	for (i = 0; i < ut->nthreads; i++)
+		ut->threads[i].where = UT_IN_UNKNOWN;
 }
 
 static void on_enter(struct uring_trace *ut, const struct tp_record *r)
@@ -513,6 +524,7 @@ static void on_enter(struct uring_trace *ut, const struct tp_record *r)
 	if (!e)
 		return;
 	e->enters++;
+	e->where = UT_IN_ENTER;
 	if (!tp_field_u64(ut->f_enter_fd, r->raw, r->len, &fd))
 		return;
 	tp_field_u64(ut->f_enter_flags, r->raw, r->len, &flags);
@@ -776,8 +788,11 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
 
 /*
  * A batch of completion work run in the thread that owns the requests:
- * at its next entry to the kernel, or, without COOP_TASKRUN, after the
- * kernel interrupted it to run it (task_work with TWA_SIGNAL).
+ * in io_uring_enter (each wakeup of a wait runs one), on the way back from
+ * another system call, or, without COOP_TASKRUN, after the kernel
+ * interrupted the thread for it (task_work with TWA_SIGNAL). Only the
+ * batches run while the thread is known to be out of io_uring_enter count
+ * as outside it.
  */
 static void on_tw_run(struct uring_trace *ut, const struct tp_record *r)
 {
@@ -787,8 +802,17 @@ static void on_tw_run(struct uring_trace *ut, const struct tp_record *r)
 	if (!t)
 		return;
 	t->tw_runs++;
+	t->tw_outside += t->where == UT_OUT_OF_ENTER;
 	if (tp_field_u64(ut->f_tw_count, r->raw, r->len, &count))
 		t->tw_items += count;
+}
+
+static void on_leave(struct uring_trace *ut, const struct tp_record *r)
+{
+	struct ut_thread *t = thread_of(ut, r->tid, true);
+
+	if (t)
+		t->where = UT_OUT_OF_ENTER;
 }
 
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
@@ -817,6 +841,9 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		break;
 	case UT_TW_RUN:
 		on_tw_run(ut, r);
+		break;
+	case UT_EXIT:
+		on_leave(ut, r);
 		break;
 	}
 }

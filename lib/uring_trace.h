@@ -18,6 +18,7 @@ enum ut_event {
 	UT_COMPLETE,	/* io_uring_complete: a CQE, with its result */
 	UT_CREATE,	/* io_uring_create: a ring set up, with its flags, while watched */
 	UT_TW_RUN,	/* io_uring_task_work_run: a thread ran a batch of completion work */
+	UT_EXIT,	/* syscalls:sys_exit_io_uring_enter: the thread left io_uring_enter */
 	UT_NEVENTS,
 };
 
@@ -127,9 +128,13 @@ struct ut_thread {
 	uint64_t enters;		/* io_uring_enter calls sampled */
 	/*
 	 * io_uring_task_work_run: batches of completion work run in this
-	 * thread (rings without DEFER_TASKRUN), and the items in them.
+	 * thread (rings without DEFER_TASKRUN), and the items in them; and
+	 * the batches run while it was seen outside io_uring_enter (between
+	 * an exit and the next entry): on another system call's way back, or
+	 * because the kernel interrupted it for them.
 	 */
-	uint64_t tw_runs, tw_items;
+	uint64_t tw_runs, tw_items, tw_outside;
+	enum { UT_IN_UNKNOWN, UT_IN_ENTER, UT_OUT_OF_ENTER } where;
 };
 
 struct uring_trace {
@@ -211,6 +216,11 @@ enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode);
  * 0 when none was joined.
  */
 uint64_t uring_trace_latency(const struct ut_ring_op *op, double q);
+/*
+ * Whether that quantile is known: not when the requests still open as
+ * sampling stopped (longer than seen) could be the ones above it.
+ */
+bool uring_trace_latency_known(const struct ut_ring_op *op, double q);
 /* What the trace saw of thread tid (its io_uring_enter calls, its task work), or NULL. */
 const struct ut_thread *uring_trace_thread(const struct uring_trace *ut, pid_t tid);
 /* The bucket of a latency in ns (exposed for the tests), and a bucket's upper edge in ns. */

@@ -265,19 +265,13 @@ st=$?
 [ "$st" -eq 143 ] && ! pgrep -P "$ul" >/dev/null && ok "--exec passes SIGTERM on to the program: exit 143, nothing left" ||
 	bad "--exec passes SIGTERM on" "exit $st"
 
-# fio under --exec: four rings, each set up and driven by its own job thread, with the
-# flags fio 3.33 passes to io_uring_setup as strace decodes them (the ground truth,
-# from the system call itself, not from the tracepoint).
-if command -v fio >/dev/null && command -v strace >/dev/null; then
-	fio_job=(--name=map --directory="$TMP/data" --ioengine=io_uring --rw=randread --bs=4k --size=8M
-		--direct=1 --thread --numjobs=4 --iodepth=8 --time_based --runtime=2)
-	strace -f -e trace=io_uring_setup -o "$TMP/fio.strace" fio "${fio_job[@]}" >/dev/null 2>&1
-	want=$(python3 - "$TMP/fio.strace" <<'PY'
+# strace_flags FILE: the flags of each io_uring_setup strace saw succeed, one a line,
+# as numbers (include/uapi/linux/io_uring.h, bit by bit).
+strace_flags() {
+	python3 - "$1" <<'PY'
 import re, sys
-# include/uapi/linux/io_uring.h, bit by bit
 names = ["IOPOLL", "SQPOLL", "SQ_AFF", "CQSIZE", "CLAMP", "ATTACH_WQ", "R_DISABLED", "SUBMIT_ALL",
          "COOP_TASKRUN", "TASKRUN_FLAG", "SQE128", "CQE32", "SINGLE_ISSUER", "DEFER_TASKRUN"]
-vals = set()
 for line in open(sys.argv[1]):
     m = re.search(r"io_uring_setup\(\d+, \{flags=([^,]*),", line)
     if not m or "= -" in line:
@@ -285,10 +279,39 @@ for line in open(sys.argv[1]):
     v = 0
     for part in m.group(1).split("|"):
         v |= int(part, 16) if part.startswith("0x") else 1 << names.index(part.replace("IORING_SETUP_", ""))
-    vals.add(v)
-print(" ".join(str(v) for v in sorted(vals)))
+    print(v)
 PY
-)
+}
+
+# Four SQPOLL rings, the last three attached to the first's thread with ATTACH_WQ:
+# under --exec every ring's flags, as strace saw them set, and sqpoll-shared passes.
+if command -v strace >/dev/null; then
+	PATHOLOGY_SECONDS=1 strace -f -e trace=io_uring_setup -o "$TMP/attached.strace" \
+		"$HELPERS/pathology" attached "$TMP/data" >/dev/null 2>&1
+	want=$(strace_flags "$TMP/attached.strace" | sort -n | tr '\n' ' ')
+	PATHOLOGY_SECONDS=1 "$BIN" audit --format json -o "$TMP/execattached.json" --exec -- \
+		"$HELPERS/pathology" attached "$TMP/data" >/dev/null 2>"$TMP/execattached.err"
+	rc=$?
+	got=$(jq -r '[.processes[0].watch.rings[] | select(.setup != null) | .setup.flags_value] | sort | map(tostring) | join(" ")' \
+		"$TMP/execattached.json" 2>/dev/null)
+	if [ "$rc" -eq 0 ] && [ "$got " = "$want" ] && [ "$want" = "2 34 34 34 " ] &&
+		[ "$(jq -r '[.findings[] | select(.id == "sqpoll-shared")][0].status' "$TMP/execattached.json")" = pass ]; then
+		ok "--exec attached: flags $got (SQPOLL, then SQPOLL|ATTACH_WQ) as strace saw them; sqpoll-shared passes"
+	else
+		bad "--exec attached: ATTACH_WQ from io_uring_create" "rc $rc, got '$got', strace '$want'" "$(head -c 300 "$TMP/execattached.err")"
+	fi
+else
+	skip "--exec attached against strace" "strace is not installed"
+fi
+
+# fio under --exec: four rings, each set up and driven by its own job thread, with the
+# flags fio 3.33 passes to io_uring_setup as strace decodes them (the ground truth,
+# from the system call itself, not from the tracepoint).
+if command -v fio >/dev/null && command -v strace >/dev/null; then
+	fio_job=(--name=map --directory="$TMP/data" --ioengine=io_uring --rw=randread --bs=4k --size=8M
+		--direct=1 --thread --numjobs=4 --iodepth=8 --time_based --runtime=2)
+	strace -f -e trace=io_uring_setup -o "$TMP/fio.strace" fio "${fio_job[@]}" >/dev/null 2>&1
+	want=$(strace_flags "$TMP/fio.strace" | sort -un | tr '\n' ' ' | sed 's/ $//')
 	"$BIN" audit --format json -o "$TMP/execfio.json" --exec -- fio "${fio_job[@]}" >/dev/null 2>"$TMP/execfio.err"
 	rc=$?
 	if [ "$rc" -eq 0 ] && [ -n "$want" ] && jq -e --arg want "$want" '[.processes[0].watch.rings[] |

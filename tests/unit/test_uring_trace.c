@@ -65,6 +65,16 @@ static const char tw_run_fmt[] =
 	"\tfield:void * tctx;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned int count;\toffset:16;\tsize:4;\tsigned:0;\n";
 
+static const char enter_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int flags;\toffset:40;\tsize:8;\tsigned:0;\n";
+static const char exit_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n";
+
 static struct uring_trace ut;
 static uint8_t raw[128];
 static uint64_t now;
@@ -444,6 +454,41 @@ static void test_task_work(void **state)
 	uring_trace_free(&ut);
 }
 
+/*
+ * Batches in io_uring_enter (a wait's wakeups) are not outside it; after
+ * the exit they are; after a cut, where the thread is is unknown until its
+ * next entry or exit, and nothing counts outside.
+ */
+static void test_task_work_outside(void **state)
+{
+	const struct ut_thread *t;
+
+	(void)state;
+	setup_trace();
+	assert_int_equal(tp_format_parse(enter_fmt, &ut.fmts[UT_ENTER]), 0);
+	assert_int_equal(tp_format_parse(exit_fmt, &ut.fmts[UT_EXIT]), 0);
+	ut.have[UT_ENTER] = ut.have[UT_EXIT] = true;
+	uring_trace_setup(&ut);
+	feed(UT_TW_RUN);		/* before any entry: unknown */
+	put(UT_ENTER, "fd", 5);
+	feed(UT_ENTER);
+	feed(UT_TW_RUN);
+	feed(UT_TW_RUN);		/* two wakeups of one wait */
+	feed(UT_EXIT);
+	feed(UT_TW_RUN);		/* interrupted in user space, or another call's return */
+	uring_trace_cut(&ut);
+	feed(UT_TW_RUN);		/* unseen since the cut */
+	feed(UT_EXIT);
+	feed(UT_TW_RUN);
+	t = uring_trace_thread(&ut, 42);
+	assert_non_null(t);
+	assert_int_equal(t->tw_runs, 6);
+	assert_int_equal(t->tw_outside, 2);
+	assert_int_equal(t->enters, 1);
+	assert_int_equal(t->fd, 5);
+	uring_trace_free(&ut);
+}
+
 /* The histogram's buckets: ordered, and every latency below its bucket's upper edge. */
 static void test_latency_buckets(void **state)
 {
@@ -481,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_maps_libs),
 		cmocka_unit_test(test_ring_map),
 		cmocka_unit_test(test_task_work),
+		cmocka_unit_test(test_task_work_outside),
 		cmocka_unit_test(test_latency_buckets),
 	};
 
