@@ -905,6 +905,32 @@ const struct check check_table[] = {
 		.info.reference = "https://man7.org/linux/man-pages/man7/io_uring.7.html",
 	},
 	{
+		.info.id = "net-listeners",
+		.info.title = "A SO_REUSEPORT group's closing listener hands its queue on",
+		.info.category = "proc-net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_net_listeners,
+		.info.looks_at = "The process's TCP LISTEN sockets (socket fds joined with "
+			    "/proc/PID/net/tcp and tcp6 of its own namespace), grouped by address and "
+			    "port with every LISTEN socket of that namespace: more than one on one "
+			    "address and port is a SO_REUSEPORT group (or sockets bound to different "
+			    "devices with SO_BINDTODEVICE or a VRF, which /proc/net/tcp does not "
+			    "show, and which this check would take for one); each listener's accept "
+			    "queue "
+			    "(rx_queue) as read; net.ipv4.tcp_migrate_req of the namespace uringlint "
+			    "runs in (5.14+), judged only when the process shares it.",
+		.info.why = "Thread-per-core servers give each worker its own SO_REUSEPORT listener, "
+		       "and the kernel ties each incoming connection to one of them at its SYN. "
+		       "When a listener closes (a worker restarts, a deploy drains it), the "
+		       "connections in its accept queue are aborted unless "
+		       "net.ipv4.tcp_migrate_req is 1, which moves them to another listener of "
+		       "the group. One listener shared by every worker needs nothing of this; it "
+		       "is said plainly, with its queue.",
+		.info.fix = "sysctl -w net.ipv4.tcp_migrate_req=1, kept in /etc/sysctl.d/",
+		.info.reference = "https://docs.kernel.org/networking/ip-sysctl.html",
+	},
+	{
 		.info.id = "dstate-threads",
 		.info.title = "No threads stuck in uninterruptible sleep",
 		.info.category = "proc-threads",

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "host_facts.h"
+#include "net_tables.h"
 #include "parse.h"
 
 #define P_OSRELEASE "proc/sys/kernel/osrelease"
@@ -14,6 +15,8 @@
 #define P_VERSION_SIGNATURE "proc/version_signature"
 #define P_HOSTNAME "proc/sys/kernel/hostname"
 #define P_URING_DISABLED "proc/sys/kernel/io_uring_disabled"
+#define P_TCP_MIGRATE_REQ "proc/sys/net/ipv4/tcp_migrate_req"
+#define P_SOMAXCONN "proc/sys/net/core/somaxconn"
 #define P_URING_GROUP "proc/sys/kernel/io_uring_group"
 #define P_SELF_STATUS "proc/self/status"
 #define P_SELF_LIMITS "proc/self/limits"
@@ -118,6 +121,9 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 	collect_kernel(sr, hf);
 	collect_sysctl(sr, P_URING_DISABLED, &hf->uring_disabled.e, &hf->uring_disabled.value);
 	collect_sysctl(sr, P_URING_GROUP, &hf->uring_group.e, &hf->uring_group.value);
+	collect_sysctl(sr, P_TCP_MIGRATE_REQ, &hf->tcp_migrate_req.e, &hf->tcp_migrate_req.value);
+	collect_sysctl(sr, P_SOMAXCONN, &hf->somaxconn.e, &hf->somaxconn.value);
+	hf->netns = sr->live ? net_ns_inode(sr, getpid()) : 0;
 	fact_read_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
 	fact_read_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
 

@@ -40,6 +40,17 @@ struct host_facts {
 	} uring_disabled, uring_group;
 
 	/*
+	 * net.ipv4.tcp_migrate_req (5.14+) and net.core.somaxconn: per network
+	 * namespace, read in the one uringlint runs in, whose inode netns is
+	 * (0 unknown: a captured tree).
+	 */
+	struct {
+		struct fact_err e;
+		int64_t value;
+	} tcp_migrate_req, somaxconn;
+	uint64_t netns;
+
+	/*
 	 * proc/self of the process that runs uringlint, standing for the
 	 * service's credentials and limits (a captured tree keeps those of the
 	 * shell that captured it).

@@ -32,7 +32,7 @@ static int listen_cmp(const void *a, const void *b)
 	return c ? c : (x->lport > y->lport) - (x->lport < y->lport);
 }
 
-static uint64_t ns_inode(const struct sysroot *sr, pid_t pid)
+uint64_t net_ns_inode(const struct sysroot *sr, pid_t pid)
 {
 	char link[64];
 	uint64_t ino;
@@ -47,7 +47,7 @@ static uint64_t ns_inode(const struct sysroot *sr, pid_t pid)
 struct net_ns *net_cache_get(struct net_cache *c, const struct sysroot *sr, pid_t pid,
 			     bool *owned)
 {
-	uint64_t ino = ns_inode(sr, pid);
+	uint64_t ino = net_ns_inode(sr, pid);
 	struct net_ns *ns;
 	size_t i;
 

@@ -40,6 +40,9 @@ struct net_cache {
 /* A table this large is refused (-EFBIG): 64 MiB holds some 400,000 sockets. */
 #define NET_TABLE_MAX (64u << 20)
 
+/* The inode of pid's network namespace (proc/PID/ns/net), 0 when it cannot be read. */
+uint64_t net_ns_inode(const struct sysroot *sr, pid_t pid);
+
 /*
  * The namespace of pid: the cached one with its inode, or a new one (added
  * to the cache when its inode is known; otherwise the caller's, to free

@@ -16,6 +16,7 @@ const struct check_category check_categories[] = {
 	{ "storage", "Filesystem and device" },
 	{ "proc-rings", "Rings and SQPOLL threads" },
 	{ "proc-files", "Data files" },
+	{ "proc-net", "Sockets and listeners" },
 	{ "proc-threads", "Threads, workers and memory" },
 	{ "probe", "Probe verdicts" },
 };

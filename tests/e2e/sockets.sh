@@ -104,6 +104,43 @@ if serve a 0; then
 fi
 
 # --- sockets registered with a ring ------------------------------------------------
+# net-listeners on a process with a ring and two SO_REUSEPORT listeners on one port: the
+# group's size as ss counts it, and net.ipv4.tcp_migrate_req as sysctl reads it.
+if [ -x "$PATHO" ] && start reuseport-listeners; then
+	rport=$(awk '$1 == "ready" {print $3; exit}' "$TMP"/ready.reuseport-listeners.*)
+	group=$(ss -Htln "sport = :$rport" | wc -l)
+	migrate=$(sysctl -n net.ipv4.tcp_migrate_req 2>/dev/null || echo none)
+	run "audit of a process with a reuseport group" 0 "$BIN" audit "$pid" --format json --fail-on never
+	got=$(jq -c '[.findings[] | select(.id == "net-listeners")]' "$TMP/out")
+	case $migrate in
+	none) want='.[0].status == "skip" and (.[0].message | contains("tcp_migrate_req could not be read"))' ;;
+	0) want='length == 1 and .[0].status == "warn" and (.[0].subject | endswith("tcp 127.0.0.1:" + $p)) and
+		(.[0].message | contains("a SO_REUSEPORT group of " + $g + " listeners (2 of them this process"))' ;;
+	*) want='.[0].status == "pass" and (.[0].message | contains("1 SO_REUSEPORT group"))' ;;
+	esac
+	if [ "$group" = 2 ] && jq -e --arg p "$rport" --arg g "$group" "$want" <<<"$got" >/dev/null; then
+		ok "net-listeners: net.ipv4.tcp_migrate_req = $migrate, a group of $group on port $rport as ss counts it"
+	else
+		bad "net-listeners with tcp_migrate_req = $migrate, ss: $group on $rport" "$got"
+	fi
+	# In a namespace of its own, its sysctl is not this one's: not judged.
+	if [ "$migrate" != none ] && [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then
+		stop "$pid"
+		out=$TMP/ready.reuseport-ns
+		unshare -n sh -c 'ip link set lo up && exec "$0" "$@"' "$PATHO" reuseport-listeners "$TMP/data" \
+			>"$out" 2>"$out.err" &
+		kids+=($!)
+		for _ in $(seq 100); do grep -q '^ready' "$out" 2>/dev/null && break; sleep 0.05; done
+		pid=$(awk '$1 == "ready" {print $2; exit}' "$out")
+		run "audit of a reuseport group in another namespace" 0 "$BIN" audit "$pid" --format json --fail-on never
+		jq -e '[.findings[] | select(.id == "net-listeners")][0] | .status == "skip" and
+			(.message | contains("another network namespace"))' "$TMP/out" >/dev/null &&
+			ok "net-listeners does not judge another namespace's sysctl by this one's" ||
+			bad "net-listeners in another namespace" "$(jq -c '[.findings[] | select(.id == "net-listeners")]' "$TMP/out")"
+	fi
+	stop "$pid"
+fi
+
 if [ -x "$PATHO" ] && start registered-socket; then
 	rinode=$(awk '$1 == "ready" {print $4; exit}' "$TMP"/ready.registered-socket.*)
 	run "audit registered-socket" 0 "$BIN" audit "$pid" --format json --fail-on never

@@ -7,6 +7,10 @@
  * socket accepted as a direct descriptor does. The client's fd stays
  * unregistered. Prints "ready PID PORT INODE", INODE the accepted
  * socket's, which no fd shows any more.
+ *
+ * reuseport-listeners: a ring, and two SO_REUSEPORT listeners on one port
+ * of 127.0.0.1 (the kernel picks it for the first), as a thread-per-core
+ * server gives each worker its own. Prints "ready PID PORT".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -49,5 +53,29 @@ void registered_socket(void)
 		sleep_ms(50);
 	close(cl);
 	close(fds[0]);
+	io_uring_queue_exit(&ring);
+}
+
+void reuseport_listeners(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	struct io_uring ring;
+	int l[2], one = 1, i;
+
+	for (i = 0; i < 2; i++) {
+		l[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (l[i] < 0 || setsockopt(l[i], SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) ||
+		    bind(l[i], (struct sockaddr *)&a, sizeof(a)) || listen(l[i], 8) ||
+		    getsockname(l[i], (struct sockaddr *)&a, &len))
+			die("SO_REUSEPORT listener on 127.0.0.1", errno);
+	}
+	ring_init(&ring, 8, 0, 0, -1);
+	printf("ready %d %u\n", getpid(), (unsigned int)ntohs(a.sin_port));
+	fflush(stdout);
+	while (!stop)
+		sleep_ms(50);
+	close(l[0]);
+	close(l[1]);
 	io_uring_queue_exit(&ring);
 }

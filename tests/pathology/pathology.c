@@ -36,6 +36,8 @@
  *                     the thread model and the ring map: see thread_model.c
  *   registered-socket a TCP listener and an accepted socket registered with a ring, the
  *                     accepted one's fd closed: see net_sockets.c
+ *   reuseport-listeners  a ring and two SO_REUSEPORT listeners on one port of 127.0.0.1:
+ *                     see net_sockets.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -477,6 +479,8 @@ int main(int argc, char **argv)
 		no_ring();
 	} else if (!strcmp(mode, "registered-socket")) {
 		registered_socket();
+	} else if (!strcmp(mode, "reuseport-listeners")) {
+		reuseport_listeners();
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;

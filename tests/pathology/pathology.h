@@ -29,5 +29,7 @@ void no_ring(void);
 
 /* The registered-socket mode (net_sockets.c): sockets in a ring's file table, until stopped. */
 void registered_socket(void);
+/* The reuseport-listeners mode (net_sockets.c): a ring and two SO_REUSEPORT listeners. */
+void reuseport_listeners(void);
 
 #endif
