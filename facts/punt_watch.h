@@ -63,6 +63,8 @@ struct punt_watch {
 	unsigned int nops;
 	uint64_t punts_sampled;		/* punts the breakdowns cover */
 	uint64_t lost;			/* samples the kernel dropped: counted, not attributed */
+	uint64_t throttled;		/* times the kernel throttled the samples (tp_stream) */
+	uint64_t samples_missed;	/* events counted while sampled, never written as samples */
 	unsigned int threads_watched, threads_late, threads_unattached;
 	size_t ring_bytes;		/* sample buffer per thread */
 

@@ -246,6 +246,22 @@ static void ring_map_json(struct json_object *o, const struct punt_watch *w, siz
 								   (double)op->reqs / secs) : NULL);
 		json_object_object_add(x, "completions", i64(op->completions));
 		json_object_object_add(x, "errors", i64(op->errors));
+		/* Requests, each once: armed on poll (null without the event), punted, IOSQE_ASYNC. */
+		json_object_object_add(x, "poll_armed", w->ut.have[UT_POLL_ARM] ? i64(op->polled)
+										: NULL);
+		json_object_object_add(x, "punted", i64(op->punted));
+		json_object_object_add(x, "iosqe_async", i64(op->async_reqs));
+		json_object_object_add(x, "iosqe_async_punted", i64(op->async_punted));
+		/* The same of the requests seen from submit to completion, which net-punts judges. */
+		json_object_object_add(x, "completed_seen", i64(op->latency_n));
+		json_object_object_add(x, "completed_poll_armed", w->ut.have[UT_POLL_ARM]
+					       ? i64(op->done_polled) : NULL);
+		json_object_object_add(x, "completed_punted", i64(op->done_punted));
+		json_object_object_add(x, "completed_iosqe_async", i64(op->done_async));
+		json_object_object_add(x, "multishot_ended", i64(op->ms_ended));
+		json_object_object_add(x, "multishot_ended_enobufs", i64(op->ms_ended_enobufs));
+		json_object_object_add(x, "multishot_ended_eof", i64(op->ms_ended_eof));
+		json_object_object_add(x, "multishot_cqes", i64(op->ms_cqes));
 		json_object_object_add(x, "latency_us", latency_json(op));
 		json_object_object_add(ops, uring_trace_op_name(&w->ut, op->opcode, buf, sizeof(buf)),
 				       x);
@@ -324,6 +340,9 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "punts_cut", i64(w->ut.cut_punts));
 	json_object_object_add(o, "punts_outside_samples", i64(w->ut.edge_punts));
 	json_object_object_add(o, "samples_lost", i64(w->lost));
+	/* Ticks with more samples than perf_event_max_sample_rate allows: events missed, unknown which. */
+	json_object_object_add(o, "samples_throttled", i64(w->throttled));
+	json_object_object_add(o, "samples_missed", i64(w->samples_missed));
 	json_object_object_add(o, "coverage", json_object_new_double(punt_watch_coverage(w)));
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));
 	json_object_object_add(o, "threads_watched", json_object_new_int(w->threads_watched));
@@ -339,6 +358,8 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 		json_object_array_add(rings, ring_json(w, i, threads));
 	json_object_object_add(o, "rings", rings);
 	json_object_object_add(o, "untracked_ring_events", i64(w->ut.untracked_ring_events));
+	/* Multishot requests past the 4096 followed at once: their ends were not counted. */
+	json_object_object_add(o, "multishot_table_resets", i64(w->ut.ms_resets));
 	json_object_object_add(o, "queue_fill_rings_left_out", i64(w->fills_left_out));
 	/* Every ring fd's queue fill, whether or not it had requests to sample. */
 	fills = json_object_new_array();

@@ -428,6 +428,8 @@ static int take_ring(struct tp_stream *s, struct tp_stream_thread *t, uint64_t u
 
 			copy_out(data, size, tail + sizeof(hdr) + 8, &n, 8);
 			s->lost += n;
+		} else if (hdr.type == PERF_RECORD_THROTTLE) {
+			s->throttled++;
 		}
 next:
 		tail += hdr.size;

@@ -9,7 +9,7 @@
 
 #include "tp_format.h"
 
-#define TPS_MAX_EVENTS 8
+#define TPS_MAX_EVENTS 10
 
 /* One sample, in the order the events happened across all threads. */
 struct tp_record {
@@ -63,6 +63,12 @@ struct tp_stream {
 	unsigned int nfailed;
 	size_t failed_cap;
 	uint64_t lost;			/* samples the kernel dropped (ring full) */
+	/*
+	 * Times the kernel throttled a thread's events: more samples in a tick
+	 * than kernel.perf_event_max_sample_rate allows. Its events are off
+	 * until the next tick, and nothing says which were missed.
+	 */
+	uint64_t throttled;
 	uint64_t out_of_order;		/* samples older than ones already delivered */
 	uint64_t delivered;
 	uint64_t last_time;

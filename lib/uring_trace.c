@@ -20,6 +20,9 @@
 #include "uring_trace.h"
 
 #define REQS_MAX (1u << 22)
+/* Multishot requests followed at once: a power of two, emptied when half full. */
+#define MS_CAP 8192u
+#define CQE_F_MORE (1u << 1)	/* IORING_CQE_F_MORE, since 5.13 */
 
 static const char *const event_names[UT_NEVENTS] = {
 	[UT_SUBMIT] = "io_uring/io_uring_submit_req",
@@ -30,6 +33,7 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_CREATE] = "io_uring/io_uring_create",
 	[UT_TW_RUN] = "io_uring/io_uring_task_work_run",
 	[UT_EXIT] = "syscalls/sys_exit_io_uring_enter",
+	[UT_POLL_ARM] = "io_uring/io_uring_poll_arm",
 };
 
 void uring_trace_setup(struct uring_trace *ut)
@@ -52,6 +56,10 @@ void uring_trace_setup(struct uring_trace *ut)
 	ut->f_enter_flags = ut->have[UT_ENTER] ? tp_field_find(&ut->fmts[UT_ENTER], "flags")
 					       : NULL;
 	ut->f_res = ut->have[UT_COMPLETE] ? tp_field_find(&ut->fmts[UT_COMPLETE], "res") : NULL;
+	ut->f_cflags = ut->have[UT_COMPLETE] ? tp_field_find(&ut->fmts[UT_COMPLETE], "cflags")
+					     : NULL;
+	ut->f_user_data = ut->have[UT_COMPLETE]
+		? tp_field_find(&ut->fmts[UT_COMPLETE], "user_data") : NULL;
 	ut->f_tw_count = ut->have[UT_TW_RUN] ? tp_field_find(&ut->fmts[UT_TW_RUN], "count") : NULL;
 	if (ut->have[UT_CREATE]) {
 		const struct tp_format *c = &ut->fmts[UT_CREATE];
@@ -95,6 +103,7 @@ void uring_trace_free(struct uring_trace *ut)
 	free(ut->rings);
 	free(ut->reqs);
 	free(ut->threads);
+	free(ut->ms);
 	memset(ut, 0, sizeof(*ut));
 }
 
@@ -511,6 +520,10 @@ void uring_trace_cut(struct uring_trace *ut)
 	if (ut->reqs_cap)
 		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
 	ut->reqs_used = 0;
+	/* A multishot request's CQEs in the gap go unseen: its count would be short. */
+	if (ut->ms)
+		memset(ut->ms, 0, MS_CAP * sizeof(*ut->ms));
+	ut->ms_used = 0;
 	/* Unseen from here on: where each thread is, until its next entry or exit. */
 	for (i = 0; i < ut->nthreads; i++)
 		ut->threads[i].where = UT_IN_UNKNOWN;
@@ -550,8 +563,10 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 		struct ut_ring_op *op = ring_op(ring, (uint8_t)opcode);
 
 		ring->reqs++;
-		if (op)
+		if (op) {
 			op->reqs++;
+			op->async_reqs += (flags & UT_REQ_FORCE_ASYNC) && !(flags & UT_REQ_IO_DRAIN);
+		}
 		add_submitter(ring, r->tid, sq != 0, r->cpu);
 		e = sq ? NULL : thread_of(ut, r->tid, false);
 		if (e && e->fd >= 0 && ring->fd != e->fd) {
@@ -581,6 +596,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	    !uring_trace_op_always_async(ut, q->opcode))
 		ring->async_reqs++;
 	q->punted = false;
+	q->polled = false;
 	q->completed = false;
 	if (q->fixed && ring)
 		ring->fixed_reqs++;
@@ -657,9 +673,20 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 			ut->punts_unattributed++;
 		return;
 	}
-	/* Punted again (a retry): the file counts requests punted, not punts, so its share stays one. */
-	if (q->punted && q->fd >= 0)
+	/*
+	 * Punted again (a retry): the file, the ring and the opcode count
+	 * requests punted, not punts, so their shares stay one.
+	 */
+	if (q->punted)
 		return;
+	if (ring) {
+		struct ut_ring_op *op = ring_op(ring, q->opcode);
+
+		if (op) {
+			op->punted++;
+			op->async_punted += q->async;
+		}
+	}
 	q->punted = true;
 	if (q->fd >= 0) {
 		struct ut_file *f = file_of(ut, q->fd);
@@ -688,6 +715,61 @@ static void count_err(struct ut_ring *ring, int opcode, int err)
 	ring->errs[ring->nerrs++] = (struct ut_ring_err){ opcode, err, 1 };
 }
 
+static struct ut_ms *ms_slot(struct uring_trace *ut, uint64_t ctx, uint64_t user_data,
+			     bool create)
+{
+	size_t h;
+
+	if (!ut->ms) {
+		if (!create)
+			return NULL;
+		ut->ms = calloc(MS_CAP, sizeof(*ut->ms));
+		if (!ut->ms) {
+			ut->oom = true;
+			return NULL;
+		}
+	}
+	if (create && 2 * (ut->ms_used + 1) > MS_CAP) {
+		/* More multishot requests than followed: start over (their counts are lost). */
+		memset(ut->ms, 0, MS_CAP * sizeof(*ut->ms));
+		ut->ms_used = 0;
+		ut->ms_resets++;
+	}
+	for (h = hash64(ctx ^ hash64(user_data)) & (MS_CAP - 1); ut->ms[h].ctx;
+	     h = (h + 1) & (MS_CAP - 1))
+		if (ut->ms[h].ctx == ctx && ut->ms[h].user_data == user_data)
+			return &ut->ms[h];
+	if (!create)
+		return NULL;
+	ut->ms_used++;
+	ut->ms[h].ctx = ctx;
+	ut->ms[h].user_data = user_data;
+	return &ut->ms[h];
+}
+
+/* A CQE that says more follow: a multishot request's, known by its user_data. */
+static void ms_count(struct uring_trace *ut, uint64_t ctx, uint64_t user_data)
+{
+	struct ut_ms *m = ms_slot(ut, ctx, user_data, true);
+
+	if (m)
+		m->cqes++;
+}
+
+/*
+ * A request's last CQE: the CQEs its multishot run posted before (0: none
+ * seen, a single-shot request). The slot stays, empty, for the next arm.
+ */
+static uint32_t ms_end(struct uring_trace *ut, uint64_t ctx, uint64_t user_data)
+{
+	struct ut_ms *m = ms_slot(ut, ctx, user_data, false);
+	uint32_t n = m ? m->cqes : 0;
+
+	if (m)
+		m->cqes = 0;
+	return n;
+}
+
 /*
  * A CQE. Its request, joined by pointer, gives the opcode; the first CQE of
  * a request gives its latency (a multishot request posts many, each a
@@ -696,7 +778,7 @@ static void count_err(struct ut_ring *ring, int opcode, int err)
  */
 static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 {
-	uint64_t req = 0, ctx = 0, res = 0;
+	uint64_t req = 0, ctx = 0, res = 0, cflags = 0, user_data = 0;
 	struct ut_ring_op *op;
 	struct ut_ring *ring;
 	struct ut_req *q;
@@ -711,11 +793,15 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 	if (!ring)
 		return;
 	ring->completions++;
+	tp_field_u64(ut->f_cflags, r->raw, r->len, &cflags);
+	tp_field_u64(ut->f_user_data, r->raw, r->len, &user_data);
 	/* A multishot request's CQEs before its last: traced without the request. */
 	if (!req) {
 		ring->completions_multishot++;
 		if (v < 0)
 			count_err(ring, UT_ERR_MULTISHOT, -v);
+		if (cflags & CQE_F_MORE)
+			ms_count(ut, ctx, user_data);
 		return;
 	}
 	q = req_slot(ut, req, false);
@@ -731,10 +817,27 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 	if (!op)
 		return;
 	op->completions++;
+	if (cflags & CQE_F_MORE) {
+		ms_count(ut, ctx, user_data);
+	} else {
+		uint32_t before = ms_end(ut, ctx, user_data);
+
+		/* Its last CQE, after others: a multishot request ended, to be armed again. */
+		if (before) {
+			op->ms_ended++;
+			op->ms_ended_enobufs += v == -ENOBUFS;
+			op->ms_ended_eof += v == 0;
+			op->ms_cqes += before + 1;
+		}
+	}
 	op->errors += v < 0;
 	if (!q->completed && r->time >= q->time) {
 		op->latency[uring_trace_lat_bucket(r->time - q->time)]++;
 		op->latency_n++;
+		op->done_polled += q->polled;
+		op->done_punted += q->punted;
+		op->done_async += q->async;
+		op->done_async_punted += q->punted && q->async;
 	}
 	q->completed = true;
 }
@@ -815,6 +918,30 @@ static void on_leave(struct uring_trace *ut, const struct tp_record *r)
 		t->where = UT_OUT_OF_ENTER;
 }
 
+/*
+ * A request armed on poll: it would have blocked, and waits for its file to
+ * be ready with no io-wq thread (the network fast path). A multishot
+ * request or a retry may arm again; each request counts once.
+ */
+static void on_poll_arm(struct uring_trace *ut, const struct tp_record *r)
+{
+	uint64_t req = 0, ctx = 0;
+	struct ut_ring_op *op;
+	struct ut_ring *ring;
+	struct ut_req *q;
+
+	tp_field_u64(ut->f_req[UT_POLL_ARM], r->raw, r->len, &req);
+	tp_field_u64(ut->f_ctx[UT_POLL_ARM], r->raw, r->len, &ctx);
+	q = req_slot(ut, req, false);
+	if (!q || q->ctx != ctx || q->polled)
+		return;
+	q->polled = true;
+	ring = ring_of(ut, ctx);
+	op = ring ? ring_op(ring, q->opcode) : NULL;
+	if (op)
+		op->polled++;
+}
+
 void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 {
 	if (r->event >= UT_NEVENTS)
@@ -844,6 +971,9 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		break;
 	case UT_EXIT:
 		on_leave(ut, r);
+		break;
+	case UT_POLL_ARM:
+		on_poll_arm(ut, r);
 		break;
 	}
 }

@@ -19,6 +19,7 @@ enum ut_event {
 	UT_CREATE,	/* io_uring_create: a ring set up, with its flags, while watched */
 	UT_TW_RUN,	/* io_uring_task_work_run: a thread ran a batch of completion work */
 	UT_EXIT,	/* syscalls:sys_exit_io_uring_enter: the thread left io_uring_enter */
+	UT_POLL_ARM,	/* io_uring_poll_arm: a request waits on its file's poll (no io-wq) */
 	UT_NEVENTS,
 };
 
@@ -59,6 +60,24 @@ struct ut_file {
 struct ut_ring_op {
 	uint8_t opcode;
 	uint64_t reqs, completions, errors;
+	/*
+	 * Of the requests submitted while sampled, each counted once: those
+	 * armed on poll (they would have blocked and wait for readiness, the
+	 * network fast path), those punted to io-wq, and those with IOSQE_ASYNC.
+	 */
+	uint64_t polled, punted, async_reqs, async_punted;
+	/*
+	 * The same of the requests seen from submit to first completion
+	 * (latency_n of them): a share of those is not lowered by events the
+	 * kernel did not sample (throttled) between the two.
+	 */
+	uint64_t done_polled, done_punted, done_async, done_async_punted;
+	/*
+	 * Multishot requests that ended (a CQE without IORING_CQE_F_MORE after
+	 * CQEs with it, joined by user_data), with ENOBUFS (the provided
+	 * buffers ran out) or 0 (end of stream); and the CQEs they posted.
+	 */
+	uint64_t ms_ended, ms_ended_enobufs, ms_ended_eof, ms_cqes;
 	uint64_t latency_n;		/* completions joined to their submit */
 	/* submitted while sampled, not yet completed when sampling stopped: longer than seen */
 	uint64_t latency_censored;
@@ -118,6 +137,7 @@ struct ut_req {
 	int fd;
 	uint8_t opcode;
 	bool fixed, async, punted;
+	bool polled;			/* armed on poll at least once */
 	bool completed;			/* its first CQE seen (a multishot one posts more) */
 };
 
@@ -145,6 +165,7 @@ struct uring_trace {
 	const struct tp_field *f_ctx[UT_NEVENTS], *f_req[UT_NEVENTS];
 	const struct tp_field *f_opcode[UT_NEVENTS], *f_flags[UT_NEVENTS], *f_opstr[UT_NEVENTS];
 	const struct tp_field *f_fd, *f_sq_thread, *f_enter_fd, *f_enter_flags, *f_tw_count;
+	const struct tp_field *f_cflags, *f_user_data;
 	const struct tp_field *f_res, *f_create_fd, *f_create_flags, *f_sq_entries, *f_cq_entries;
 
 	struct ut_file *files;
@@ -157,6 +178,17 @@ struct uring_trace {
 	size_t reqs_cap, reqs_used;
 	struct ut_thread *threads;
 	size_t nthreads, threads_cap;
+	/*
+	 * CQEs with IORING_CQE_F_MORE by ring and user_data: a multishot
+	 * request's, traced without the request, counted until its last CQE.
+	 * Open addressing, emptied when half full (ms_resets).
+	 */
+	struct ut_ms {
+		uint64_t ctx, user_data;
+		uint32_t cqes;
+	} *ms;
+	size_t ms_used;
+	uint64_t ms_resets;
 
 	char op_names[256][24];		/* learnt from op_str */
 	uint64_t punt_ops[256];		/* sampled punts by opcode */

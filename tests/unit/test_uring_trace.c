@@ -52,6 +52,14 @@ static const char complete_fmt[] =
 	"\tfield:u64 user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
 	"\tfield:int res;\toffset:32;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned cflags;\toffset:36;\tsize:4;\tsigned:0;\n";
+static const char poll_arm_fmt[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:void * ctx;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * req;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long user_data;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:u8 opcode;\toffset:32;\tsize:1;\tsigned:0;\n"
+	"\tfield:int mask;\toffset:36;\tsize:4;\tsigned:1;\n"
+	"\tfield:int events;\toffset:40;\tsize:4;\tsigned:1;\n";
 static const char create_fmt[] =
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
 	"\tfield:int fd;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -88,6 +96,8 @@ static void setup_trace(void)
 	assert_int_equal(tp_format_parse(complete_fmt, &ut.fmts[UT_COMPLETE]), 0);
 	assert_int_equal(tp_format_parse(create_fmt, &ut.fmts[UT_CREATE]), 0);
 	assert_int_equal(tp_format_parse(tw_run_fmt, &ut.fmts[UT_TW_RUN]), 0);
+	assert_int_equal(tp_format_parse(poll_arm_fmt, &ut.fmts[UT_POLL_ARM]), 0);
+	ut.have[UT_POLL_ARM] = true;
 	ut.have[UT_SUBMIT] = ut.have[UT_FILE_GET] = ut.have[UT_PUNT] = true;
 	ut.have[UT_COMPLETE] = ut.have[UT_CREATE] = ut.have[UT_TW_RUN] = true;
 	uring_trace_setup(&ut);
@@ -490,6 +500,87 @@ static void test_task_work_outside(void **state)
 }
 
 /* The histogram's buckets: ordered, and every latency below its bucket's upper edge. */
+static void poll_arm(uint64_t req)
+{
+	put(UT_POLL_ARM, "ctx", 0xc0ffee);
+	put(UT_POLL_ARM, "req", req);
+	feed(UT_POLL_ARM);
+}
+
+static void cqe(uint64_t req, uint64_t user_data, int res, uint32_t cflags)
+{
+	put(UT_COMPLETE, "ctx", 0xc0ffee);
+	put(UT_COMPLETE, "req", req);
+	put(UT_COMPLETE, "user_data", user_data);
+	put(UT_COMPLETE, "res", (uint32_t)res);
+	put(UT_COMPLETE, "cflags", cflags);
+	feed(UT_COMPLETE);
+}
+
+static const struct ut_ring_op *ring_op_named(uint8_t opcode)
+{
+	unsigned int k;
+
+	for (k = 0; k < ut.rings[0].nops; k++)
+		if (ut.rings[0].ops[k].opcode == opcode)
+			return &ut.rings[0].ops[k];
+	fail_msg("opcode %u has no account", opcode);
+	return NULL;
+}
+
+/*
+ * Socket requests: one armed on poll (twice: it counts once), one forced to
+ * io-wq with IOSQE_ASYNC and punted twice (once), one that completes at
+ * once. A multishot recv posts three CQEs with F_MORE (no request in the
+ * event) and ends with ENOBUFS, is armed again and ends at the stream's
+ * end after one more; a single-shot recv's last CQE is no multishot end.
+ */
+static void test_socket_requests(void **state)
+{
+	const struct ut_ring_op *recv, *send;
+
+	(void)state;
+	setup_trace();
+	submit(0x1000, 27, "RECV", 0);
+	poll_arm(0x1000);
+	poll_arm(0x1000);
+	submit(0x2000, 27, "RECV", UT_REQ_FORCE_ASYNC);
+	punt(0x2000, 27, "RECV");
+	punt(0x2000, 27, "RECV");
+	submit(0x3000, 26, "SEND", 0);
+	cqe(0x3000, 9, 64, 0);
+	/* A multishot recv: user_data 7. */
+	submit(0x4000, 27, "RECV", 0);
+	poll_arm(0x4000);
+	cqe(0, 7, 16, 2);
+	cqe(0, 7, 16, 2);
+	cqe(0, 7, 16, 2);
+	cqe(0x4000, 7, -ENOBUFS, 0);
+	submit(0x5000, 27, "RECV", 0);
+	cqe(0, 7, 16, 2);
+	cqe(0x5000, 7, 0, 0);
+	/* Single shot, user_data 8: its CQE ends no multishot run. */
+	submit(0x6000, 27, "RECV", 0);
+	cqe(0x6000, 8, 64, 0);
+	uring_trace_cut(&ut);
+
+	recv = ring_op_named(27);
+	send = ring_op_named(26);
+	assert_int_equal(recv->reqs, 5);
+	assert_int_equal(recv->polled, 2);
+	assert_int_equal(recv->punted, 1);
+	assert_int_equal(recv->async_reqs, 1);
+	assert_int_equal(recv->async_punted, 1);
+	assert_int_equal(send->punted, 0);
+	assert_int_equal(send->polled, 0);
+	assert_int_equal(recv->ms_ended, 2);
+	assert_int_equal(recv->ms_ended_enobufs, 1);
+	assert_int_equal(recv->ms_ended_eof, 1);
+	assert_int_equal(recv->ms_cqes, 6);
+	assert_int_equal(ut.rings[0].completions_multishot, 4);
+	uring_trace_free(&ut);
+}
+
 static void test_latency_buckets(void **state)
 {
 	struct ut_ring_op op;
@@ -528,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_task_work),
 		cmocka_unit_test(test_task_work_outside),
 		cmocka_unit_test(test_latency_buckets),
+		cmocka_unit_test(test_socket_requests),
 	};
 
 	return cmocka_run_group_tests_name("uring_trace", tests, NULL, NULL);
