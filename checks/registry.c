@@ -931,6 +931,64 @@ const struct check check_table[] = {
 		.info.reference = "https://docs.kernel.org/networking/ip-sysctl.html",
 	},
 	{
+		.info.id = "net-punts",
+		.info.title = "Socket requests wait on poll, not in io-wq workers",
+		.info.category = "proc-net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_net_punts,
+		.info.looks_at = "With audit --watch SECONDS, as root: each ring's socket requests "
+			    "(the opcodes only sockets take: ACCEPT, CONNECT, SEND, RECV, SENDMSG, "
+			    "RECVMSG, SEND_ZC, SENDMSG_ZC) seen from io_uring_submit_req to their "
+			    "first io_uring_complete, each joined with io_uring_poll_arm (armed on "
+			    "poll) and io_uring_queue_async_work (punted to io-wq), and the "
+			    "IOSQE_ASYNC bit of its flags; only requests seen to completion count, "
+			    "so events the kernel throttled (perf_event_max_sample_rate) do not "
+			    "lower a share. A ring warns when 1% of its socket requests, and 20 or "
+			    "more, were punted. Reads and writes on socket fds are file requests: "
+			    "file-punts judges them.",
+		.info.why = "A socket request that cannot finish at once gets -EAGAIN, and io_uring "
+		       "arms it on the socket's poll (fast poll, 5.7+): it waits for data or room "
+		       "with no thread, and runs when the socket is ready. IOSQE_ASYNC skips that "
+		       "and hands the request to an io-wq worker, which blocks in the socket call: a "
+		       "thread per waiting request, a context switch per message, and workers by "
+		       "the thousand on a server with many idle connections. Without IOSQE_ASYNC a "
+		       "socket request goes to io-wq only when its file cannot be polled or the "
+		       "poll could not be set up.",
+		.info.fix = "drop IOSQE_ASYNC from socket requests (in liburing: do not set "
+		       "sqe->flags |= IOSQE_ASYNC, or io_uring_sqe_set_flags without it); poll "
+		       "arming needs nothing set",
+		.info.reference = "https://man7.org/linux/man-pages/man3/io_uring_enter.3.html",
+	},
+	{
+		.info.id = "net-multishot",
+		.info.title = "Multishot requests stay armed",
+		.info.category = "proc-net",
+		.info.severity = SEVERITY_LOW,
+		.scope = SCOPE_PROCESS,
+		.run = check_net_multishot,
+		.info.looks_at = "With audit --watch SECONDS, as root: io_uring_complete's CQEs with "
+			    "IORING_CQE_F_MORE, which a multishot request posts without its request, "
+			    "joined by ring and user_data with the request's last CQE (no F_MORE): "
+			    "each multishot run, how many CQEs it posted, and how it ended (ENOBUFS: "
+			    "out of provided buffers; 0: end of stream; another error). A run that "
+			    "ended 100 times a second or more, not at a stream's end, after fewer than "
+			    "8 CQEs on average, warns. A run whose first CQE already ends it is not "
+			    "seen as multishot; ring-completion-errors counts its error.",
+		.info.why = "A multishot recv or accept is armed once and posts a CQE for each "
+		       "message or connection, without a new request or a new poll arm. It ends "
+		       "when the provided buffer ring it picks from runs dry (ENOBUFS), when the "
+		       "stream ends, or on an error, and the application must submit it again: a "
+		       "recv that ends every few messages costs a request and a poll arm each "
+		       "time, as single-shot recvs would, and the data waits in the socket in "
+		       "between.",
+		.info.fix = "give the buffer ring more buffers (or larger ones, or incremental "
+		       "consumption with IOU_PBUF_RING_INC on 6.12+), and hand buffers back with "
+		       "io_uring_buf_ring_add and io_uring_buf_ring_advance as soon as each "
+		       "completion is handled",
+		.info.reference = "https://man7.org/linux/man-pages/man3/io_uring_prep_recv_multishot.3.html",
+	},
+	{
 		.info.id = "dstate-threads",
 		.info.title = "No threads stuck in uninterruptible sleep",
 		.info.category = "proc-threads",

@@ -268,6 +268,65 @@ static void test_latency_tail(void **state)
 }
 
 /* Each sampled ring tied to its fd, and how; none guessed. */
+/* Socket requests: poll-armed passes; punted with IOSQE_ASYNC, or without, warns. */
+static void test_net_punts(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("net-punts", STATUS_SKIP, "no socket request");
+	urings[0].nops = 2;
+	urings[0].ops[1] = (struct ut_ring_op){ .opcode = 27, .reqs = 520, .polled = 480,
+						.completions = 500, .latency_n = 500,
+						.done_polled = 480 };
+	watch.ut.have[UT_POLL_ARM] = true;
+	expect_says("net-punts", STATUS_PASS, "500 socket requests seen to completion on 1 ring in "
+		    "the 2.0 s watched: 480 armed on poll");
+	/* 10 punted of 500: 2%, but fewer than 20. */
+	urings[0].ops[1].done_punted = 10;
+	expect_says("net-punts", STATUS_PASS, "10 punted to io-wq");
+	/* Punts of requests not seen to completion do not count: their share is unknown. */
+	urings[0].ops[1].punted = 500;
+	expect_says("net-punts", STATUS_PASS, "10 punted to io-wq");
+	urings[0].ops[1].done_punted = urings[0].ops[1].done_async = 500;
+	urings[0].ops[1].done_async_punted = 500;
+	urings[0].ops[1].done_polled = 0;
+	expect_says("net-punts", STATUS_WARN, "500 of 500 socket requests seen to completion went "
+		    "to io-wq workers (100%), 500 of them because the application set IOSQE_ASYNC");
+	expect_says("net-punts", STATUS_WARN, "RECV 500 (500 punted, 0 armed on poll, 500 with "
+		    "IOSQE_ASYNC)");
+	urings[0].ops[1].done_async = urings[0].ops[1].done_async_punted = 0;
+	expect_says("net-punts", STATUS_WARN, "without IOSQE_ASYNC: their file could not be "
+		    "polled");
+	/* Reads on a socket fd are not socket opcodes: file-punts' part. */
+	urings[0].ops[1].opcode = 22;
+	expect_says("net-punts", STATUS_SKIP, "no socket request");
+	watch.ut.have[UT_POLL_ARM] = false;
+}
+
+/* Multishot runs: staying armed passes; ending every two CQEs with ENOBUFS warns. */
+static void test_net_multishot(void **state)
+{
+	setup(state);
+	map_one_ring();
+	expect_says("net-multishot", STATUS_PASS, "no multishot request ended");
+	urings[0].nops = 2;
+	urings[0].ops[1] = (struct ut_ring_op){ .opcode = 27, .reqs = 2000, .ms_ended = 2000,
+						.ms_ended_enobufs = 2000, .ms_cqes = 6000 };
+	expect_says("net-multishot", STATUS_WARN, "multishot RECV ended 1000 times a second, 2000 "
+		    "of 2000 times with ENOBUFS: its provided buffer ring ran dry after 3.0 "
+		    "completions a run");
+	/* Ends at the end of a stream: connections closing. */
+	urings[0].ops[1].ms_ended_enobufs = 0;
+	urings[0].ops[1].ms_ended_eof = 2000;
+	expect_says("net-multishot", STATUS_PASS, "2000 multishot requests ended");
+	/* Another error, often. */
+	urings[0].ops[1].ms_ended_eof = 0;
+	expect_says("net-multishot", STATUS_WARN, "ended 1000 times a second with an error");
+	/* Long runs: 100 CQEs each. */
+	urings[0].ops[1].ms_cqes = 200000;
+	expect_says("net-multishot", STATUS_PASS, "after 100.0 completions a run");
+}
+
 static void test_ring_match(void **state)
 {
 	struct ut_ring r[5];
@@ -338,6 +397,8 @@ int main(void)
 		cmocka_unit_test(test_taskrun),
 		cmocka_unit_test(test_latency_tail),
 		cmocka_unit_test(test_ring_match),
+		cmocka_unit_test(test_net_punts),
+		cmocka_unit_test(test_net_multishot),
 	};
 
 	return cmocka_run_group_tests_name("checks_ringmap", tests, NULL, NULL);
