@@ -211,7 +211,7 @@ check-unit: $(UNIT_BIN)
 E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need
 
 PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c tests/pathology/no_ring.c \
-	tests/pathology/thread_model.c tests/pathology/net_sockets.c
+	tests/pathology/thread_model.c tests/pathology/net_sockets.c tests/pathology/net_traffic.c
 
 $(B)/tests/pathology: $(PATHOLOGY_SRC) tests/pathology/pathology.h $(B)/FLAGS
 	@mkdir -p $(dir $@)

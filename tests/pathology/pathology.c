@@ -38,6 +38,9 @@
  *                     accepted one's fd closed: see net_sockets.c
  *   reuseport-listeners  a ring and two SO_REUSEPORT listeners on one port of 127.0.0.1:
  *                     see net_sockets.c
+ *   net-echo-poll, net-echo-async, net-echo-multishot, multishot-dry  ping-pong over TCP
+ *                     on 127.0.0.1 with recvs that wait on poll, IOSQE_ASYNC recvs, a
+ *                     multishot recv, or one whose buffer ring runs dry: see net_traffic.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -348,6 +351,8 @@ int main(int argc, char **argv)
 		/* one cause of punts: punt_causes.c */
 	} else if (thread_model_mode(mode)) {
 		/* the thread model: thread_model.c */
+	} else if (net_traffic_mode(mode)) {
+		/* socket requests on a ring: net_traffic.c */
 	} else if (!strcmp(mode, "clean") || !strcmp(mode, "shared-cpu")) {
 		fd = data_file(dir, "clean.dat", 16 * MIB, O_DIRECT, 1);
 		ring_init_cpu(&rings[0], 64, IORING_SETUP_SQPOLL, 1, -1,

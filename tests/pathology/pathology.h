@@ -24,6 +24,9 @@ int punt_cause_mode(const char *mode, const char *dir);
 /* Runs mode when it is one of thread_model.c's, until stopped; 0 when it is not. */
 int thread_model_mode(const char *mode);
 
+/* Runs mode when it is one of net_traffic.c's, until stopped; 0 when it is not. */
+int net_traffic_mode(const char *mode);
+
 /* The no-ring mode (no_ring.c): a service that fell back to Linux AIO, until stopped. */
 void no_ring(void);
 
