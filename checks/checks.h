@@ -190,6 +190,12 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx);
 void check_ring_latency(const struct check *c, struct check_ctx *ctx);
 void check_net_listeners(const struct check *c, struct check_ctx *ctx);
 void check_net_punts(const struct check *c, struct check_ctx *ctx);
+/*
+ * With a watch, "; in the 2.0 s watched, ACCEPT went to ring fd 5 from tid
+ * 10, 11": which rings took ACCEPT requests and the threads that drive
+ * them, for net-listeners to say who accepts; empty without one.
+ */
+void net_accept_threads(const struct check_ctx *ctx, char *buf, size_t n);
 void check_net_multishot(const struct check *c, struct check_ctx *ctx);
 
 

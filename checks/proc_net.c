@@ -62,7 +62,7 @@ void check_net_listeners(const struct check *c, struct check_ctx *ctx)
 	const struct proc_sockets *ps = &pf->sockets;
 	unsigned int groups = 0, shared = 0, warned = 0;
 	uint64_t queued = 0;
-	char subject[128], addr[80], why[512], list[512] = "";
+	char subject[128], addr[80], why[512], list[512] = "", accepts[256];
 	size_t i, used = 0;
 	struct finding *fi;
 
@@ -123,13 +123,14 @@ void check_net_listeners(const struct check *c, struct check_ctx *ctx)
 			 groups == 1 ? "" : "s", list, why);
 		return;
 	}
+	net_accept_threads(ctx, accepts, sizeof(accepts));
 	fi = proc_add(c, ctx, STATUS_PASS, subject,
 		      "%u SO_REUSEPORT group%s%s and %u listener%s of its own, shared by whichever "
-		      "threads accept on it: %s; %llu connection%s waiting to be accepted as read",
+		      "threads accept on it: %s; %llu connection%s waiting to be accepted as read%s",
 		      groups, groups == 1 ? "" : "s",
 		      groups ? " (net.ipv4.tcp_migrate_req on: a closing listener's queue moves)" : "",
 		      shared, shared == 1 ? "" : "s", list, (unsigned long long)queued,
-		      queued == 1 ? "" : "s");
+		      queued == 1 ? "" : "s", accepts);
 	finding_ev_int(fi, "reuseport_groups", groups);
 	finding_ev_int(fi, "single_listeners", shared);
 }

@@ -81,6 +81,43 @@ static void add_ops(const struct punt_watch *w, const struct ut_ring *r, struct 
 	}
 }
 
+void net_accept_threads(const struct check_ctx *ctx, char *buf, size_t n)
+{
+	const struct punt_watch *w = ctx->proc->watch;
+	unsigned int rings = 0;
+	size_t i, used;
+	int k;
+
+	buf[0] = '\0';
+	if (!w || !w->tracepoint)
+		return;
+	used = (size_t)snprintf(buf, n, "; in the %s watched, ACCEPT went to", punt_watch_span(w).s);
+	for (i = 0; i < w->ut.nrings && used < n; i++) {
+		const struct ut_ring *r = &w->ut.rings[i];
+		unsigned int j, tids = 0;
+		bool accepts = false;
+
+		for (j = 0; j < r->nops; j++)
+			accepts |= r->ops[j].opcode == IORING_OP_ACCEPT && r->ops[j].reqs;
+		if (!accepts)
+			continue;
+		k = snprintf(buf + used, n - used, "%s ring %s%d from tid", rings++ ? ";" : "",
+			     r->fd >= 0 && !r->fd_ambiguous ? "fd " : "#", r->fd >= 0 &&
+			     !r->fd_ambiguous ? r->fd : (int)i);
+		used += k > 0 ? (size_t)k : 0;
+		for (j = 0; j < r->nsubmitters && used < n; j++) {
+			const struct ut_submitter *s = &r->submitters[j];
+
+			if (s->sq_thread || (double)s->reqs < DRIVER_SHARE * (double)r->reqs)
+				continue;
+			k = snprintf(buf + used, n - used, "%s %d", tids++ ? "," : "", (int)s->tid);
+			used += k > 0 ? (size_t)k : 0;
+		}
+	}
+	if (!rings)
+		snprintf(buf, n, "; no ACCEPT was submitted in the %s watched", punt_watch_span(w).s);
+}
+
 void check_net_punts(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;

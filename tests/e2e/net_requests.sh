@@ -2,7 +2,8 @@
 # End-to-end for the socket-request checks (net-punts, net-multishot): a
 # pathology process plays TCP ping-pong on 127.0.0.1 through a ring (recvs
 # that wait on poll, IOSQE_ASYNC recvs that io-wq runs, a multishot recv
-# that stays armed, one whose two-buffer ring runs dry), audited with --watch 2
+# that stays armed, one whose two-buffer ring runs dry; one listener and
+# one ring shared by three threads), audited with --watch 2
 # while ftrace, in a tracefs instance of its own, records the same events
 # (tests/e2e/ops_truth.py). Each verdict is compared with that trace and
 # with what the process counted itself.
@@ -15,7 +16,25 @@ cd "$(dirname "$0")/../.." || exit 2
 mkdir -p "$TMP/data"
 if [ "$(id -u)" -ne 0 ]; then
 	skip "socket requests" "the io_uring tracepoints need root"
-	echo "net_requests: $passed passed, $failed failed, $skipped skipped"
+	# One listener and one ring shared by three workers under a lock: net-listeners says the
+# listener is shared and which threads accept through which ring, ring-submitters warns.
+if traced shared-listener; then
+	port=$(awk '$1 == "ready" {print $3}' "$TMP/shared-listener.own")
+	listeners=$(awk -v p=":$port" 'substr($4, length($4) - length(p) + 1) == p' "$TMP/shared-listener.ss" | wc -l)
+	truth=$(awk '$1 == "thread" {print $2}' "$TMP/shared-listener.own" | sort -n | tr '\n' ' ')
+	msg=$(jq -r '[.findings[] | select(.id == "net-listeners")][0].message' "$TMP/shared-listener.json")
+	said=$(sed -n 's/.*ACCEPT went to ring fd [0-9]* from tid \([0-9, ]*\).*/\1/p' <<<"$msg" | tr -d ',' | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')
+	if [ "$(finding shared-listener net-listeners)" = pass ] && [[ $msg == *"1 listener of its own"* ]] &&
+		[ "$listeners" -eq 1 ] && [ -n "$truth" ] && [ "$said" = "$truth" ] &&
+		[ "$(finding shared-listener ring-submitters)" = warn ]; then
+		ok "shared-listener: one listener (ss: $listeners on port $port), ACCEPT through one ring from tids $said as the workers said; ring-submitters warns"
+	else
+		bad "shared-listener: one listener, three threads" "net-listeners $(finding shared-listener net-listeners): $msg" \
+			"ss: $listeners listeners; workers: $truth; said: $said" "ring-submitters $(finding shared-listener ring-submitters)"
+	fi
+fi
+
+echo "net_requests: $passed passed, $failed failed, $skipped skipped"
 	exit 0
 fi
 if [ ! -d /sys/kernel/tracing/events/io_uring/io_uring_poll_arm ] && ! mountpoint -q /sys/kernel/tracing; then
@@ -23,7 +42,25 @@ if [ ! -d /sys/kernel/tracing/events/io_uring/io_uring_poll_arm ] && ! mountpoin
 fi
 if [ ! -d /sys/kernel/tracing/events/io_uring/io_uring_poll_arm ]; then
 	skip "socket requests" "this kernel has no io_uring_poll_arm tracepoint"
-	echo "net_requests: $passed passed, $failed failed, $skipped skipped"
+	# One listener and one ring shared by three workers under a lock: net-listeners says the
+# listener is shared and which threads accept through which ring, ring-submitters warns.
+if traced shared-listener; then
+	port=$(awk '$1 == "ready" {print $3}' "$TMP/shared-listener.own")
+	listeners=$(awk -v p=":$port" 'substr($4, length($4) - length(p) + 1) == p' "$TMP/shared-listener.ss" | wc -l)
+	truth=$(awk '$1 == "thread" {print $2}' "$TMP/shared-listener.own" | sort -n | tr '\n' ' ')
+	msg=$(jq -r '[.findings[] | select(.id == "net-listeners")][0].message' "$TMP/shared-listener.json")
+	said=$(sed -n 's/.*ACCEPT went to ring fd [0-9]* from tid \([0-9, ]*\).*/\1/p' <<<"$msg" | tr -d ',' | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')
+	if [ "$(finding shared-listener net-listeners)" = pass ] && [[ $msg == *"1 listener of its own"* ]] &&
+		[ "$listeners" -eq 1 ] && [ -n "$truth" ] && [ "$said" = "$truth" ] &&
+		[ "$(finding shared-listener ring-submitters)" = warn ]; then
+		ok "shared-listener: one listener (ss: $listeners on port $port), ACCEPT through one ring from tids $said as the workers said; ring-submitters warns"
+	else
+		bad "shared-listener: one listener, three threads" "net-listeners $(finding shared-listener net-listeners): $msg" \
+			"ss: $listeners listeners; workers: $truth; said: $said" "ring-submitters $(finding shared-listener ring-submitters)"
+	fi
+fi
+
+echo "net_requests: $passed passed, $failed failed, $skipped skipped"
 	exit 0
 fi
 
@@ -50,6 +87,7 @@ traced() {
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$1.json" 2>"$TMP/$1.err"
 	local rc=$?
 	python3 tests/e2e/ops_truth.py stop "$truth_name" "$pid" >"$TMP/$1.truth.json"
+	ss -Hltn >"$TMP/$1.ss"	# the listeners, read by the test while the process lives
 	local out
 	out=$(ls -t "$TMP"/ready."$1".* | grep -v '\.err$' | head -1)
 	stop "$pid"
@@ -133,6 +171,24 @@ if traced multishot-dry; then
 	else
 		bad "multishot-dry: net-multishot warns" "status $(finding multishot-dry net-multishot): $msg" \
 			"audit: $ended ended, $enobufs ENOBUFS, $cqes CQEs" "ftrace: $t_ended ended, $t_enobufs ENOBUFS, $t_cqes CQEs" "$(cat "$TMP/multishot-dry.own")"
+	fi
+fi
+
+# One listener and one ring shared by three workers under a lock: net-listeners says the
+# listener is shared and which threads accept through which ring, ring-submitters warns.
+if traced shared-listener; then
+	port=$(awk '$1 == "ready" {print $3}' "$TMP/shared-listener.own")
+	listeners=$(awk -v p=":$port" 'substr($4, length($4) - length(p) + 1) == p' "$TMP/shared-listener.ss" | wc -l)
+	truth=$(awk '$1 == "thread" {print $2}' "$TMP/shared-listener.own" | sort -n | tr '\n' ' ')
+	msg=$(jq -r '[.findings[] | select(.id == "net-listeners")][0].message' "$TMP/shared-listener.json")
+	said=$(sed -n 's/.*ACCEPT went to ring fd [0-9]* from tid \([0-9, ]*\).*/\1/p' <<<"$msg" | tr -d ',' | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ')
+	if [ "$(finding shared-listener net-listeners)" = pass ] && [[ $msg == *"1 listener of its own"* ]] &&
+		[ "$listeners" -eq 1 ] && [ -n "$truth" ] && [ "$said" = "$truth" ] &&
+		[ "$(finding shared-listener ring-submitters)" = warn ]; then
+		ok "shared-listener: one listener (ss: $listeners on port $port), ACCEPT through one ring from tids $said as the workers said; ring-submitters warns"
+	else
+		bad "shared-listener: one listener, three threads" "net-listeners $(finding shared-listener net-listeners): $msg" \
+			"ss: $listeners listeners; workers: $truth; said: $said" "ring-submitters $(finding shared-listener ring-submitters)"
 	fi
 fi
 

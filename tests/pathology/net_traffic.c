@@ -20,6 +20,11 @@
  * Each prints "ready PID" when the traffic runs, and at the end what it
  * did itself: "messages N", "recvs N" (recv requests submitted) and
  * "rearms N" (multishot recvs armed again after ending).
+ *
+ *   shared-listener  one TCP listener and one ring shared by three worker
+ *                   threads, which take turns under a lock to accept the
+ *                   connections a client thread keeps opening; prints
+ *                   "ready PID PORT", then "thread TID" for each worker
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -254,6 +259,93 @@ static void net_traffic(enum net_mode mode)
 	close(cl);
 }
 
+struct shared {
+	struct io_uring ring;
+	pthread_mutex_t lock;
+	int listener;
+	pthread_barrier_t ready;
+};
+
+static void *shared_worker(void *arg)
+{
+	struct shared *sh = arg;
+
+	printf("thread %ld\n", (long)gettid());
+	fflush(stdout);
+	pthread_barrier_wait(&sh->ready);
+	while (!stop) {
+		struct io_uring_cqe *cqe;
+		int ret;
+
+		pthread_mutex_lock(&sh->lock);
+		io_uring_prep_accept(io_uring_get_sqe(&sh->ring), sh->listener, NULL, NULL,
+				     SOCK_CLOEXEC);
+		ret = io_uring_submit_and_wait(&sh->ring, 1);
+		if (ret >= 0 && !io_uring_peek_cqe(&sh->ring, &cqe)) {
+			if (cqe->res >= 0)
+				close(cqe->res);
+			io_uring_cqe_seen(&sh->ring, cqe);
+		}
+		pthread_mutex_unlock(&sh->lock);
+	}
+	return NULL;
+}
+
+/* Opens and closes connections to the listener, until stopped. */
+static void *connector(void *arg)
+{
+	const struct sockaddr_in *a = arg;
+
+	while (!stop) {
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd < 0)
+			break;
+		if (connect(fd, (const struct sockaddr *)a, sizeof(*a)))
+			sleep_ms(1);
+		close(fd);
+		sleep_ms(1);
+	}
+	return NULL;
+}
+
+static void shared_listener(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct shared sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	socklen_t len = sizeof(a);
+	pthread_t t[4];
+	int i;
+
+	sh.listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sh.listener < 0 || bind(sh.listener, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(sh.listener, 64) || getsockname(sh.listener, (struct sockaddr *)&a, &len))
+		die("listener on 127.0.0.1", errno);
+	ring_init(&sh.ring, 8, 0, 0, -1);
+	pthread_barrier_init(&sh.ready, NULL, 4);
+	printf("ready %d %u\n", getpid(), (unsigned int)ntohs(a.sin_port));
+	fflush(stdout);
+	for (i = 0; i < 3; i++)
+		if (pthread_create(&t[i], NULL, shared_worker, &sh))
+			die("pthread_create", EAGAIN);
+	pthread_barrier_wait(&sh.ready);
+	if (pthread_create(&t[3], NULL, connector, &a))
+		die("pthread_create", EAGAIN);
+	while (!stop)
+		sleep_ms(50);
+	/* A worker may wait for one more connection: the connector is gone, so make one. */
+	for (i = 0; i < 3; i++) {
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			close(fd);
+	}
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	io_uring_queue_exit(&sh.ring);
+	close(sh.listener);
+}
+
 int net_traffic_mode(const char *mode)
 {
 	if (!strcmp(mode, "net-echo-poll"))
@@ -264,6 +356,8 @@ int net_traffic_mode(const char *mode)
 		net_traffic(NET_MULTI);
 	else if (!strcmp(mode, "multishot-dry"))
 		net_traffic(NET_DRY);
+	else if (!strcmp(mode, "shared-listener"))
+		shared_listener();
 	else
 		return 0;
 	return 1;
