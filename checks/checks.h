@@ -189,6 +189,8 @@ void check_ring_thread_cpus(const struct check *c, struct check_ctx *ctx);
 void check_ring_taskrun(const struct check *c, struct check_ctx *ctx);
 void check_ring_latency(const struct check *c, struct check_ctx *ctx);
 void check_net_listeners(const struct check *c, struct check_ctx *ctx);
+void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx);
+void check_net_busy_poll(const struct check *c, struct check_ctx *ctx);
 
 
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);
