@@ -240,7 +240,7 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 	const struct proc_sockets *ps = &pf->sockets;
 	const struct proc_netstat *ns = &ps->netstat;
 	struct backlog_list bl = { .used = 0 };
-	char subject[64], sysctl[400], owner[256], why[400] = "";
+	char subject[64], sysctl[400], owner[256], why[400] = "", life[400];
 	uint64_t ov = 0, dr = 0;
 	bool sysctls, delta, ours_only;
 	size_t i, ours;
@@ -271,6 +271,13 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 	secs = (double)(ns->end.t_ns - ns->begin.t_ns) / 1e9;
 	if (!fact_ok(&ps->backlog_e))
 		snprintf(why, sizeof(why), "; the backlog limit is not visible (%s)", ps->backlog_e.why);
+	if (fact_ok(&ns->at.e))
+		snprintf(life, sizeof(life), "the namespace's lifetime TcpExt ListenOverflows total "
+			 "was %llu, which may be from long ago, and it is not judged",
+			 (unsigned long long)ns->at.c.overflows);
+	else
+		snprintf(life, sizeof(life), "the lifetime ListenOverflows could not be read (%s)",
+			 ns->at.e.why);
 
 	if (delta && ov) {
 		bool fail = ours_only || bl.full;
@@ -285,10 +292,11 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 	} else if (bl.full) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%u listener%s accept queue full as read (more waiting than the "
-			      "backlog): %s; %s. A full queue drops or delays new connections; "
-			      "overflows are counted only over --watch%s",
+			      "backlog): %s; %s. A full queue drops or delays new connections; %s%s",
 			      bl.full, bl.full == 1 ? "'s" : "s'", bl.text, sysctl,
-			      delta ? " (none in it: the queue was full without dropping)" : "");
+			      delta ? "ListenOverflows did not grow over --watch: the queue was full "
+				      "without dropping" : "overflows are judged only from their growth "
+				      "over --watch: ", delta ? "" : life);
 		backlog_fix(fi, ctx, sysctls, &bl);
 	} else if (ns->watched && !delta) {
 		const struct fact_err *e = !fact_ok(&ns->begin.e) ? &ns->begin.e : &ns->end.e;
@@ -318,15 +326,6 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 					: "counted for the whole network namespace, not per process",
 			      bl.text, why, sysctl);
 	} else {
-		char life[400];
-
-		if (fact_ok(&ns->at.e))
-			snprintf(life, sizeof(life), "the namespace's lifetime TcpExt ListenOverflows "
-				 "total was %llu, which may be from long ago, and it is not judged",
-				 (unsigned long long)ns->at.c.overflows);
-		else
-			snprintf(life, sizeof(life), "the lifetime ListenOverflows could not be read "
-				 "(%s)", ns->at.e.why);
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "no accept queue full as read: %s%s; %s. Overflows are judged only "
 			      "from their growth over --watch: %s",
