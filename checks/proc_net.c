@@ -11,6 +11,7 @@
  * --watch, attributed to the process only when its listeners are all the
  * namespace has.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -309,7 +310,8 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 			      "TcpExt ListenOverflows could not be compared over the watch (%s): %s%s",
 			      fact_ok(e) ? "a counter went backwards" : e->why, bl.text, why);
 		return;
-	} else if (!fact_ok(&ns->at.e) && fact_status(&ns->at.e) == STATUS_ERROR) {
+	} else if (!delta && !fact_ok(&ns->at.e) && ns->at.e.err != -ENOENT) {
+		/* Unreadable or garbage, not just absent from an older capture: not passed. */
 		proc_fact_missing(c, ctx, subject, &ns->at.e);
 		return;
 	} else if (bl.unknown && !delta) {

@@ -146,6 +146,13 @@ static void test_accept_backlog(void **state)
 		    "127.0.0.1:9090 accept queue 0; the backlog limit is not visible (the process "
 		    "runs in another network namespace): with connections waiting, whether a queue "
 		    "is full is not known");
+	/* Absent from an older capture: the instant still judged; unreadable: not passed. */
+	socks[0].in.rx_queue = 0;
+	fact_fail(&pf.sockets.netstat.at.e, -ENOENT, "cannot read 'proc/42/net/netstat': No such file");
+	expect_says("net-accept-backlog", STATUS_PASS, "the lifetime ListenOverflows could not be read");
+	fact_fail(&pf.sockets.netstat.at.e, -EINVAL, "cannot read 'proc/42/net/netstat': not a "
+		  "regular file");
+	expect_says("net-accept-backlog", STATUS_SKIP, "not a regular file");
 	/* Garbage in the lifetime counters: one clear error. */
 	socks[0].in.rx_queue = 0;
 	fact_fail(&pf.sockets.netstat.at.e, -EBADMSG, "cannot parse 'proc/42/net/netstat'");
