@@ -128,7 +128,7 @@ for mode in napi-prefer napi-zero; do
 	state=$(awk -F'\t' '$1 == "NAPI:" {print $2}' "$fdinfo")
 	dt=$(awk -F'\t' '$1 == "napi_busy_poll_dt:" {print $2}' "$fdinfo")
 	prefer=$(awk -F'\t' '$1 == "napi_prefer_busy_poll:" {print $2}' "$fdinfo")
-	run "audit of $mode" 0 "$BIN" audit "$pid" --format json --fail-on never
+	run "audit --watch 2 of $mode" 0 "$BIN" audit "$pid" --watch 2 --format json --fail-on never
 	got=$(finding net-busy-poll)
 	if [ -z "$state" ]; then
 		want='.[0].status == "skip"'
