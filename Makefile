@@ -211,7 +211,8 @@ check-unit: $(UNIT_BIN)
 E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need
 
 PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c tests/pathology/no_ring.c \
-	tests/pathology/thread_model.c tests/pathology/net_sockets.c tests/pathology/net_traffic.c
+	tests/pathology/thread_model.c tests/pathology/net_sockets.c tests/pathology/net_traffic.c \
+	tests/pathology/net_checks.c
 
 $(B)/tests/pathology: $(PATHOLOGY_SRC) tests/pathology/pathology.h $(B)/FLAGS
 	@mkdir -p $(dir $@)

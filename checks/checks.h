@@ -197,6 +197,8 @@ void check_net_punts(const struct check *c, struct check_ctx *ctx);
  */
 void net_accept_threads(const struct check_ctx *ctx, char *buf, size_t n);
 void check_net_multishot(const struct check *c, struct check_ctx *ctx);
+void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx);
+void check_net_busy_poll(const struct check *c, struct check_ctx *ctx);
 
 
 void check_probe_o_direct(const struct check *c, struct check_ctx *ctx);

@@ -5,7 +5,13 @@
  * in a namespace: the kernel shows no other trace of the option) or one
  * shared listener, said plainly; what happens to the connections queued
  * on a group's listener when it closes; and the accept queues as read.
+ *
+ * net-accept-backlog: each TCP listener's accept queue against its backlog
+ * (sock_diag) as read, and the namespace's TcpExt ListenOverflows over
+ * --watch, attributed to the process only when its listeners are all the
+ * namespace has.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,4 +139,207 @@ void check_net_listeners(const struct check *c, struct check_ctx *ctx)
 		      queued == 1 ? "" : "s", accepts);
 	finding_ev_int(fi, "reuseport_groups", groups);
 	finding_ev_int(fi, "single_listeners", shared);
+}
+
+/*
+ * net.core.somaxconn and net.ipv4.tcp_max_syn_backlog as they apply to the
+ * process, in text: per network namespace, read in uringlint's own. false
+ * when they are not the process's.
+ */
+static bool backlog_sysctls(const struct check_ctx *ctx, char *buf, size_t n)
+{
+	const struct host_facts *hf = ctx->host;
+	const struct proc_sockets *ps = &ctx->proc->sockets;
+
+	if (hf->netns && ps->netns && hf->netns != ps->netns) {
+		snprintf(buf, n, "net.core.somaxconn and net.ipv4.tcp_max_syn_backlog not known: the "
+			 "process runs in another network namespace (net:[%llu]), whose sysctls are "
+			 "its own", (unsigned long long)ps->netns);
+		return false;
+	}
+	if (!fact_ok(&hf->somaxconn.e) || !fact_ok(&hf->tcp_max_syn_backlog.e)) {
+		snprintf(buf, n, "%s", !fact_ok(&hf->somaxconn.e) ? hf->somaxconn.e.why
+								  : hf->tcp_max_syn_backlog.e.why);
+		return false;
+	}
+	snprintf(buf, n, "net.core.somaxconn %lld, net.ipv4.tcp_max_syn_backlog %lld",
+		 (long long)hf->somaxconn.value, (long long)hf->tcp_max_syn_backlog.value);
+	return true;
+}
+
+/* One listener in a message: "tcp 127.0.0.1:80 accept queue 5 of backlog 4 (full)". */
+struct backlog_list {
+	char text[768];
+	size_t used;
+	unsigned int full, unknown;	/* full now; with a queue whose limit is not known */
+	uint32_t full_backlog;		/* the backlog of a full one */
+};
+
+static void backlog_add(struct backlog_list *bl, const struct proc_socket *s)
+{
+	char addr[INET_ADDR_MAX];
+	bool full = s->has_backlog && s->in.rx_queue > s->backlog;
+	int w;
+
+	proc_socket_local(s, addr, sizeof(addr));
+	if (s->has_backlog)
+		w = snprintf(bl->text + bl->used, sizeof(bl->text) - bl->used,
+			     "%s%s %s accept queue %u of backlog %u%s", bl->used ? ", " : "",
+			     net_proto_name(s->proto), addr, s->in.rx_queue, s->backlog,
+			     full ? " (full)" : "");
+	else
+		w = snprintf(bl->text + bl->used, sizeof(bl->text) - bl->used,
+			     "%s%s %s accept queue %u", bl->used ? ", " : "",
+			     net_proto_name(s->proto), addr, s->in.rx_queue);
+	if (w > 0 && (size_t)w < sizeof(bl->text) - bl->used)
+		bl->used += (size_t)w;
+	if (full) {
+		bl->full++;
+		bl->full_backlog = s->backlog;
+	}
+	bl->unknown += !s->has_backlog && s->in.rx_queue > 0;
+}
+
+/* Whose the namespace's listen counters are, in words; true when they are this process's. */
+static bool overflow_owner(const struct proc_sockets *ps, size_t ours, char *buf, size_t n)
+{
+	if (ps->ns_tcp_listeners_known && ps->ns_tcp_listeners == ours) {
+		snprintf(buf, n, "they count for the whole network namespace, not per process, and "
+			 "its %zu TCP listener%s %s this process's, so they are its own", ours,
+			 ours == 1 ? "" : "s", ours == 1 ? "is" : "are all");
+		return true;
+	}
+	if (ps->ns_tcp_listeners_known)
+		snprintf(buf, n, "they count for the whole network namespace, not per process: "
+			 "namespace-wide, over its %zu TCP listeners, %zu of them this process's",
+			 ps->ns_tcp_listeners, ours);
+	else
+		snprintf(buf, n, "they count for the whole network namespace, not per process: "
+			 "namespace-wide, its other listeners unknown");
+	return false;
+}
+
+static void backlog_fix(struct finding *fi, const struct check_ctx *ctx, bool sysctls,
+			const struct backlog_list *bl)
+{
+	const struct host_facts *hf = ctx->host;
+
+	if (sysctls && bl->full && (int64_t)bl->full_backlog >= hf->somaxconn.value)
+		finding_set_fix(fi, "the backlog is at net.core.somaxconn (%lld), which caps it: "
+				"raise somaxconn (sysctl -w net.core.somaxconn=N, kept in "
+				"/etc/sysctl.d/) and the listen() backlog, and accept faster (more "
+				"accepting threads, multishot accept)", (long long)hf->somaxconn.value);
+	else
+		finding_set_fix(fi, "accept faster (more accepting threads or rings, multishot "
+				"accept), or give listen() a larger backlog (net.core.somaxconn caps "
+				"it; net.ipv4.tcp_max_syn_backlog bounds the SYN queue when syncookies "
+				"are off)");
+}
+
+void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct proc_sockets *ps = &pf->sockets;
+	const struct proc_netstat *ns = &ps->netstat;
+	struct backlog_list bl = { .used = 0 };
+	char subject[64], sysctl[400], owner[256], why[400] = "", life[400];
+	uint64_t ov = 0, dr = 0;
+	bool sysctls, delta, ours_only;
+	size_t i, ours;
+	struct finding *fi;
+	double secs;
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	ours = proc_sockets_tcp_listening(ps);
+	if (!ours) {
+		if (!fact_ok(&ps->e))
+			proc_fact_missing(c, ctx, subject, &ps->e);
+		else
+			proc_add(c, ctx, STATUS_SKIP, subject, "no TCP listener");
+		return;
+	}
+	for (i = 0; i < ps->n; i++) {
+		const struct proc_socket *s = &ps->v[i];
+
+		if ((s->proto == NET_TCP || s->proto == NET_TCP6) && !s->ambiguous && !s->dup &&
+		    s->in.state == INET_LISTEN)
+			backlog_add(&bl, s);
+	}
+	sysctls = backlog_sysctls(ctx, sysctl, sizeof(sysctl));
+	ours_only = overflow_owner(ps, ours, owner, sizeof(owner));
+	delta = proc_netstat_delta(ns, &ov, &dr);
+	secs = (double)(ns->end.t_ns - ns->begin.t_ns) / 1e9;
+	if (!fact_ok(&ps->backlog_e))
+		snprintf(why, sizeof(why), "; the backlog limit is not visible (%s)", ps->backlog_e.why);
+	if (fact_ok(&ns->at.e))
+		snprintf(life, sizeof(life), "the namespace's lifetime TcpExt ListenOverflows total "
+			 "was %llu, which may be from long ago, and it is not judged",
+			 (unsigned long long)ns->at.c.overflows);
+	else
+		snprintf(life, sizeof(life), "the lifetime ListenOverflows could not be read (%s)",
+			 ns->at.e.why);
+
+	if (delta && ov) {
+		bool fail = ours_only || bl.full;
+
+		fi = proc_add(c, ctx, fail ? STATUS_FAIL : STATUS_WARN, subject,
+			      "TcpExt ListenOverflows grew by %llu (ListenDrops by %llu) in the %.1f s "
+			      "of --watch: connections that completed their handshake were dropped "
+			      "because an accept queue was full; %s. %s%s; %s",
+			      (unsigned long long)ov, (unsigned long long)dr, secs, owner, bl.text,
+			      why, sysctl);
+		backlog_fix(fi, ctx, sysctls, &bl);
+	} else if (bl.full) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%u listener%s accept queue full as read (more waiting than the "
+			      "backlog): %s; %s. A full queue drops or delays new connections; %s%s",
+			      bl.full, bl.full == 1 ? "'s" : "s'", bl.text, sysctl,
+			      delta ? "ListenOverflows did not grow over --watch: the queue was full "
+				      "without dropping" : "overflows are judged only from their growth "
+				      "over --watch: ", delta ? "" : life);
+		backlog_fix(fi, ctx, sysctls, &bl);
+	} else if (ns->watched && !delta) {
+		const struct fact_err *e = !fact_ok(&ns->begin.e) ? &ns->begin.e : &ns->end.e;
+
+		if (!fact_ok(e) && fact_status(e) == STATUS_ERROR) {
+			proc_fact_missing(c, ctx, subject, e);
+			return;
+		}
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			      "TcpExt ListenOverflows could not be compared over the watch (%s): %s%s",
+			      fact_ok(e) ? "a counter went backwards" : e->why, bl.text, why);
+		return;
+	} else if (!delta && !fact_ok(&ns->at.e) && ns->at.e.err != -ENOENT) {
+		/* Unreadable or garbage, not just absent from an older capture: not passed. */
+		proc_fact_missing(c, ctx, subject, &ns->at.e);
+		return;
+	} else if (bl.unknown && !delta) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "%s%s: with connections waiting, whether a queue is full is not known, and "
+			 "overflows are counted only over --watch", bl.text, why);
+		return;
+	} else if (delta) {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "TcpExt ListenOverflows did not grow in the %.1f s of --watch "
+			      "(ListenDrops by %llu; %s); no accept queue full as read: %s%s; %s",
+			      secs, (unsigned long long)dr,
+			      ours_only ? "the namespace's TCP listeners are all this process's"
+					: "counted for the whole network namespace, not per process",
+			      bl.text, why, sysctl);
+	} else {
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "no accept queue full as read: %s%s; %s. Overflows are judged only "
+			      "from their growth over --watch: %s",
+			      bl.text, why, sysctl, life);
+	}
+	finding_ev_int(fi, "full_listeners", bl.full);
+	if (delta) {
+		finding_ev_int(fi, "listen_overflows_delta", (int64_t)ov);
+		finding_ev_int(fi, "listen_drops_delta", (int64_t)dr);
+		finding_ev_bool(fi, "attributed", ours_only);
+	}
+	if (fact_ok(&ns->at.e))
+		finding_ev_int(fi, "listen_overflows_lifetime", (int64_t)ns->at.c.overflows);
 }

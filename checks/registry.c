@@ -989,6 +989,64 @@ const struct check check_table[] = {
 		.info.reference = "https://man7.org/linux/man-pages/man3/io_uring_prep_recv_multishot.3.html",
 	},
 	{
+		.info.id = "net-accept-backlog",
+		.info.title = "TCP listeners' accept queues keep up",
+		.info.category = "proc-net",
+		.info.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
+		.run = check_net_accept_backlog,
+		.info.looks_at = "Each TCP LISTEN socket of the process: its accept queue (rx_queue "
+			    "of /proc/PID/net/tcp and tcp6) against its backlog limit, which is in no "
+			    "file and is read live through NETLINK_SOCK_DIAG (inet_diag's idiag_wqueue, "
+			    "as ss -ltn shows it as Send-Q), for a process of uringlint's own network "
+			    "namespace only; net.core.somaxconn and net.ipv4.tcp_max_syn_backlog of "
+			    "that namespace; and with --watch, the growth of TcpExt ListenOverflows and "
+			    "ListenDrops of /proc/PID/net/netstat, read just before and after the "
+			    "watch. Those counters are per network namespace, not per process: "
+			    "attributed to the process only when its listeners are all the TCP "
+			    "listeners of the namespace, and said to be namespace-wide otherwise. "
+			    "Without --watch only the lifetime total is shown, never judged: it may be "
+			    "from long ago.",
+		.info.why = "A connection that completes its handshake while the listener's accept "
+		       "queue is full is dropped (ListenOverflows), and the client retries its SYN "
+		       "after a second or more: a service whose ring accepts too slowly, or with a "
+		       "small listen() backlog, shows as latency spikes of whole seconds at connect "
+		       "time, not as errors. The backlog is listen()'s argument capped by "
+		       "net.core.somaxconn when listen() ran; tcp_max_syn_backlog bounds the SYN "
+		       "queue when syncookies are off.",
+		.info.fix = "accept faster (multishot accept, more accepting rings), raise the "
+			    "listen() backlog, and net.core.somaxconn when it caps it",
+		.info.reference = "https://man7.org/linux/man-pages/man2/listen.2.html",
+	},
+	{
+		.info.id = "net-busy-poll",
+		.info.title = "NAPI busy polling of the process's rings is set up to work",
+		.info.category = "proc-net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.run = check_net_busy_poll,
+		.info.looks_at = "The NAPI lines of each ring's fdinfo (6.12+, with "
+			    "CONFIG_NET_RX_BUSY_POLL: NAPI enabled or disabled, napi_busy_poll_dt in "
+			    "ns, napi_prefer_busy_poll; 6.13+ napi tracking), the process's sockets "
+			    "(all on loopback, or not), /sys/class/net/DEV/napi_defer_hard_irqs and "
+			    "gro_flush_timeout of every device but loopback (which device carries a "
+			    "socket's traffic is not told by /proc), and net.core.busy_read and "
+			    "busy_poll (global, shown only in the initial network namespace).",
+		.info.why = "IORING_REGISTER_NAPI (6.9) makes a ring busy-poll the NAPI instances of "
+		       "the sockets it waits on instead of sleeping until an interrupt. A "
+		       "busy-poll time of 0 polls nothing; prefer_busy_poll is meant to keep the "
+		       "device's interrupts off while the application polls, which needs "
+		       "napi_defer_hard_irqs and gro_flush_timeout: with both 0 the interrupts "
+		       "are not deferred and the poll competes with them. Loopback traffic carries "
+		       "no NAPI id, so polling it polls nothing. net.core.busy_read and busy_poll "
+		       "are for blocking reads and poll/select, not io_uring. Kernels before 6.12 "
+		       "print no NAPI lines: skipped, never passed.",
+		.info.fix = "register NAPI with a busy-poll time, and set napi_defer_hard_irqs and "
+			    "gro_flush_timeout on the NIC when using prefer_busy_poll",
+		.info.reference = "https://docs.kernel.org/networking/napi.html",
+	},
+	{
 		.info.id = "dstate-threads",
 		.info.title = "No threads stuck in uninterruptible sleep",
 		.info.category = "proc-threads",

@@ -17,6 +17,9 @@
 #define P_URING_DISABLED "proc/sys/kernel/io_uring_disabled"
 #define P_TCP_MIGRATE_REQ "proc/sys/net/ipv4/tcp_migrate_req"
 #define P_SOMAXCONN "proc/sys/net/core/somaxconn"
+#define P_TCP_MAX_SYN_BACKLOG "proc/sys/net/ipv4/tcp_max_syn_backlog"
+#define P_BUSY_READ "proc/sys/net/core/busy_read"
+#define P_BUSY_POLL "proc/sys/net/core/busy_poll"
 #define P_URING_GROUP "proc/sys/kernel/io_uring_group"
 #define P_SELF_STATUS "proc/self/status"
 #define P_SELF_LIMITS "proc/self/limits"
@@ -123,6 +126,11 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 	collect_sysctl(sr, P_URING_GROUP, &hf->uring_group.e, &hf->uring_group.value);
 	collect_sysctl(sr, P_TCP_MIGRATE_REQ, &hf->tcp_migrate_req.e, &hf->tcp_migrate_req.value);
 	collect_sysctl(sr, P_SOMAXCONN, &hf->somaxconn.e, &hf->somaxconn.value);
+	collect_sysctl(sr, P_TCP_MAX_SYN_BACKLOG, &hf->tcp_max_syn_backlog.e,
+		       &hf->tcp_max_syn_backlog.value);
+	collect_sysctl(sr, P_BUSY_READ, &hf->busy_read.e, &hf->busy_read.value);
+	collect_sysctl(sr, P_BUSY_POLL, &hf->busy_poll.e, &hf->busy_poll.value);
+	net_devs_collect(sr, &hf->netdevs);
 	hf->netns = sr->live ? net_ns_inode(sr, getpid()) : 0;
 	fact_read_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
 	fact_read_parsed(sr, P_SELF_LIMITS, &hf->self_limits.e, parse_limits, &hf->self_limits.lim);
@@ -150,6 +158,7 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 void host_facts_free(struct host_facts *hf)
 {
 	cpu_facts_free(&hf->cpu);
+	net_devs_free(&hf->netdevs);
 	free(hf->dirs);
 	hf->dirs = NULL;
 	hf->ndirs = 0;

@@ -10,6 +10,7 @@
 #include "dir_facts.h"
 #include "fact.h"
 #include "kernel_version.h"
+#include "net_devs.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "sysroot.h"
@@ -40,15 +41,20 @@ struct host_facts {
 	} uring_disabled, uring_group;
 
 	/*
-	 * net.ipv4.tcp_migrate_req (5.14+) and net.core.somaxconn: per network
-	 * namespace, read in the one uringlint runs in, whose inode netns is
-	 * (0 unknown: a captured tree).
+	 * net.ipv4.tcp_migrate_req (5.14+), net.core.somaxconn and
+	 * net.ipv4.tcp_max_syn_backlog: per network namespace, read in the one
+	 * uringlint runs in, whose inode netns is (0 unknown: a captured tree).
+	 * net.core.busy_read and busy_poll are global, and only the initial
+	 * namespace shows them.
 	 */
 	struct {
 		struct fact_err e;
 		int64_t value;
-	} tcp_migrate_req, somaxconn;
+	} tcp_migrate_req, somaxconn, tcp_max_syn_backlog, busy_read, busy_poll;
 	uint64_t netns;
+
+	/* /sys/class/net: each device's napi_defer_hard_irqs and gro_flush_timeout */
+	struct net_devs netdevs;
 
 	/*
 	 * proc/self of the process that runs uringlint, standing for the

@@ -650,6 +650,7 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
+	bool listens;
 	size_t i;
 
 	pf->watch = calloc(1, sizeof(*pf->watch));
@@ -662,7 +663,15 @@ void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		fds[i] = pf->rings[i].fd;
 	punt_watch_fill_fds(pf->watch, fds, pf->nrings);
 	free(fds);
+	/* The namespace's listen counters around the watch, for a delta that is now. */
+	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
+	if (listens)
+		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.begin);
 	punt_watch_run(pf->pid, seconds, pf->watch);
+	if (listens) {
+		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
+		pf->sockets.netstat.watched = true;
+	}
 	ring_match(pf, pf->watch);
 	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
 }

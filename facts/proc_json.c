@@ -65,6 +65,25 @@ static struct json_object *window_json(const struct proc_window *w, int fd)
 	return o;
 }
 
+/* The NAPI block of 6.12+ (null when the ring printed none). */
+static struct json_object *napi_json(const struct uring_fdinfo *u)
+{
+	struct json_object *o;
+
+	if (!u->has_napi)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "state", json_bytes_string(u->napi));
+	json_object_object_add(o, "enabled", json_object_new_boolean(u->napi_on));
+	json_object_object_add(o, "busy_poll_dt_ns", u->has_napi_dt
+				? json_object_new_int64((int64_t)u->napi_busy_poll_dt_ns) : NULL);
+	json_object_object_add(o, "prefer_busy_poll", u->has_napi_prefer
+				? json_object_new_boolean(u->napi_prefer_busy_poll) : NULL);
+	json_object_object_add(o, "tracking", u->napi_tracking[0]
+				? json_object_new_string(u->napi_tracking) : NULL);
+	return o;
+}
+
 static struct json_object *ring_json(const struct proc_ring *r, const struct proc_window *w)
 {
 	struct json_object *o = json_object_new_object(), *sq = NULL;
@@ -96,6 +115,7 @@ static struct json_object *ring_json(const struct proc_ring *r, const struct pro
 							 ? json_object_new_int64(u->cq_overflow) : NULL);
 	json_object_object_add(o, "state", json_object_new_string(r->busy ? "busy"
 							      : fact_ok(&r->e) ? "ok" : "error"));
+	json_object_object_add(o, "napi", known ? napi_json(u) : NULL);
 	return o;
 }
 

@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "proc_facts.h"
 #include "proc_sockets.h"
+#include "sock_diag.h"
 
 /*
  * What UserFiles shows for a registered socket before 6.14: the dentry
@@ -242,6 +245,130 @@ static int group_listeners(const struct net_ns *ns, struct proc_sockets *ps)
 	return 0;
 }
 
+static bool tcp_listening(const struct proc_socket *s)
+{
+	return (s->proto == NET_TCP || s->proto == NET_TCP6) && !s->ambiguous &&
+	       s->in.state == INET_LISTEN;
+}
+
+size_t proc_sockets_tcp_listening(const struct proc_sockets *ps)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ps->n; i++)
+		n += tcp_listening(&ps->v[i]) && !ps->v[i].dup;
+	return n;
+}
+
+/* Every TCP LISTEN socket of the namespace: tcp6 too, which the join may not have needed. */
+static void count_ns_listeners(const struct sysroot *sr, pid_t pid, struct net_ns *ns,
+			       struct proc_sockets *ps)
+{
+	size_t n = 0;
+	int p, err;
+
+	for (p = NET_TCP; p <= NET_TCP6; p++) {
+		err = net_ns_read(ns, sr, pid, p);
+		if (err == -ENOENT && p == NET_TCP6)
+			continue;	/* no IPv6 here */
+		if (err)
+			return;
+		n += ns->nlisten[p];
+	}
+	ps->ns_tcp_listeners = n;
+	ps->ns_tcp_listeners_known = true;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Each TCP listener's backlog limit, which only sock_diag shows: live, and
+ * only for a process of uringlint's own namespace, the one it answers for.
+ */
+static void collect_backlog(const struct sysroot *sr, struct proc_sockets *ps)
+{
+	struct diag_listeners t = { 0 };
+	const struct diag_listener *d;
+	uint64_t *want, own;
+	size_t i, n = 0;
+	int err;
+
+	if (!sr->live) {
+		fact_fail(&ps->backlog_e, -EOPNOTSUPP, "a captured tree: a listener's backlog limit "
+			  "is in no file, only sock_diag shows it on the live system");
+		return;
+	}
+	own = net_ns_inode(sr, getpid());
+	if (!own || !ps->netns || own != ps->netns) {
+		fact_fail(&ps->backlog_e, -EXDEV, "the process runs in another network namespace "
+			  "(net:[%llu]), and sock_diag shows only uringlint's own",
+			  (unsigned long long)ps->netns);
+		return;
+	}
+	want = calloc(ps->n, sizeof(*want));
+	if (!want) {
+		fact_fail(&ps->backlog_e, -ENOMEM, "out of memory");
+		return;
+	}
+	for (i = 0; i < ps->n; i++)
+		if (tcp_listening(&ps->v[i]))
+			want[n++] = ps->v[i].inode;
+	qsort(want, n, sizeof(*want), u64_cmp);
+	err = sock_diag_listeners(want, n, &t);
+	if (err) {
+		fact_fail(&ps->backlog_e, err, "NETLINK_SOCK_DIAG: %s", strerror(-err));
+	} else {
+		for (i = 0; i < ps->n; i++) {
+			struct proc_socket *s = &ps->v[i];
+
+			d = tcp_listening(s) ? diag_listener_find(&t, s->inode) : NULL;
+			if (d) {
+				s->has_backlog = true;
+				s->backlog = d->backlog;
+			}
+		}
+	}
+	diag_listeners_free(&t);
+	free(want);
+}
+
+static int parse_netstat(const char *text, void *out)
+{
+	return netstat_parse(text, out);
+}
+
+void proc_netstat_read(const struct sysroot *sr, pid_t pid, struct netstat_reading *r)
+{
+	struct timespec ts;
+	char path[64];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "proc/%d/net/netstat", (int)pid);
+	fact_read_parsed(sr, path, &r->e, parse_netstat, &r->c);
+	if (fact_ok(&r->e) && (!r->c.has_overflows || !r->c.has_drops))
+		fact_fail(&r->e, -ENODATA, "'%s' has no TcpExt ListenOverflows and ListenDrops",
+			  path);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r->t_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool proc_netstat_delta(const struct proc_netstat *n, uint64_t *overflows, uint64_t *drops)
+{
+	const struct netstat_listen *b = &n->begin.c, *e = &n->end.c;
+
+	if (!n->watched || !fact_ok(&n->begin.e) || !fact_ok(&n->end.e) ||
+	    e->overflows < b->overflows || e->drops < b->drops)
+		return false;
+	*overflows = e->overflows - b->overflows;
+	*drops = e->drops - b->drops;
+	return true;
+}
+
 void proc_sockets_collect(const struct sysroot *sr, struct proc_facts *pf,
 			  struct net_cache *cache)
 {
@@ -269,6 +396,11 @@ void proc_sockets_collect(const struct sysroot *sr, struct proc_facts *pf,
 	join_tables(sr, pf->pid, ns, ps);
 	if (group_listeners(ns, ps))
 		fact_fail(&ps->e, -ENOMEM, "out of memory");
+	if (proc_sockets_tcp_listening(ps)) {
+		count_ns_listeners(sr, pf->pid, ns, ps);
+		collect_backlog(sr, ps);
+		proc_netstat_read(sr, pf->pid, &ps->netstat.at);
+	}
 	if (owned)
 		net_ns_free(ns);
 	net_cache_free(&own);

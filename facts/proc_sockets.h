@@ -8,6 +8,7 @@
 
 #include "fact.h"
 #include "net_tables.h"
+#include "netstat.h"
 
 /*
  * One socket of a process: an fd whose link is socket:[INODE], or a
@@ -24,6 +25,9 @@ struct proc_socket {
 	int ring_fd;		/* the first ring whose UserFiles names it; -1 none */
 	struct inet_sock in;	/* inet tables */
 	struct unix_sock un;	/* unix: un.path is this socket's own copy */
+	/* a TCP listener's backlog limit, from sock_diag (see proc_sockets.backlog_e) */
+	bool has_backlog;
+	uint32_t backlog;
 };
 
 /* The process's LISTEN sockets on one address and port (unix: one listener each). */
@@ -55,6 +59,26 @@ struct proc_sockets {
 	 */
 	unsigned int registered_unidentified;
 	bool rings_unknown;	/* a ring's UserFiles could not be read */
+
+	/*
+	 * With a TCP listener: why its backlog limit is not known (sock_diag
+	 * answers for uringlint's own namespace, live), and the TCP LISTEN
+	 * sockets of the whole namespace (tcp and tcp6), every process's.
+	 */
+	struct fact_err backlog_e;
+	bool ns_tcp_listeners_known;
+	size_t ns_tcp_listeners;
+	struct proc_netstat {
+		/* read with the sockets: counts since the namespace was created */
+		struct netstat_reading {
+			struct fact_err e;
+			struct netstat_listen c;
+			uint64_t t_ns;		/* CLOCK_MONOTONIC */
+		} at;
+		/* audit --watch: read just before it starts and just after it ends */
+		bool watched;
+		struct netstat_reading begin, end;
+	} netstat;
 };
 
 /* Records an fd whose link is target ("socket:[INODE]"), from the fd listing: 0 or -errno. */
@@ -69,6 +93,17 @@ struct proc_facts;
 void proc_sockets_collect(const struct sysroot *sr, struct proc_facts *pf,
 			  struct net_cache *cache);
 void proc_sockets_free(struct proc_sockets *ps);
+
+/* The process's TCP LISTEN sockets, each counted once (fds or only in a ring). */
+size_t proc_sockets_tcp_listening(const struct proc_sockets *ps);
+/* Reads the namespace's listen counters through /proc/PID/net/netstat. */
+void proc_netstat_read(const struct sysroot *sr, pid_t pid, struct netstat_reading *r);
+/*
+ * The growth of the counters over the watch: false when either reading
+ * failed, a counter is missing, or one went backwards (another namespace
+ * behind the same PID is not the same count).
+ */
+bool proc_netstat_delta(const struct proc_netstat *n, uint64_t *overflows, uint64_t *drops);
 
 /* Whether a socket is registered with a ring: 1 yes, 0 no, -1 cannot be known. */
 int proc_socket_registered(const struct proc_sockets *ps, const struct proc_socket *s);

@@ -66,7 +66,55 @@ static int socket_json_put(struct json_put *p, const struct proc_sockets *ps,
 		json_put_bool(p, "registered", reg);
 	json_put_int_known(p, "ring_fd", s->ring_fd >= 0, s->ring_fd);
 	json_put_bool(p, "ambiguous", s->ambiguous);
+	json_put_int_known(p, "backlog", s->has_backlog, s->backlog);
 	return json_put_end(p);
+}
+
+static struct json_object *counters_json(const struct netstat_reading *r)
+{
+	struct json_object *o;
+
+	if (!fact_ok(&r->e))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "listen_overflows", json_object_new_int64((int64_t)r->c.overflows));
+	json_object_object_add(o, "listen_drops", json_object_new_int64((int64_t)r->c.drops));
+	return o;
+}
+
+/*
+ * The namespace's listen counters (TcpExt of /proc/PID/net/netstat): since
+ * it was created, and over --watch. null for a process with no TCP listener.
+ */
+static struct json_object *netstat_json(const struct proc_sockets *ps)
+{
+	const struct proc_netstat *n = &ps->netstat;
+	struct json_object *o, *w = NULL;
+	uint64_t ov, dr;
+
+	if (!proc_sockets_tcp_listening(ps))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "namespace_tcp_listeners", ps->ns_tcp_listeners_known
+				? json_object_new_int64((int64_t)ps->ns_tcp_listeners) : NULL);
+	json_object_object_add(o, "lifetime", counters_json(&n->at));
+	json_object_object_add(o, "error", fact_ok(&n->at.e) ? NULL : json_bytes_string(n->at.e.why));
+	if (n->watched) {
+		bool ok = proc_netstat_delta(n, &ov, &dr);
+		const struct fact_err *e = !fact_ok(&n->begin.e) ? &n->begin.e : &n->end.e;
+
+		w = json_object_new_object();
+		json_object_object_add(w, "seconds", json_object_new_double(
+			(double)(n->end.t_ns - n->begin.t_ns) / 1e9));
+		json_object_object_add(w, "listen_overflows", ok ? json_object_new_int64((int64_t)ov)
+								 : NULL);
+		json_object_object_add(w, "listen_drops", ok ? json_object_new_int64((int64_t)dr)
+							     : NULL);
+		json_object_object_add(w, "error", ok ? NULL : json_bytes_string(
+			fact_ok(e) ? "a counter went backwards" : e->why));
+	}
+	json_object_object_add(o, "watch", w);
+	return o;
 }
 
 int proc_sockets_json_write(const struct proc_sockets *ps, FILE *out)
@@ -89,6 +137,9 @@ int proc_sockets_json_write(const struct proc_sockets *ps, FILE *out)
 	for (i = 0; i < ps->nlisteners; i++)
 		json_object_array_add(ls, listener_json(ps, &ps->listeners[i]));
 	json_object_object_add(o, "listeners", ls);
+	json_object_object_add(o, "backlog_error", !proc_sockets_tcp_listening(ps) ||
+				fact_ok(&ps->backlog_e) ? NULL : json_bytes_string(ps->backlog_e.why));
+	json_object_object_add(o, "netstat", netstat_json(ps));
 
 	/* the object without its closing brace, then the sockets one by one */
 	err = json_put_head(out, o, "list");

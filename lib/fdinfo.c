@@ -311,13 +311,31 @@ static int parse_key(struct uring_fdinfo *u, const char *key, size_t klen, const
 	if (IS("NAPI")) {
 		u->has_napi = true;
 		snprintf(u->napi, sizeof(u->napi), "%s", val);
+		u->napi_on = !strcmp(val, "enabled");
+		return 0;
+	}
+	if (IS("napi_busy_poll_dt")) {
+		u->has_napi_dt = true;
+		return parse_u64(val, 10, &u->napi_busy_poll_dt_ns) ? -EBADMSG : 0;
+	}
+	if (IS("napi_prefer_busy_poll")) {
+		u->has_napi_prefer = true;
+		if (strcmp(val, "true") && strcmp(val, "false"))
+			return -EBADMSG;
+		u->napi_prefer_busy_poll = val[0] == 't';
+		return 0;
+	}
+	if (IS("napi tracking")) {
+		if (strlen(val) >= sizeof(u->napi_tracking))
+			return -EBADMSG;
+		snprintf(u->napi_tracking, sizeof(u->napi_tracking), "%s", val);
 		return 0;
 	}
 	if (IS("pos") || IS("flags") || IS("mnt_id") || IS("ino")) {
 		*seen = false;	/* generic lines say nothing about the ring */
 		return 0;
 	}
-	/* PollList, Personalities, the NAPI block and whatever a later kernel adds. */
+	/* PollList, Personalities and whatever a later kernel adds. */
 	*sec = SEC_OTHER;
 	return 0;
 #undef IS

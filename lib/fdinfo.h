@@ -57,8 +57,18 @@ struct uring_fdinfo {
 	bool has_overflow_list;		/* CqOverflowList (5.17+) */
 	uint32_t cq_overflow;		/* entries listed */
 
+	/*
+	 * 6.12+ with CONFIG_NET_RX_BUSY_POLL: "NAPI:\tenabled" or "disabled"
+	 * (napi_on), and when enabled the busy-poll time (ns) and whether it
+	 * prefers busy polling to interrupts; 6.13+ the tracking mode.
+	 */
 	bool has_napi;
-	char napi[32];
+	char napi[32];			/* as printed: a later kernel's word is kept */
+	bool napi_on;			/* "enabled" */
+	bool has_napi_dt, has_napi_prefer;
+	uint64_t napi_busy_poll_dt_ns;
+	bool napi_prefer_busy_poll;
+	char napi_tracking[16];		/* "dynamic", "static"; "" not printed (6.12) */
 };
 
 /* 0 or -EBADMSG when the generic lines are missing or garbled. */

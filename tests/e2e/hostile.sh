@@ -144,6 +144,76 @@ audit "3,000 rings in one process" &&
 		ok "3,000 rings: all of them read"
 	else bad "3,000 rings: all of them read" "$(jq -c '.findings[] | select(.id == "proc-rings")' "$TMP/out")"; fi
 
+# --- a listener's counters and a ring's NAPI lines -------------------------------------
+# The captured server of proc-6.18-sockets (TCP listeners on loopback) given a ring with
+# NAPI registered and the namespace's netstat: net-accept-backlog and net-busy-poll must
+# each end in a skip or one error on what they cannot read, never a crash or a pass.
+SPID=14917
+netfresh() {
+	T=$TMP/$1
+	cp -a testdata/proc-6.18-sockets "$T"
+	P=$T/proc/$SPID
+	ln -s 'anon_inode:[io_uring]' "$P/fd/20"
+	cp testdata/fdinfo/linux-6.18-napi.txt "$P/fdinfo/20"
+	cp tests/fuzz/seeds/netstat/netstat-6.18 "$P/net/netstat"
+}
+saudit() { attempt "$1" "$BIN" --root "$T" audit "$SPID" --format json; }
+# one_verdict NAME ID WORD: the check's one finding is a skip or an error that says WORD.
+one_verdict() {
+	local got
+	got=$(jq -c --arg id "$2" '[.findings[] | select(.id == $id) | {status, message}]' "$TMP/out")
+	if jq -e --arg w "$3" 'length == 1 and (.[0].status == "skip" or .[0].status == "error") and
+		(.[0].message | contains($w))' <<<"$got" >/dev/null; then
+		ok "$1: $(jq -r '.[0].status + ": " + .[0].message[0:110]' <<<"$got")"
+	else
+		bad "$1" "$got"
+	fi
+}
+
+netfresh net-baseline
+saudit "netstat and NAPI lines as the kernel prints them" &&
+	if jq -e '[.findings[] | select(.id == "net-accept-backlog")] | length == 1 and
+		.[0].status == "pass" and (.[0].message | contains("the backlog limit is not visible") and
+		contains("lifetime TcpExt ListenOverflows total was 0, which may be from long ago, and it is not judged"))' \
+		"$TMP/out" >/dev/null; then
+		ok "net-accept-backlog: empty queues pass, the backlog not visible in a tree, the lifetime total not judged"
+	else bad "net-accept-backlog on the baseline tree" "$(jq -c '[.findings[] | select(.id == "net-accept-backlog")]' "$TMP/out")"; fi
+
+netfresh netstat-garbage
+head -c 4096 /dev/urandom | tr -d '\0' >"$P/net/netstat"
+saudit "random bytes for net/netstat" && one_verdict "net/netstat of random bytes" net-accept-backlog netstat
+
+netfresh netstat-cut
+head -c 1500 tests/fuzz/seeds/netstat/netstat-6.18 >"$P/net/netstat"
+saudit "net/netstat cut in a line" && one_verdict "net/netstat cut in a line" net-accept-backlog netstat
+
+netfresh netstat-mismatch
+sed -i '2s/ [0-9]*$//' "$P/net/netstat"
+saudit "net/netstat with a value missing" && one_verdict "net/netstat with a value missing" net-accept-backlog netstat
+
+netfresh netstat-overflow
+awk 'NR == 1 { for (i = 2; i <= NF; i++) if ($i == "ListenOverflows") c = i }
+	NR == 2 { $c = "99999999999999999999999" } { print }' "$P/net/netstat" >"$TMP/ns" && cp "$TMP/ns" "$P/net/netstat"
+saudit "ListenOverflows past 64 bits" && one_verdict "ListenOverflows past 64 bits" net-accept-backlog netstat
+
+netfresh netstat-huge
+{ printf 'TcpExt: '; head -c 10485760 /dev/zero | tr '\0' A; echo; } >"$P/net/netstat"
+saudit "a 10 MB line in net/netstat" && one_verdict "a 10 MB line in net/netstat" net-accept-backlog netstat
+
+netfresh netstat-fifo
+rm "$P/net/netstat" && mkfifo "$P/net/netstat"
+saudit "a FIFO for net/netstat" && one_verdict "a FIFO for net/netstat" net-accept-backlog netstat
+
+netfresh napi-garbage
+sed -i 's/^napi_prefer_busy_poll:.*/napi_prefer_busy_poll:\tmaybe/' "$P/fdinfo/20"
+saudit "a NAPI line no kernel prints" &&
+	one_verdict "net-busy-poll on a NAPI line no kernel prints" net-busy-poll "could not be read"
+
+netfresh napi-dt-overflow
+sed -i 's/^napi_busy_poll_dt:.*/napi_busy_poll_dt:\t99999999999999999999999/' "$P/fdinfo/20"
+saudit "a busy-poll time past 64 bits" &&
+	one_verdict "net-busy-poll on a busy-poll time past 64 bits" net-busy-poll "could not be read"
+
 # --- the host tree ---------------------------------------------------------------
 fresh host-garbage host-6.18
 printf '\n' >"$T/proc/sys/kernel/osrelease"

@@ -41,6 +41,10 @@
  *   net-echo-poll, net-echo-async, net-echo-multishot, multishot-dry  ping-pong over TCP
  *                     on 127.0.0.1 with recvs that wait on poll, IOSQE_ASYNC recvs, a
  *                     multishot recv, or one whose buffer ring runs dry: see net_traffic.c
+ *   slow-accepter     a listener with a backlog of 4, a ring accepting once a second, a
+ *                     client connecting 50 times a second: see net_checks.c
+ *   napi-prefer       a ring with NAPI registered, prefer_busy_poll and 50 us: net_checks.c
+ *   napi-zero         a ring with NAPI registered with a busy-poll time of 0: net_checks.c
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -486,6 +490,12 @@ int main(int argc, char **argv)
 		registered_socket();
 	} else if (!strcmp(mode, "reuseport-listeners")) {
 		reuseport_listeners();
+	} else if (!strcmp(mode, "slow-accepter")) {
+		slow_accepter();
+	} else if (!strcmp(mode, "napi-prefer")) {
+		napi_ring(50, true);
+	} else if (!strcmp(mode, "napi-zero")) {
+		napi_ring(0, false);
 	} else {
 		fprintf(stderr, "usage: pathology MODE [DIR]  (modes: see the source's header)\n");
 		return 2;

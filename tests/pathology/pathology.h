@@ -4,6 +4,7 @@
 
 #include <liburing.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 #define MIB (1024 * 1024)
@@ -34,5 +35,10 @@ void no_ring(void);
 void registered_socket(void);
 /* The reuseport-listeners mode (net_sockets.c): a ring and two SO_REUSEPORT listeners. */
 void reuseport_listeners(void);
+
+/* The slow-accepter mode (net_checks.c): a backlog of 4 overflowed by a fast client. */
+void slow_accepter(void);
+/* The napi-prefer and napi-zero modes (net_checks.c): a ring with NAPI registered. */
+void napi_ring(unsigned int busy_poll_us, bool prefer);
 
 #endif

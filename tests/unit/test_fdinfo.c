@@ -127,6 +127,61 @@ static void test_6_13(void **state)
 }
 
 /* A busy ring: 6.18 prints only the generic lines; 6.12 drops the slot lines. */
+/*
+ * NAPI registered with prefer_busy_poll and 50 us (captured on 6.18: a
+ * registered listener's socket), the 6.12 block without the tracking
+ * line, and values no kernel prints.
+ */
+static void test_napi(void **state)
+{
+	static const char ring[] = "SqMask:\t0x1f\nUserFiles:\t0\nUserBufs:\t0\nPollList:\n"
+				   "CqOverflowList:\n";
+	struct uring_fdinfo u;
+	char text[512];
+
+	(void)state;
+	parse(FD "linux-6.18-napi.txt", &u, 0);
+	assert_true(u.has_napi && u.napi_on);
+	assert_string_equal(u.napi_tracking, "dynamic");
+	assert_true(u.has_napi_dt && u.has_napi_prefer);
+	assert_int_equal(u.napi_busy_poll_dt_ns, 50000);
+	assert_true(u.napi_prefer_busy_poll);
+	assert_int_equal(u.nfiles, 1);
+	assert_string_equal(u.files[0].path, "socket:[200052]");
+	uring_fdinfo_free(&u);
+
+	snprintf(text, sizeof(text), "%sNAPI:\tenabled\nnapi_busy_poll_dt:\t0\n"
+		 "napi_prefer_busy_poll:\tfalse\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), 0);
+	assert_true(u.napi_on && u.has_napi_dt && u.has_napi_prefer);
+	assert_int_equal(u.napi_busy_poll_dt_ns, 0);
+	assert_false(u.napi_prefer_busy_poll);
+	assert_string_equal(u.napi_tracking, "");
+	uring_fdinfo_free(&u);
+
+	snprintf(text, sizeof(text), "%sNAPI:\tdisabled\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), 0);
+	assert_true(u.has_napi);
+	assert_false(u.napi_on || u.has_napi_dt || u.has_napi_prefer);
+	uring_fdinfo_free(&u);
+	/* 6.13's word for a mode it does not know: kept, and not taken for enabled. */
+	snprintf(text, sizeof(text), "%sNAPI:\tunknown mode (7)\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), 0);
+	assert_false(u.napi_on);
+	assert_string_equal(u.napi, "unknown mode (7)");
+	uring_fdinfo_free(&u);
+
+	snprintf(text, sizeof(text), "%sNAPI:\tenabled\nnapi_prefer_busy_poll:\tmaybe\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), -EBADMSG);
+	uring_fdinfo_free(&u);
+	snprintf(text, sizeof(text), "%sNAPI:\tenabled\nnapi_busy_poll_dt:\t-5\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), -EBADMSG);
+	uring_fdinfo_free(&u);
+	snprintf(text, sizeof(text), "%sNAPI:\tenabled\nnapi tracking:\tdynamicdynamicdynamic\n", ring);
+	assert_int_equal(uring_fdinfo_parse(text, &u), -EBADMSG);
+	uring_fdinfo_free(&u);
+}
+
 static void test_busy(void **state)
 {
 	struct uring_fdinfo u;
@@ -203,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_5_10_and_5_15),
 		cmocka_unit_test(test_6_8_overflow),
 		cmocka_unit_test(test_6_13),
+		cmocka_unit_test(test_napi),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_forged_key),
