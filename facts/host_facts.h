@@ -10,6 +10,7 @@
 #include "dir_facts.h"
 #include "fact.h"
 #include "kernel_version.h"
+#include "net_dev.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "sysroot.h"
@@ -40,14 +41,14 @@ struct host_facts {
 	} uring_disabled, uring_group;
 
 	/*
-	 * net.ipv4.tcp_migrate_req (5.14+) and net.core.somaxconn: per network
-	 * namespace, read in the one uringlint runs in, whose inode netns is
-	 * (0 unknown: a captured tree).
+	 * net.ipv4.tcp_migrate_req (5.14+), net.core.somaxconn and
+	 * net.ipv4.tcp_max_syn_backlog: per network namespace, read in the one
+	 * uringlint runs in, whose inode netns is (0 unknown: a captured tree).
 	 */
 	struct {
 		struct fact_err e;
 		int64_t value;
-	} tcp_migrate_req, somaxconn;
+	} tcp_migrate_req, somaxconn, tcp_max_syn_backlog;
 	uint64_t netns;
 
 	/*
@@ -76,6 +77,8 @@ struct host_facts {
 
 	struct cpu_facts cpu;
 	struct container_facts container;
+	/* The service's network devices: queues, RPS/XPS/RFS, queue IRQs. */
+	struct net_facts net;
 
 	/* One entry per --dir, in the order given. */
 	struct dir_facts *dirs;
@@ -92,6 +95,8 @@ struct collect_opts {
 	bool try_features;	/* io_uring setup flags, registrations, opcodes */
 	bool try_odirect;	/* a temporary O_DIRECT file in each directory */
 	unsigned int ring_entries;	/* also try a ring this large (the plan's); 0: not */
+	const char *const *net_devs;	/* --net-dev; none: the default route's devices */
+	size_t nnet_devs;
 };
 
 /* Collects every fact, and each directory's; never fails as a whole. */
