@@ -129,38 +129,38 @@ static void queues_one(const struct check *c, struct check_ctx *ctx, const struc
 		if (d->nlower)
 			catf(lower, sizeof(lower), ")");
 		f = report_add(ctx->report, &c->info, STATUS_SKIP, d->name,
-			       "%s is %s: its %u RX queues are software, not a NIC's; judge the NIC "
-			       "that carries its traffic with --net-dev%s",
-			       d->name, d->virtual_why, d->nrx, lower);
+			       "%s: its %u RX queues are software, not a NIC's; judge the NIC that "
+			       "carries its traffic with --net-dev%s",
+			       d->virtual_why, d->nrx, lower);
 	} else if (d->nrx >= w && d->ntx >= w) {
 		f = report_add(ctx->report, &c->info, STATUS_PASS, d->name,
-			       "%s has %u RX and %u TX queues for %u workers: each worker can have a "
-			       "queue of its own", d->name, d->nrx, d->ntx, w);
+			       "%u RX and %u TX queues for %u workers: each worker can have a queue "
+			       "of its own", d->nrx, d->ntx, w);
 	} else if (d->is_virtual && d->nrx == 1) {
 		/* Honest about a VM: one queue is the hypervisor's choice, and RPS is the remedy. */
 		f = report_add(ctx->report, &c->info, STATUS_SKIP, d->name,
-			       "%s is %s with one RX queue: how many queues it has is set by the "
+			       "%s with one RX queue: how many queues it has is set by the "
 			       "hypervisor, not on this host, so it is not judged against the %u "
 			       "workers; one queue's interrupt takes all receive work to one CPU, and "
 			       "RPS is what spreads it to the workers (net-rps-xps judges it)",
-			       d->name, d->virtual_why, w);
+			       d->virtual_why, w);
 	} else if (d->nrx < w && ctx->plan->has_worker_cpus &&
 		   rps_covers(d, &ctx->plan->worker_cpus)) {
 		f = report_add(ctx->report, &c->info, STATUS_PASS, d->name,
-			       "%s has %u RX queues for %u workers, and RPS sends every queue's "
-			       "packets to the worker CPUs: perftune.py's model, where the queues "
-			       "match the IRQ CPUs and RPS carries the work to the compute CPUs",
-			       d->name, d->nrx, w);
+			       "%u RX queues for %u workers, and RPS sends every queue's packets to "
+			       "the worker CPUs: perftune.py's model, where the queues match the IRQ "
+			       "CPUs and RPS carries the work to the compute CPUs",
+			       d->nrx, w);
 	} else {
 		unsigned int fewer = d->nrx < d->ntx ? d->nrx : d->ntx;
 
 		f = report_add(ctx->report, &c->info, STATUS_WARN, d->name,
-			       "%s has %u RX and %u TX queues for %u workers: %u workers have no "
+			       "%u RX and %u TX queues for %u workers: %u workers have no "
 			       "queue of their own, so their packets arrive by another CPU's "
 			       "interrupt and their sends share a queue's lock; perftune.py sizes the "
 			       "RX channels to its IRQ CPUs and relies on RPS to reach the rest, "
 			       "which only works with rps_cpus covering the workers",
-			       d->name, d->nrx, d->ntx, w, w > fewer ? w - fewer : 0);
+			       d->nrx, d->ntx, w, w > fewer ? w - fewer : 0);
 		finding_set_fix(f, "ethtool -L %s combined %u (or: ethtool -L %s rx %u tx %u; "
 				   "'ethtool -l %s' shows the most the NIC offers%s); or keep fewer "
 				   "queues and set RPS to the worker CPUs (net-rps-xps)",
@@ -294,7 +294,7 @@ static void irq_placement_one(const struct check *c, struct check_ctx *ctx,
 	struct cpuset target;
 	struct placement pl;
 	enum check_status st = STATUS_PASS;
-	char msg[1024] = "", fix[1536] = "", at[128], tlist[128];
+	char msg[2048] = "", fix[1536] = "", at[128], tlist[128];
 	unsigned int nq = irq_queues(d), ndel;
 	bool moved;
 	struct finding *f;
@@ -306,48 +306,49 @@ static void irq_placement_one(const struct check *c, struct check_ctx *ctx,
 	placement_tally(ctx, d, &pl);
 	if (!pl.known) {
 		report_add(ctx->report, &c->info, STATUS_SKIP, d->name,
-			   "the affinity of none of %s's %zu queue interrupts could be read "
-			   "(proc/irq/N/effective_affinity_list, smp_affinity_list)", d->name, d->nirqs);
+			   "the affinity of none of the %zu queue interrupts could be read "
+			   "(proc/irq/N/effective_affinity_list, smp_affinity_list)", d->nirqs);
 		return;
 	}
 	irq_target(ctx, &target);
 	cpus_format(&target, tlist, sizeof(tlist));
 	cpus_format(&pl.delivered, at, sizeof(at));
 	ndel = cpuset_count(&pl.delivered);
+	/* The problems add up; the worst one sets the status. */
 	if (pl.on_sqpoll) {
 		st = STATUS_FAIL;
-		catf(msg, sizeof(msg), "%zu of %s's %zu queue interrupts %s delivered to SQPOLL "
-			"CPUs (%s), where each one stops the polling thread", pl.on_sqpoll, d->name,
-			d->nirqs, pl.on_sqpoll == 1 ? "is" : "are", pl.sqpoll_names);
-		spread_fix(d, &target, fix, sizeof(fix));
-	} else if (p->has_worker_cpus && pl.on_workers && pl.off_workers) {
-		st = STATUS_WARN;
-		catf(msg, sizeof(msg), "%s's queue interrupts are split: %zu on worker CPUs, %zu "
-			"elsewhere (CPUs %s), so some workers take NIC interrupt work and others do "
-			"not; perftune.py puts all of a NIC's queue interrupts on one CPU set, the IRQ "
-			"CPUs", d->name, pl.on_workers, pl.off_workers, at);
-		spread_fix(d, &target, fix, sizeof(fix));
+		catf(msg, sizeof(msg), "%zu of %zu queue interrupts %s delivered to SQPOLL CPUs "
+		     "(%s), where each one stops the polling thread", pl.on_sqpoll, d->nirqs,
+		     pl.on_sqpoll == 1 ? "is" : "are", pl.sqpoll_names);
+	}
+	if (p->has_worker_cpus && pl.on_workers && pl.off_workers) {
+		st = st > STATUS_WARN ? st : STATUS_WARN;
+		catf(msg, sizeof(msg), "%squeue interrupts split: %zu on worker CPUs, %zu elsewhere "
+		     "(on CPUs %s in all), so some workers take NIC interrupt work and others do "
+		     "not; perftune.py puts all of a NIC's queue interrupts on one CPU set, the IRQ "
+		     "CPUs", msg[0] ? "; " : "", pl.on_workers, pl.off_workers, at);
 	} else if (p->has_worker_cpus && pl.on_workers && nq > 1 &&
 		   ndel < (nq < cpuset_count(&target) ? nq : cpuset_count(&target))) {
-		st = STATUS_WARN;
-		catf(msg, sizeof(msg), "%u queues of %s are delivered to only %u worker CPU%s "
-			"(%s): those workers run every queue's interrupt and softirq work; perftune.py "
-			"gives each queue interrupt a CPU of its own", nq, d->name, ndel,
-			ndel == 1 ? "" : "s", at);
-		spread_fix(d, &target, fix, sizeof(fix));
-	} else if (p->has_worker_cpus && pl.on_workers) {
-		catf(msg, sizeof(msg), "%s's %u queue interrupts are spread over worker CPUs %s: "
-			"each queue's packets are handled where a worker runs (perftune.py's model "
-			"when IRQ CPUs and compute CPUs are the same)", d->name, nq, at);
-	} else if (p->has_worker_cpus) {
-		catf(msg, sizeof(msg), "%s's queue interrupts are delivered to CPUs %s, none of "
-			"them a worker's: perftune.py's split of IRQ CPUs from compute CPUs, which "
-			"needs RPS to carry the packets to the workers (net-rps-xps)", d->name, at);
-	} else {
-		catf(msg, sizeof(msg), "%s's queue interrupts are delivered to CPUs %s, none of "
-			"them an SQPOLL CPU; without --worker-cpus their placement against the "
-			"workers is not judged", d->name, at);
+		st = st > STATUS_WARN ? st : STATUS_WARN;
+		catf(msg, sizeof(msg), "%sthe interrupts of %u queues are delivered to only %u "
+		     "worker CPU%s (%s): those workers run every queue's interrupt and softirq "
+		     "work; perftune.py gives each queue interrupt a CPU of its own",
+		     msg[0] ? "; " : "", nq, ndel, ndel == 1 ? "" : "s", at);
 	}
+	if (st != STATUS_PASS)
+		spread_fix(d, &target, fix, sizeof(fix));
+	else if (p->has_worker_cpus && pl.on_workers)
+		catf(msg, sizeof(msg), "the interrupts of %u queues are spread over worker CPUs %s: "
+		     "each queue's packets are handled where a worker runs (perftune.py's model "
+		     "when IRQ CPUs and compute CPUs are the same)", nq, at);
+	else if (p->has_worker_cpus)
+		catf(msg, sizeof(msg), "queue interrupts delivered to CPUs %s, none of them a "
+		     "worker's: perftune.py's split of IRQ CPUs from compute CPUs, which needs RPS "
+		     "to carry the packets to the workers (net-rps-xps)", at);
+	else
+		catf(msg, sizeof(msg), "queue interrupts delivered to CPUs %s, none of them an "
+		     "SQPOLL CPU; without --worker-cpus their placement against the workers is not "
+		     "judged", at);
 	moved = fix[0] != '\0';
 	if (pl.unbanned) {
 		if (st == STATUS_PASS)
@@ -515,14 +516,16 @@ static void rps_xps_one(const struct check *c, struct check_ctx *ctx, const stru
 		      "rx-0's rps_cpus, so a flow's treatment depends on the queue RSS puts it on",
 		      v.on, nrxq(d), v.differ);
 	if (rfs_known && v.on && rfs == 0)
-		ISSUE(STATUS_WARN, "RPS without RFS (net.core.rps_sock_flow_entries 0): each "
+		ISSUE(STATUS_WARN, "RPS without RFS (net.core.rps_sock_flow_entries 0%s): each "
 		      "packet goes to a CPU by hash, not to the worker that reads its socket, so "
-		      "the data crosses CPUs; perftune.py sets %d entries", PERFTUNE_RFS_ENTRIES);
+		      "the data crosses CPUs; perftune.py sets %d entries",
+		      v.flow_min > 0 ? ", whatever the queues' rps_flow_cnt" : "",
+		      PERFTUNE_RFS_ENTRIES);
 	if (rfs_known && rfs > 0 && v.flow_zero)
 		ISSUE(STATUS_WARN, "RFS is on (rps_sock_flow_entries %lld) but %u RX queue%s have "
 		      "rps_flow_cnt 0, so their flows are not steered", (long long)rfs,
 		      v.flow_zero, v.flow_zero == 1 ? "" : "s");
-	if (rfs_known && rfs == 0 && v.flow_min > 0)
+	if (rfs_known && rfs == 0 && !v.on && v.flow_min > 0)
 		ISSUE(STATUS_WARN, "the RX queues have RFS tables (rps_flow_cnt %lld) but "
 		      "net.core.rps_sock_flow_entries is 0: RFS is off", (long long)v.flow_min);
 	if (d->ntx > 1 && !xps_absent && p->workers > 1) {
