@@ -129,9 +129,9 @@ static void queues_one(const struct check *c, struct check_ctx *ctx, const struc
 		if (d->nlower)
 			catf(lower, sizeof(lower), ")");
 		f = report_add(ctx->report, &c->info, STATUS_SKIP, d->name,
-			       "%s: its %u RX queues are software, not a NIC's; judge the NIC that "
-			       "carries its traffic with --net-dev%s",
-			       d->virtual_why, d->nrx, lower);
+			       "%s: its queues are software, not a NIC's; judge the NIC that carries "
+			       "its traffic with --net-dev%s",
+			       d->virtual_why, lower);
 	} else if (d->nrx >= w && d->ntx >= w) {
 		f = report_add(ctx->report, &c->info, STATUS_PASS, d->name,
 			       "%u RX and %u TX queues for %u workers: each worker can have a queue "
