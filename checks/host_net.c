@@ -10,7 +10,8 @@
  * 16 per NUMA node takes the interrupts), sets the RX channels to the
  * number of IRQ CPUs (ethtool -L), gives each queue interrupt one IRQ CPU
  * and bans it in irqbalance (--banirq), sets every RX queue's rps_cpus
- * (its older modes: to the compute CPUs), turns RFS on (32768
+ * to all the CPUs it tunes (before its IRQ CPU mask, in its sq and
+ * sq_split modes: to the compute CPUs), turns RFS on (32768
  * rps_sock_flow_entries, split evenly into each queue's rps_flow_cnt),
  * spreads the TX queues' xps_cpus over all CPUs, and raises somaxconn
  * and tcp_max_syn_backlog to 4096. Each rule below says which of these
