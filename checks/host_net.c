@@ -210,6 +210,8 @@ static unsigned int nth_cpu(const struct cpuset *set, unsigned int i)
 
 struct placement {
 	size_t known, on_sqpoll, on_workers, off_workers, unbanned;
+	const struct net_irq *unknown;	/* the first whose affinity is unknown */
+	size_t nunknown;
 	struct cpuset delivered;	/* union of the queue interrupts' CPUs */
 	char sqpoll_names[256], unbanned_list[128];
 };
@@ -227,8 +229,11 @@ static void placement_tally(const struct check_ctx *ctx, const struct net_dev *d
 		const struct net_irq *ii = &d->irqs[i];
 		const struct cpuset *at = irq_cpus(ii);
 
-		if (!fact_ok(&ii->e))
+		if (!fact_ok(&ii->e)) {
+			if (!pl->nunknown++)
+				pl->unknown = ii;
 			continue;
+		}
 		pl->known++;
 		for (cpu = 0; cpu < CPULIST_MAX; cpu++)
 			if (cpuset_has(at, cpu))
@@ -252,7 +257,10 @@ static void placement_tally(const struct check_ctx *ctx, const struct net_dev *d
 	}
 }
 
-/* Distinct queues among the device's interrupts (a virtio queue has one per direction). */
+/*
+ * Distinct queues among the interrupts whose affinity is known (a virtio
+ * queue has one interrupt per direction).
+ */
 static unsigned int irq_queues(const struct net_dev *d)
 {
 	struct cpuset seen = { 0 };
@@ -262,6 +270,8 @@ static unsigned int irq_queues(const struct net_dev *d)
 	for (i = 0; i < d->nirqs; i++) {
 		int q = d->irqs[i].queue;
 
+		if (!fact_ok(&d->irqs[i].e))
+			continue;
 		if (q < 0 || q >= CPULIST_MAX)
 			n++;
 		else if (!cpuset_has(&seen, (unsigned int)q)) {
@@ -350,6 +360,18 @@ static void irq_placement_one(const struct check *c, struct check_ctx *ctx,
 		catf(msg, sizeof(msg), "queue interrupts delivered to CPUs %s, none of them an "
 		     "SQPOLL CPU; without --worker-cpus their placement against the workers is not "
 		     "judged", at);
+	/* What could not be read is never passed over. */
+	if (pl.nunknown) {
+		enum check_status ust = fact_status(&pl.unknown->e);
+
+		if (st == STATUS_PASS || ust == STATUS_ERROR)
+			st = ust > st ? ust : STATUS_SKIP;
+		catf(msg, sizeof(msg), "; the affinity of %zu queue interrupt%s is unknown, the "
+		     "first IRQ %u %s (%s), so %s", pl.nunknown, pl.nunknown == 1 ? "" : "s",
+		     pl.unknown->irq, pl.unknown->name, pl.unknown->e.why,
+		     st == STATUS_SKIP ? "the placement is not judged as a whole"
+				       : "the rest is judged without it");
+	}
 	moved = fix[0] != '\0';
 	if (pl.unbanned) {
 		if (st == STATUS_PASS)
@@ -390,14 +412,20 @@ void check_net_irq_placement(const struct check *c, struct check_ctx *ctx)
 
 /* --- net-rps-xps ----------------------------------------------------------------- */
 
-/* The first RX queue whose rps_cpus or TX queue whose xps_cpus could not be read or parsed. */
+/*
+ * The first RX queue whose rps_cpus could not be read or parsed (or whose
+ * rps_flow_cnt was garbage), or TX queue whose xps_cpus was garbage.
+ */
 static const struct fact_err *mask_error(const struct net_dev *d, bool *all_absent_xps)
 {
 	unsigned int i, absent = 0;
 
-	for (i = 0; i < nrxq(d); i++)
+	for (i = 0; i < nrxq(d); i++) {
 		if (!fact_ok(&d->rx[i].rps_e))
 			return &d->rx[i].rps_e;
+		if (d->rx[i].flow_e.err == -EBADMSG)
+			return &d->rx[i].flow_e;
+	}
 	for (i = 0; i < ntxq(d); i++) {
 		if (d->tx[i].xps_e.err == -EBADMSG)
 			return &d->tx[i].xps_e;
@@ -476,6 +504,8 @@ static void rps_xps_one(const struct check *c, struct check_ctx *ctx, const stru
 		return;
 	}
 	bad = mask_error(d, &xps_absent);
+	if (!bad && nf->rps_sock_flow_entries.e.err == -EBADMSG)
+		bad = &nf->rps_sock_flow_entries.e;
 	if (bad) {
 		check_fact_missing(c, ctx, d->name, bad);
 		return;

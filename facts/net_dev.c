@@ -124,6 +124,9 @@ static void collect_rxq(const struct sysroot *sr, const char *dev, struct net_rx
 	read_mask(sr, path, &q->rps, &q->rps_e);
 	snprintf(path, sizeof(path), "sys/class/net/%s/queues/rx-%u/rps_flow_cnt", dev, q->idx);
 	fact_read_i64(sr, path, &q->flow_e, &q->flow_cnt);
+	if (fact_ok(&q->flow_e) && q->flow_cnt < 0)
+		fact_fail(&q->flow_e, -EBADMSG, "cannot parse '%s': %lld is not a table size", path,
+			  (long long)q->flow_cnt);
 }
 
 static void collect_queues(const struct sysroot *sr, struct net_dev *d)
@@ -177,18 +180,32 @@ static void collect_queues(const struct sysroot *sr, struct net_dev *d)
 			  d->name);
 }
 
-static void read_affinity(const struct sysroot *sr, struct net_irq *ii)
+/* One affinity file into set; false when it cannot be read or parsed (the parse failure into e). */
+static bool read_cpus(const struct sysroot *sr, unsigned int irq, const char *file,
+		      struct cpuset *set, struct fact_err *e)
 {
 	char line[CPULIST_MAX], path[64];
 
-	snprintf(path, sizeof(path), "proc/irq/%u/effective_affinity_list", ii->irq);
-	if (!sysroot_read_line(sr, path, line, sizeof(line)) && !cpulist_parse(line, &ii->effective))
-		ii->has_effective = true;
-	snprintf(path, sizeof(path), "proc/irq/%u/smp_affinity_list", ii->irq);
-	if (!sysroot_read_line(sr, path, line, sizeof(line)) &&
-	    !cpulist_parse(line, &ii->configured))
-		ii->has_configured = true;
-	if (!ii->has_effective && !ii->has_configured)
+	snprintf(path, sizeof(path), "proc/irq/%u/%s", irq, file);
+	if (sysroot_read_line(sr, path, line, sizeof(line)))
+		return false;
+	if (!cpulist_parse(line, set))
+		return true;
+	fact_fail(e, -EBADMSG, "cannot parse '%s': '%.40s' is not a CPU list", path, line);
+	return false;
+}
+
+static void read_affinity(const struct sysroot *sr, struct net_irq *ii)
+{
+	struct fact_err bad = { 0 };
+
+	ii->has_effective = read_cpus(sr, ii->irq, "effective_affinity_list", &ii->effective, &bad);
+	ii->has_configured = read_cpus(sr, ii->irq, "smp_affinity_list", &ii->configured, &bad);
+	if (ii->has_effective || ii->has_configured)
+		return;
+	if (!fact_ok(&bad))
+		ii->e = bad;
+	else
 		fact_fail(&ii->e, -ENOENT, "no readable affinity under proc/irq/%u", ii->irq);
 }
 

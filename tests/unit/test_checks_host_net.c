@@ -205,6 +205,14 @@ static void test_irq_placement(void **state)
 	hf.net.nbanirq = 4;
 	expect_says("net-irq-placement", STATUS_PASS, "irqbalance is told to leave them alone");
 
+	/* One affinity unknown: the others are not passed as the whole. */
+	setup(state);
+	irqs[2].has_effective = irqs[2].has_configured = false;
+	fact_fail(&irqs[2].e, -ENOENT, "no readable affinity under proc/irq/62");
+	expect_says("net-irq-placement", STATUS_SKIP, "not judged as a whole");
+	fact_fail(&irqs[2].e, -EBADMSG, "cannot parse 'proc/irq/62/smp_affinity_list'");
+	expect_says("net-irq-placement", STATUS_ERROR, "cannot parse");
+
 	setup(state);
 	fact_fail(&dev->irq_e, -ENOENT, "no interrupt of eth0 found");
 	expect_says("net-irq-placement", STATUS_SKIP, "no interrupt of eth0 found");
