@@ -175,7 +175,6 @@ one_finding() {
 fresh nic-garbage nic-8q-tuned
 printf 'not-a-mask\n' >"$T/$NIC/queues/rx-3/rps_cpus"
 printf '0x\n' >"$T/$NIC/queues/tx-2/xps_cpus"
-printf -- '-1\n' >"$T/$NIC/queues/rx-0/rps_flow_cnt"
 printf '0-4294967295\n' >"$T/proc/irq/62/effective_affinity_list"
 printf 'garbage\n' >"$T/proc/irq/62/smp_affinity_list"
 printf 'banana\n' >"$T/proc/sys/net/core/rps_sock_flow_entries"
@@ -183,6 +182,14 @@ netflight "NIC files with garbage" &&
 	not_pass "NIC garbage: net-rps-xps and net-irq-placement do not pass" net-rps-xps net-irq-placement &&
 	one_finding "NIC garbage: net-rps-xps is one error naming rx-3's rps_cpus" net-rps-xps error \
 		"queues/rx-3/rps_cpus': 'not-a-mask' is not a CPU mask"
+one_finding "NIC garbage: net-irq-placement is one error naming IRQ 62's affinity" net-irq-placement \
+	error "proc/irq/62/smp_affinity_list': 'garbage' is not a CPU list"
+
+fresh nic-flow-garbage nic-8q-tuned
+printf -- '-1\n' >"$T/$NIC/queues/rx-0/rps_flow_cnt"
+netflight "a negative rps_flow_cnt" &&
+	one_finding "negative rps_flow_cnt: net-rps-xps is one error naming it" net-rps-xps error \
+		"rx-0/rps_flow_cnt': -1 is not a table size"
 
 fresh nic-missing nic-8q-tuned
 rm -rf "$T/$NIC/queues" "$T/$NIC/device/msi_irqs" "$T/proc/sys/net/core/somaxconn"
