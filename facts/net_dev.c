@@ -142,13 +142,6 @@ static void collect_queues(const struct sysroot *sr, struct net_dev *d)
 			  d->name, sysroot_strerror(-errno));
 		return;
 	}
-	d->rx = calloc(NET_QUEUES_MAX, sizeof(*d->rx));
-	d->tx = calloc(NET_QUEUES_MAX, sizeof(*d->tx));
-	if (!d->rx || !d->tx) {
-		closedir(dir);
-		fact_fail(&d->queues_e, -ENOMEM, "out of memory listing the queues of %s", d->name);
-		return;
-	}
 	while ((de = readdir(dir))) {
 		bool rx = !strncmp(de->d_name, "rx-", 3), tx = !strncmp(de->d_name, "tx-", 3);
 
@@ -158,14 +151,33 @@ static void collect_queues(const struct sysroot *sr, struct net_dev *d)
 		qd = sysroot_opendirf(sr, "sys/class/net/%s/queues/%s", d->name, de->d_name);
 		if (qd)
 			closedir(qd);
-		if (rx && d->nrx++ < NET_QUEUES_MAX)
-			d->rx[d->nrx - 1].idx = idx;
-		if (tx && d->ntx++ < NET_QUEUES_MAX)
-			d->tx[d->ntx - 1].idx = idx;
+		/* Counted all, kept up to NET_QUEUES_MAX: sized to what the device has. */
+		if (rx && d->nrx < NET_QUEUES_MAX) {
+			if (array_grow(&d->rx, &d->rx_cap, d->nrx + 1))
+				break;
+			memset(&d->rx[d->nrx], 0, sizeof(d->rx[d->nrx]));
+			d->rx[d->nrx].idx = idx;
+		}
+		if (tx && d->ntx < NET_QUEUES_MAX) {
+			if (array_grow(&d->tx, &d->tx_cap, d->ntx + 1))
+				break;
+			memset(&d->tx[d->ntx], 0, sizeof(d->tx[d->ntx]));
+			d->tx[d->ntx].idx = idx;
+		}
+		d->nrx += rx;
+		d->ntx += tx;
 	}
 	closedir(dir);
-	qsort(d->rx, d->nrx < NET_QUEUES_MAX ? d->nrx : NET_QUEUES_MAX, sizeof(*d->rx), by_number);
-	qsort(d->tx, d->ntx < NET_QUEUES_MAX ? d->ntx : NET_QUEUES_MAX, sizeof(*d->tx), by_number);
+	if (de) {
+		fact_fail(&d->queues_e, -ENOMEM, "out of memory listing the queues of %s", d->name);
+		return;
+	}
+	if (d->nrx)	/* qsort() takes no NULL, even for no element */
+		qsort(d->rx, d->nrx < NET_QUEUES_MAX ? d->nrx : NET_QUEUES_MAX, sizeof(*d->rx),
+		      by_number);
+	if (d->ntx)
+		qsort(d->tx, d->ntx < NET_QUEUES_MAX ? d->ntx : NET_QUEUES_MAX, sizeof(*d->tx),
+		      by_number);
 	for (i = 0; i < d->nrx && i < NET_QUEUES_MAX; i++)
 		collect_rxq(sr, d->name, &d->rx[i]);
 	for (i = 0; i < d->ntx && i < NET_QUEUES_MAX; i++) {
@@ -223,9 +235,10 @@ static void add_irq(struct net_dev *d, const struct irq_info *ii)
 {
 	struct net_irq *n;
 
-	if (d->nirqs >= NET_IRQS_MAX)
-		return;
+	if (d->nirqs >= NET_IRQS_MAX || array_grow(&d->irqs, &d->irqs_cap, d->nirqs + 1))
+		return;		/* the device's IRQs past that are not judged */
 	n = &d->irqs[d->nirqs++];
+	memset(n, 0, sizeof(*n));
 	n->irq = ii->line.irq;
 	snprintf(n->name, sizeof(n->name), "%s", ii->line.name);
 	n->fast_path = irq_net_queue(n->name, &n->queue);
@@ -284,11 +297,6 @@ static void collect_irqs(const struct sysroot *sr, const struct cpu_facts *cf, s
 		d->irq_e = cf->irq_e;
 		return;
 	}
-	d->irqs = calloc(NET_IRQS_MAX, sizeof(*d->irqs));
-	if (!d->irqs) {
-		fact_fail(&d->irq_e, -ENOMEM, "out of memory");
-		return;
-	}
 	/* virtio-net's vectors belong to the PCI function above the virtio device: by name. */
 	if (strncmp(d->busdev, "virtio", 6) && d->has_device && irqs_from_msi(sr, cf, d)) {
 		/* found by number */
@@ -300,7 +308,8 @@ static void collect_irqs(const struct sysroot *sr, const struct cpu_facts *cf, s
 			 d->name, d->busdev[0] ? " or " : "", d->busdev);
 	}
 	keep_fast_path(d);
-	qsort(d->irqs, d->nirqs, sizeof(*d->irqs), by_number);
+	if (d->nirqs)
+		qsort(d->irqs, d->nirqs, sizeof(*d->irqs), by_number);
 	for (i = 0; i < d->nirqs; i++)
 		read_affinity(sr, &d->irqs[i]);
 	if (!d->nirqs)

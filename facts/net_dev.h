@@ -73,6 +73,7 @@ struct net_dev {
 	char irq_source[96];		/* where the IRQ numbers came from */
 	struct net_irq *irqs;
 	size_t nirqs;
+	size_t rx_cap, tx_cap, irqs_cap;	/* what the arrays have room for */
 };
 
 struct net_facts {
