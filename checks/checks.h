@@ -53,13 +53,26 @@ struct plan {
 	unsigned int ring_entries;	/* SQ entries per ring (CQ: twice that) */
 	uint64_t fixed_buffer_bytes;	/* registered buffers in all */
 	bool iopoll;
+	/*
+	 * The planned network service: its worker threads, one a CPU in the
+	 * thread-per-core model, and the CPUs they are pinned to (unknown
+	 * without --worker-cpus). workers 0: no network service planned.
+	 */
+	unsigned int workers;
+	bool has_worker_cpus;
+	struct cpuset worker_cpus;
 };
+
+/* The most workers a plan may name: CONFIG_NR_CPUS's ceiling. */
+#define PLAN_WORKERS_MAX CPULIST_MAX
 
 #define PLAN_DEFAULT_DEPTH 128u
 #define PLAN_DEFAULT_RING_ENTRIES 4096u
 #define PLAN_DEFAULT_FIXED_BUFFERS (64ull << 20)
 
 void plan_defaults(struct plan *p);
+/* After the options: --worker-cpus alone plans one worker on each of its CPUs. */
+void plan_net_defaults(struct plan *p);
 
 /* The judgment thresholds a --config file may move. */
 struct thresholds {
@@ -156,6 +169,10 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx);
 void check_irqbalance(const struct check *c, struct check_ctx *ctx);
 void check_cpu_frequency_governor(const struct check *c, struct check_ctx *ctx);
 void check_numa_locality(const struct check *c, struct check_ctx *ctx);
+void check_net_queues(const struct check *c, struct check_ctx *ctx);
+void check_net_irq_placement(const struct check *c, struct check_ctx *ctx);
+void check_net_rps_xps(const struct check *c, struct check_ctx *ctx);
+void check_net_backlog_limits(const struct check *c, struct check_ctx *ctx);
 void check_fs_type(const struct check *c, struct check_ctx *ctx);
 void check_fs_o_direct(const struct check *c, struct check_ctx *ctx);
 void check_dio_alignment(const struct check *c, struct check_ctx *ctx);

@@ -11,6 +11,13 @@ void plan_defaults(struct plan *p)
 	p->fixed_buffer_bytes = PLAN_DEFAULT_FIXED_BUFFERS;
 }
 
+void plan_net_defaults(struct plan *p)
+{
+	/* Thread-per-core: pinned workers are as many as their CPUs. */
+	if (!p->workers && p->has_worker_cpus)
+		p->workers = cpuset_count(&p->worker_cpus);
+}
+
 void thresholds_defaults(struct thresholds *t)
 {
 	t->busy_idle = 0.10;

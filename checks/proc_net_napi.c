@@ -70,7 +70,7 @@ static void devices(const struct net_devs *d, struct dev_view *v)
 	int w;
 
 	for (i = 0; i < d->n; i++) {
-		const struct net_dev *nd = &d->v[i];
+		const struct net_dev_napi *nd = &d->v[i];
 		bool deferred;
 
 		if (nd->loopback)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catf.h"
 #include "checks.h"
 #include "units.h"
 
@@ -108,19 +109,6 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void cat(char *buf, size_t bufsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t bufsz, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= bufsz)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, bufsz - n, fmt, ap);
-	va_end(ap);
-}
-
 /* The causes the file's flags and state support, for punted reads or writes. */
 struct causes {
 	char text[1024];
@@ -142,9 +130,9 @@ static void cause(struct causes *c, const char *id, uint64_t punts, bool certain
 	va_start(ap, fmt);
 	vsnprintf(part, sizeof(part), fmt, ap);
 	va_end(ap);
-	cat(c->text, sizeof(c->text), "%s%s", c->n ? "; " : "", part);
+	catf(c->text, sizeof(c->text), "%s%s", c->n ? "; " : "", part);
 	if (fix && !strstr(c->fix, fix))
-		cat(c->fix, sizeof(c->fix), "%s%s", c->fix[0] ? "; " : "", fix);
+		catf(c->fix, sizeof(c->fix), "%s%s", c->fix[0] ? "; " : "", fix);
 	json_object_object_add(o, "cause", json_object_new_string(id));
 	if (!strcmp(id, "buffered"))
 		c->kinds[APP_FIX_BUFFERED] = true;
@@ -357,9 +345,9 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 		json_object_object_add(fi->evidence, "causes", cs.list);
 	} else {
 		for (i = 0; ring && i < ring->u.nfiles && i < 8; i++)
-			cat(names, sizeof(names), "%s%s", i ? ", " : "", ring->u.files[i].path);
+			catf(names, sizeof(names), "%s%s", i ? ", " : "", ring->u.files[i].path);
 		if (ring && ring->u.nfiles > 8)
-			cat(names, sizeof(names), " and %zu more", ring->u.nfiles - 8);
+			catf(names, sizeof(names), " and %zu more", ring->u.nfiles - 8);
 		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered files", (int)pf->pid,
 			 ring ? ring->fd : -1);
 		fi = proc_add(c, ctx, STATUS_FAIL, subject,

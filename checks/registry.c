@@ -320,6 +320,106 @@ const struct check check_table[] = {
 		.info.reference = "https://man7.org/linux/man-pages/man8/numactl.8.html",
 	},
 	{
+		.info.id = "net-queues",
+		.info.title = "The NIC has a receive and a transmit queue for each network worker",
+		.info.category = "net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_net_queues,
+		.info.looks_at = "The rx-N and tx-N directories of sys/class/net/DEV/queues for each "
+			    "--net-dev (default: the devices of the IPv4 default route in "
+			    "proc/net/route), the device link and driver (none: a software device; "
+			    "virtio_net, vif, hv_netvsc, vmxnet3: a VM's NIC), against --workers "
+			    "(default: one worker on each --worker-cpus CPU).",
+		.info.why = "With RSS each receive queue has its own interrupt and softirq work, "
+		       "and each transmit queue its own lock. A worker without a queue of its own "
+		       "gets its packets by another CPU's interrupt and shares a transmit queue. "
+		       "perftune.py sets the RX channels to the number of IRQ CPUs (the same CPUs "
+		       "as the workers on small hosts) and has RPS carry packets to the compute "
+		       "CPUs when they are more: fewer queues than workers passes when rps_cpus "
+		       "covers the worker CPUs. A VM's NIC has the queues its hypervisor gives it: "
+		       "one queue there is not judged, RPS is the remedy.",
+		.info.fix = "ethtool -L DEV combined N (or rx N tx N), N the workers, up to what "
+		       "'ethtool -l DEV' offers; or set rps_cpus to the worker CPUs",
+		.info.reference = "https://docs.kernel.org/networking/scaling.html",
+	},
+	{
+		.info.id = "net-irq-placement",
+		.info.title = "NIC queue interrupts avoid SQPOLL CPUs and sit on one CPU set, "
+			      "spread, and irqbalance leaves them there",
+		.info.category = "net",
+		.info.severity = SEVERITY_HIGH,
+		.scope = SCOPE_HOST,
+		.run = check_net_irq_placement,
+		.info.looks_at = "The device's interrupts: sys/class/net/DEV/device/msi_irqs, else the "
+			    "proc/interrupts lines that name the interface or its bus device "
+			    "(virtio-net: virtioN-input.K, virtioN-output.K), kept to the queue "
+			    "vectors when their names tell them (-TxRx-, -Tx-Rx-, -fp-, mlx5_compN@, "
+			    "mlx4-N@); each one's proc/irq/N/effective_affinity_list (else "
+			    "smp_affinity_list); irqbalance's --banirq arguments in "
+			    "proc/PID/cmdline. Judged against --sqpoll-cpu and --worker-cpus.",
+		.info.why = "A queue interrupt and the softirq after it stop whatever runs on the "
+		       "CPU: on an SQPOLL CPU that is the polling thread. perftune.py puts all of "
+		       "a NIC's queue interrupts on one CPU set, the IRQ CPUs, one interrupt a "
+		       "CPU: either the compute CPUs themselves (small hosts) or CPUs set apart "
+		       "from them, with RPS carrying the packets on. Queue interrupts split "
+		       "between worker and other CPUs load some workers and not others; many "
+		       "queues stacked on few worker CPUs make those workers do every queue's "
+		       "work. irqbalance moves interrupts every 10 seconds unless told to leave "
+		       "them (perftune.py bans each NIC interrupt it places).",
+		.info.fix = "echo CPU > /proc/irq/N/smp_affinity_list for each queue interrupt "
+		       "(one CPU each, none an SQPOLL CPU); --banirq=N in IRQBALANCE_ARGS "
+		       "(/etc/default/irqbalance), or stop irqbalance",
+		.info.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+	},
+	{
+		.info.id = "net-rps-xps",
+		.info.title = "RPS, RFS and XPS steer each flow to the worker that handles it",
+		.info.category = "net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_net_rps_xps,
+		.info.looks_at = "Each RX queue's rps_cpus and rps_flow_cnt and each TX queue's "
+			    "xps_cpus under sys/class/net/DEV/queues, and "
+			    "net.core.rps_sock_flow_entries, against --workers, --worker-cpus and "
+			    "--sqpoll-cpu.",
+		.info.why = "With fewer RX queues than workers (a VM's single-queue NIC above "
+		       "all), RPS is what spreads receive processing: without it every packet is "
+		       "handled on the CPU its queue interrupt lands on. RPS alone picks a CPU by "
+		       "hash; RFS (rps_sock_flow_entries and each queue's rps_flow_cnt, both "
+		       "needed) sends a flow to the CPU of the worker that reads its socket, "
+		       "but only among rps_cpus, so rps_cpus must hold every worker CPU and no "
+		       "SQPOLL CPU. Queues that disagree treat flows by where RSS happens to "
+		       "put them. XPS gives each sending CPU its own TX queue, so workers do not "
+		       "share queue locks. perftune.py sets rps_cpus on every queue, 32768 flow "
+		       "entries split evenly across the queues, and XPS over all CPUs. With a "
+		       "queue per worker, RPS adds nothing (the kernel's scaling guide).",
+		.info.fix = "echo MASK > /sys/class/net/DEV/queues/rx-N/rps_cpus (MASK: the worker "
+		       "CPUs); sysctl -w net.core.rps_sock_flow_entries=32768 and echo "
+		       "32768/QUEUES > rx-N/rps_flow_cnt; echo CPUMASK > tx-N/xps_cpus, one "
+		       "worker CPU a queue",
+		.info.reference = "https://docs.kernel.org/networking/scaling.html",
+	},
+	{
+		.info.id = "net-backlog-limits",
+		.info.title = "somaxconn and tcp_max_syn_backlog hold a burst of connections",
+		.info.category = "net",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_HOST,
+		.run = check_net_backlog_limits,
+		.info.looks_at = "net.core.somaxconn and net.ipv4.tcp_max_syn_backlog, in "
+			    "uringlint's own network namespace, when a network service is planned.",
+		.info.why = "listen() caps the backlog a service asks for at somaxconn without a "
+		       "word; connections that arrive while the accept queue is full are dropped "
+		       "and retried a second later. tcp_max_syn_backlog bounds the half-open "
+		       "connections, past which the listener answers with SYN cookies (which lose "
+		       "window scaling and SACK on old kernels) or drops. perftune.py sets both to "
+		       "4096, somaxconn's default since Linux 5.4.",
+		.info.fix = "sysctl -w net.core.somaxconn=4096 net.ipv4.tcp_max_syn_backlog=4096, "
+		       "persisted in /etc/sysctl.d/, and listen() with a backlog that large",
+		.info.reference = "https://docs.kernel.org/networking/ip-sysctl.html",
+	},
+	{
 		.info.id = "fs-type",
 		.info.title = "The filesystem under each data directory supports io_uring's fast path",
 		.info.category = "storage",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * uringlint capture [--pid PID]... [--dir DIR]... -o DIR: a tree of exactly
- * what uringlint reads of this host and of the named processes, that
+ * uringlint capture [--pid PID]... [--dir DIR]... [--net-dev DEV]... -o DIR:
+ * a tree of exactly what uringlint reads of this host and of the named
+ * processes (and network devices, default those of the default route), that
  * --root DIR replays, so a bug report can carry the host and anyone can
  * reproduce the verdicts.
  *
@@ -30,13 +31,15 @@
 #include "tree_write.h"
 #include "xalloc.h"
 
-enum { OPT_PID = OPT_CMD_BASE, OPT_DIR };
+enum { OPT_PID = OPT_CMD_BASE, OPT_DIR, OPT_NET_DEV };
 
 const struct cmd_option capture_options[] = {
 	{ "pid", 0, OPT_PID, ARG_PID, "PID", NULL, CMDOPT_REPEAT, NULL,
 	  "also record what an audit of this process reads" },
 	{ "dir", 0, OPT_DIR, ARG_DIR, "DIR", NULL, CMDOPT_REPEAT, NULL,
 	  "record the filesystem and device of DIR (default: every\nmount on a block device)" },
+	{ "net-dev", 0, OPT_NET_DEV, ARG_VALUE, "DEV", NULL, CMDOPT_REPEAT, NULL,
+	  "record the network device DEV (default: the devices of the\ndefault route)" },
 	{ NULL },
 };
 
@@ -45,6 +48,8 @@ struct capture_args {
 	size_t npids, pids_cap;
 	char **dirs;	/* absolute: a replay matches them against mountinfo */
 	size_t ndirs, dirs_cap;
+	const char **net_devs;
+	size_t nnet_devs, net_devs_cap;
 };
 
 /* Without --dir: every mount on a block device, so a replay can judge any data directory. */
@@ -99,6 +104,8 @@ static int record_run(const struct global_opts *g, struct capture_args *a,
 	run.policy = (struct check_policy){ 0 };	/* what every check would read */
 	plan_defaults(&plan);
 	cmd_dir_opts(&run, &sr, (const char *const *)a->dirs, a->ndirs, &copts);
+	copts.net_devs = a->net_devs;
+	copts.nnet_devs = a->nnet_devs;
 	hf = cmd_host_report(&sr, &copts, "capture", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };
@@ -222,6 +229,8 @@ static int write_tree(const char *out, struct sysroot_record *rec, const struct 
 			fprintf(f, "pid: %d\n", (int)a->pids[i]);
 		for (i = 0; i < a->ndirs; i++)
 			fprintf(f, "dir: %s\n", a->dirs[i]);
+		for (i = 0; i < a->nnet_devs; i++)
+			fprintf(f, "net-dev: %s\n", a->net_devs[i]);
 		for (i = 0; i < rec->n; i++)
 			if (rec->v[i].kind == SR_DENIED)
 				fprintf(f, "not readable: %s (%s)\n", rec->v[i].rel,
@@ -268,6 +277,14 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 			}
 			xarray_grow(&a.dirs, &a.dirs_cap, a.ndirs + 1);
 			a.dirs[a.ndirs++] = xstrdup(real);
+		} else if (opt == OPT_NET_DEV) {
+			if (!config_net_dev_valid(optarg)) {
+				ret = usage_error("--net-dev takes a network interface name like "
+						  "eth0, not '%s'", optarg);
+				goto out;
+			}
+			xarray_grow(&a.net_devs, &a.net_devs_cap, a.nnet_devs + 1);
+			a.net_devs[a.nnet_devs++] = optarg;
 		}
 	}
 	if (ret)
@@ -306,6 +323,7 @@ out:
 	for (i = 0; i < a.ndirs; i++)
 		free(a.dirs[i]);
 	free(a.dirs);
+	free(a.net_devs);
 	free(a.pids);
 	return ret;
 }

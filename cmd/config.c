@@ -75,6 +75,26 @@ static const char *apply(struct config *c, const char *key, const char *val)
 		c->plan_set |= PLAN_SET_SQPOLL_CPU;
 		return NULL;
 	}
+	if (!strcmp(key, "workers")) {
+		if (parse_count(val, PLAN_WORKERS_MAX, &c->plan.workers))
+			return "workers takes a number of threads from 1 to 8192";
+		c->plan_set |= PLAN_SET_WORKERS;
+		return NULL;
+	}
+	if (!strcmp(key, "worker-cpus")) {
+		if (cpulist_parse(val, &c->plan.worker_cpus) || !cpuset_count(&c->plan.worker_cpus))
+			return "worker-cpus takes a CPU list like 2-7";
+		c->plan.has_worker_cpus = true;
+		c->plan_set |= PLAN_SET_WORKER_CPUS;
+		return NULL;
+	}
+	if (!strcmp(key, "net-dev")) {
+		if (!config_net_dev_valid(val))
+			return "net-dev takes a network interface name like eth0";
+		xarray_grow(&c->net_devs, &c->net_devs_cap, c->nnet_devs + 1);
+		c->net_devs[c->nnet_devs++] = xstrdup(val);
+		return NULL;
+	}
 	if (!strcmp(key, "depth") || !strcmp(key, "ring-entries")) {
 		unsigned int n;
 
@@ -178,6 +198,9 @@ void config_free(struct config *cfg)
 	for (i = 0; i < cfg->ndata_paths; i++)
 		free(cfg->data_paths[i]);
 	free(cfg->data_paths);
+	for (i = 0; i < cfg->nnet_devs; i++)
+		free(cfg->net_devs[i]);
+	free(cfg->net_devs);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -193,4 +216,19 @@ void config_apply_plan(const struct config *cfg, struct plan *plan)
 		plan->ring_entries = cfg->plan.ring_entries;
 	if (cfg->plan_set & PLAN_SET_FIXED_BUFFERS)
 		plan->fixed_buffer_bytes = cfg->plan.fixed_buffer_bytes;
+	if (cfg->plan_set & PLAN_SET_WORKERS)
+		plan->workers = cfg->plan.workers;
+	if (cfg->plan_set & PLAN_SET_WORKER_CPUS) {
+		plan->has_worker_cpus = true;
+		plan->worker_cpus = cfg->plan.worker_cpus;
+	}
+}
+
+bool config_net_dev_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	/* The kernel's dev_valid_name(): no '/', ':' or blank, not "." or "..". */
+	return n && n < NET_IFNAME_MAX && strcspn(name, "/: \t\n") == n && strcmp(name, ".") &&
+	       strcmp(name, "..");
 }

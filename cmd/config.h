@@ -15,6 +15,8 @@
 #define PLAN_SET_DEPTH (1u << 1)
 #define PLAN_SET_RING_ENTRIES (1u << 2)
 #define PLAN_SET_FIXED_BUFFERS (1u << 3)
+#define PLAN_SET_WORKERS (1u << 4)
+#define PLAN_SET_WORKER_CPUS (1u << 5)
 
 /* The policy file: "key = value" lines, # comments. */
 struct config {
@@ -27,6 +29,8 @@ struct config {
 	struct thresholds th;
 	char **data_paths;
 	size_t ndata_paths, data_paths_cap;
+	char **net_devs;		/* net-dev lines: the service's network devices */
+	size_t nnet_devs, net_devs_cap;
 };
 
 /*
@@ -37,6 +41,8 @@ int config_load(const char *path, struct config *cfg);
 /* The lines of an open file, named name in messages, over cfg as it is. */
 int config_read(FILE *f, const char *name, struct config *cfg);
 void config_free(struct config *cfg);
+/* Whether name can be a network interface's (what --net-dev and net-dev take). */
+bool config_net_dev_valid(const char *name);
 /* The planning values the file gave, over the defaults already in plan. */
 void config_apply_plan(const struct config *cfg, struct plan *plan);
 

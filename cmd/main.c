@@ -59,6 +59,9 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 	r->host.live = sr->live;
 	if (!sr->live)
 		snprintf(r->host.root, sizeof(r->host.root), "%s", sr->path);
+	json_object_put(r->host.net);
+	r->host.net = net_facts_json(&hf->net, hf->somaxconn.value, &hf->somaxconn.e,
+				     hf->tcp_max_syn_backlog.value, &hf->tcp_max_syn_backlog.e);
 }
 
 int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr)

@@ -37,6 +37,7 @@ const struct cmd_option global_options[] = {
 	{ "config", 0, OPT_CONFIG, ARG_FILE, "FILE", NULL, 0, NULL,
 	  "policy file (default /etc/uringlint.conf when it exists):\nkey = value lines: skip, "
 	  "only, fail-on, data-path,\nsqpoll-cpu, depth, ring-entries, fixed-buffers,\n"
+	  "workers, worker-cpus, net-dev,\n"
 	  "busy-ratio-idle, busy-ratio-saturated, extent-limit,\npunt-tolerance" },
 	{ "quiet", 'q', 'q', ARG_NONE, NULL, NULL, 0, NULL, "list only findings that need action" },
 	{ "verbose", 'v', 'v', ARG_NONE, NULL, NULL, 0, NULL,

@@ -19,6 +19,9 @@ enum {
 	OPT_RING_ENTRIES,
 	OPT_FIXED_BUFFERS,
 	OPT_IOPOLL,
+	OPT_WORKERS,
+	OPT_WORKER_CPUS,
+	OPT_NET_DEV,
 };
 
 const struct cmd_option preflight_options[] = {
@@ -32,6 +35,12 @@ const struct cmd_option preflight_options[] = {
 	{ "fixed-buffers", 0, OPT_FIXED_BUFFERS, ARG_VALUE, "SIZE", NULL, 0, NULL,
 	  "the registered buffers in bytes (64M)" },
 	{ "iopoll", 0, OPT_IOPOLL, ARG_NONE, NULL, NULL, 0, NULL, "the service will poll (IOPOLL)" },
+	{ "workers", 0, OPT_WORKERS, ARG_VALUE, "N", NULL, 0, NULL,
+	  "the network service's worker threads (default: one on\neach --worker-cpus CPU)" },
+	{ "worker-cpus", 0, OPT_WORKER_CPUS, ARG_VALUE, "LIST", NULL, 0, NULL,
+	  "the CPUs the network workers will run on" },
+	{ "net-dev", 0, OPT_NET_DEV, ARG_VALUE, "DEV", NULL, CMDOPT_REPEAT, NULL,
+	  "a network device the service will use (default: the\ndevices of the default route)" },
 	{ NULL },
 };
 
@@ -41,6 +50,9 @@ struct preflight_args {
 	const char **dirs;
 	size_t ndirs, dirs_cap;
 	const char *sqpoll_cpu;	/* validated against the host once its root is open */
+	const char *worker_cpus;
+	const char **net_devs;
+	size_t nnet_devs, net_devs_cap;
 	struct plan plan;
 };
 
@@ -86,28 +98,78 @@ static int parse_option(int c, const char *arg, struct preflight_args *a)
 	case OPT_IOPOLL:
 		a->plan.iopoll = true;
 		return 0;
+	case OPT_WORKERS:
+		return arg_count("--workers", arg, PLAN_WORKERS_MAX, &a->plan.workers);
+	case OPT_WORKER_CPUS:
+		if (cpulist_parse(arg, &a->plan.worker_cpus) || !cpuset_count(&a->plan.worker_cpus))
+			return usage_error("--worker-cpus takes a CPU list like 2-7 or 2-3,6, not '%s'",
+					   arg);
+		a->plan.has_worker_cpus = true;
+		a->worker_cpus = arg;
+		return 0;
+	case OPT_NET_DEV:
+		if (!config_net_dev_valid(arg))
+			return usage_error("--net-dev takes a network interface name like eth0, not "
+					   "'%s'", arg);
+		xarray_grow(&a->net_devs, &a->net_devs_cap, a->nnet_devs + 1);
+		a->net_devs[a->nnet_devs++] = arg;
+		return 0;
 	}
 	return 0;	/* cmd_getopt returns only this command's rows */
 }
 
-/* --sqpoll-cpu names CPUs of this host (or of the captured one). */
-static int check_sqpoll_cpus(const struct sysroot *sr, const struct preflight_args *a)
+/* A planned CPU list names CPUs of this host (or of the captured one). */
+static int check_online(const struct cpuset *online, const struct cpuset *plan, const char *opt,
+			const char *arg, const char *key)
 {
-	struct cpuset online, off;
-	struct fact_err e = { 0 };
+	struct cpuset off;
 	char list[64], offlist[64];
 
-	if (!a->plan.has_sqpoll_cpus || cpu_online_read(sr, &online, &e))
-		return 0;	/* unknown online set: the CPU checks say so */
-	cpuset_andnot(&off, &a->plan.sqpoll_cpus, &online);
+	cpuset_andnot(&off, plan, online);
 	if (!cpuset_count(&off))
 		return 0;
-	cpuset_format(&online, list, sizeof(list));
+	cpuset_format(online, list, sizeof(list));
 	cpuset_format(&off, offlist, sizeof(offlist));
 	/* The plan may come from the policy file: name the source. */
-	return usage_error("%s%s names CPUs that are not online here: %s (online: %s)",
-			   a->sqpoll_cpu ? "--sqpoll-cpu " : "sqpoll-cpu in the policy file",
-			   a->sqpoll_cpu ? a->sqpoll_cpu : "", offlist, list);
+	return usage_error("%s%s%s names CPUs that are not online here: %s (online: %s)",
+			   arg ? opt : key, arg ? " " : " in the policy file", arg ? arg : "",
+			   offlist, list);
+}
+
+static int check_plan_cpus(const struct sysroot *sr, const struct preflight_args *a)
+{
+	struct cpuset online;
+	struct fact_err e = { 0 };
+
+	if (cpu_online_read(sr, &online, &e))
+		return 0;	/* unknown online set: the CPU checks say so */
+	if (a->plan.has_sqpoll_cpus &&
+	    check_online(&online, &a->plan.sqpoll_cpus, "--sqpoll-cpu", a->sqpoll_cpu, "sqpoll-cpu"))
+		return EXIT_USAGE;
+	if (a->plan.has_worker_cpus &&
+	    check_online(&online, &a->plan.worker_cpus, "--worker-cpus", a->worker_cpus,
+			 "worker-cpus"))
+		return EXIT_USAGE;
+	return 0;
+}
+
+/* A --net-dev the host does not have is a typo, not a finding. */
+static int check_net_devs(const struct sysroot *sr, const struct preflight_args *a)
+{
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < a->nnet_devs; i++) {
+		d = sysroot_opendirf(sr, "sys/class/net/%s", a->net_devs[i]);
+		if (d) {
+			closedir(d);
+			continue;
+		}
+		if (errno == ENOENT)
+			return usage_error("--net-dev %s: no such network interface here "
+					   "(sys/class/net/%s)", a->net_devs[i], a->net_devs[i]);
+	}
+	return 0;
 }
 
 int cmd_preflight(int argc, char **argv, struct global_opts *g)
@@ -131,12 +193,22 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	ret = check_dirs(g, &a);
 	if (ret)
 		goto out_args;
-	ret = check_sqpoll_cpus(&g->sr, &a);
+	ret = check_plan_cpus(&g->sr, &a);
+	if (!ret)
+		ret = check_net_devs(&g->sr, &a);
 	if (ret)
 		goto out_args;
+	plan_net_defaults(&a.plan);
+	if (!a.nnet_devs) {	/* the policy file's, when the command line names none */
+		a.net_devs = (const char **)g->cfg->net_devs;
+		a.nnet_devs = g->cfg->nnet_devs;
+		a.net_devs_cap = 0;
+	}
 
 	cmd_dir_opts(g, &g->sr, a.dirs, a.ndirs, &copts);
 	copts.ring_entries = a.plan.ring_entries;
+	copts.net_devs = a.net_devs;
+	copts.nnet_devs = a.nnet_devs;
 	hf = cmd_host_report(&g->sr, &copts, "preflight", &r);
 	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
@@ -144,5 +216,7 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	cmd_host_report_free(hf, &r);
 out_args:
 	free(a.dirs);
+	if (a.net_devs_cap)
+		free(a.net_devs);
 	return ret;
 }

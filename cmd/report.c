@@ -98,8 +98,11 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		goto out_args;
 	plan_defaults(&plan);
 	config_apply_plan(g->cfg, &plan);
+	plan_net_defaults(&plan);
 	cmd_dir_opts(g, &g->sr, a.dirs, a.ndirs, &copts);
 	copts.ring_entries = plan.ring_entries;
+	copts.net_devs = (const char *const *)g->cfg->net_devs;
+	copts.nnet_devs = g->cfg->nnet_devs;
 	hf = cmd_host_report(&g->sr, &copts, "report", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };

@@ -17,7 +17,7 @@
 #define P_URING_DISABLED "proc/sys/kernel/io_uring_disabled"
 #define P_TCP_MIGRATE_REQ "proc/sys/net/ipv4/tcp_migrate_req"
 #define P_SOMAXCONN "proc/sys/net/core/somaxconn"
-#define P_TCP_MAX_SYN_BACKLOG "proc/sys/net/ipv4/tcp_max_syn_backlog"
+#define P_SYN_BACKLOG "proc/sys/net/ipv4/tcp_max_syn_backlog"
 #define P_BUSY_READ "proc/sys/net/core/busy_read"
 #define P_BUSY_POLL "proc/sys/net/core/busy_poll"
 #define P_URING_GROUP "proc/sys/kernel/io_uring_group"
@@ -47,21 +47,6 @@ static void collect_kernel(const struct sysroot *sr, struct host_facts *hf)
 	kernel_version_refine(&hf->kernel.v, version, signature);
 	free(version);
 	free(signature);
-}
-
-static void collect_sysctl(const struct sysroot *sr, const char *path,
-			   struct fact_err *e, int64_t *value)
-{
-	char line[64];
-	int err;
-
-	err = sysroot_read_line(sr, path, line, sizeof(line));
-	if (err) {
-		fact_fail_read(e, path, err);
-		return;
-	}
-	if (parse_i64(line, 10, value))
-		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a number", path, line);
 }
 
 static int parse_status(const char *text, void *out)
@@ -122,14 +107,14 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 
 	collect_identity(sr, hf);
 	collect_kernel(sr, hf);
-	collect_sysctl(sr, P_URING_DISABLED, &hf->uring_disabled.e, &hf->uring_disabled.value);
-	collect_sysctl(sr, P_URING_GROUP, &hf->uring_group.e, &hf->uring_group.value);
-	collect_sysctl(sr, P_TCP_MIGRATE_REQ, &hf->tcp_migrate_req.e, &hf->tcp_migrate_req.value);
-	collect_sysctl(sr, P_SOMAXCONN, &hf->somaxconn.e, &hf->somaxconn.value);
-	collect_sysctl(sr, P_TCP_MAX_SYN_BACKLOG, &hf->tcp_max_syn_backlog.e,
-		       &hf->tcp_max_syn_backlog.value);
-	collect_sysctl(sr, P_BUSY_READ, &hf->busy_read.e, &hf->busy_read.value);
-	collect_sysctl(sr, P_BUSY_POLL, &hf->busy_poll.e, &hf->busy_poll.value);
+	fact_read_i64(sr, P_URING_DISABLED, &hf->uring_disabled.e, &hf->uring_disabled.value);
+	fact_read_i64(sr, P_URING_GROUP, &hf->uring_group.e, &hf->uring_group.value);
+	fact_read_i64(sr, P_TCP_MIGRATE_REQ, &hf->tcp_migrate_req.e, &hf->tcp_migrate_req.value);
+	fact_read_i64(sr, P_SOMAXCONN, &hf->somaxconn.e, &hf->somaxconn.value);
+	fact_read_i64(sr, P_SYN_BACKLOG, &hf->tcp_max_syn_backlog.e,
+		      &hf->tcp_max_syn_backlog.value);
+	fact_read_i64(sr, P_BUSY_READ, &hf->busy_read.e, &hf->busy_read.value);
+	fact_read_i64(sr, P_BUSY_POLL, &hf->busy_poll.e, &hf->busy_poll.value);
 	net_devs_collect(sr, &hf->netdevs);
 	hf->netns = sr->live ? net_ns_inode(sr, getpid()) : 0;
 	fact_read_parsed(sr, P_SELF_STATUS, &hf->self_status.e, parse_status, &hf->self_status.st);
@@ -152,11 +137,13 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 	if (fact_ok(&hf->cpu.online_e))
 		hf->cpus = cpuset_count(&hf->cpu.online);
 	container_facts_collect(sr, &hf->container);
+	net_facts_collect(sr, opts->net_devs, opts->nnet_devs, &hf->cpu, &hf->net);
 	collect_dirs(sr, opts, hf);
 }
 
 void host_facts_free(struct host_facts *hf)
 {
+	net_facts_free(&hf->net);
 	cpu_facts_free(&hf->cpu);
 	net_devs_free(&hf->netdevs);
 	free(hf->dirs);

@@ -11,6 +11,7 @@
 #include "fact.h"
 #include "kernel_version.h"
 #include "net_devs.h"
+#include "net_dev.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "sysroot.h"
@@ -82,6 +83,8 @@ struct host_facts {
 
 	struct cpu_facts cpu;
 	struct container_facts container;
+	/* The service's network devices: queues, RPS/XPS/RFS, queue IRQs. */
+	struct net_facts net;
 
 	/* One entry per --dir, in the order given. */
 	struct dir_facts *dirs;
@@ -98,6 +101,8 @@ struct collect_opts {
 	bool try_features;	/* io_uring setup flags, registrations, opcodes */
 	bool try_odirect;	/* a temporary O_DIRECT file in each directory */
 	unsigned int ring_entries;	/* also try a ring this large (the plan's); 0: not */
+	const char *const *net_devs;	/* --net-dev; none: the default route's devices */
+	size_t nnet_devs;
 };
 
 /* Collects every fact, and each directory's; never fails as a whole. */

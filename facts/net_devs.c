@@ -33,7 +33,7 @@ static int knob(const struct sysroot *sr, const char *dev, const char *name, int
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct net_dev *)a)->name, ((const struct net_dev *)b)->name);
+	return strcmp(((const struct net_dev_napi *)a)->name, ((const struct net_dev_napi *)b)->name);
 }
 
 void net_devs_collect(const struct sysroot *sr, struct net_devs *d)
@@ -51,11 +51,11 @@ void net_devs_collect(const struct sysroot *sr, struct net_devs *d)
 		return;
 	}
 	while ((de = readdir(dir))) {
-		struct net_dev *nd;
+		struct net_dev_napi *nd;
 
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(nd->name))
 			continue;
-		if (d->n >= NET_DEVS_MAX) {
+		if (d->n >= NET_NAPI_DEVS_MAX) {
 			d->left_out++;
 			continue;
 		}

@@ -16,20 +16,20 @@
  * times after a poll found work) and gro_flush_timeout (ns, the timer
  * that stands in for them meanwhile).
  */
-struct net_dev {
+struct net_dev_napi {
 	char name[32];
 	bool loopback;			/* IFF_LOOPBACK in flags */
 	struct fact_err e;		/* the knobs could not be read (before 4.10 / 5.11) */
 	int64_t defer_hard_irqs, gro_flush_timeout;
 };
 
-#define NET_DEVS_MAX 256
+#define NET_NAPI_DEVS_MAX 256
 
 struct net_devs {
 	struct fact_err e;		/* the directory could not be listed */
-	struct net_dev *v;
+	struct net_dev_napi *v;
 	size_t n;
-	size_t left_out;		/* past NET_DEVS_MAX: not read */
+	size_t left_out;		/* past NET_NAPI_DEVS_MAX: not read */
 };
 
 void net_devs_collect(const struct sysroot *sr, struct net_devs *d);

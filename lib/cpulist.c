@@ -87,6 +87,17 @@ void cpuset_set(struct cpuset *set, unsigned int cpu)
 		set->bits[cpu / BITS_PER_WORD] |= 1UL << (cpu % BITS_PER_WORD);
 }
 
+/* The 32 CPUs from group * 32 as one word, the lowest CPU in bit 0. */
+static unsigned int group_bits(const struct cpuset *set, unsigned int group)
+{
+	unsigned int bit, v = 0;
+
+	for (bit = 0; bit < 32; bit++)
+		if (cpuset_has(set, group * 32 + bit))
+			v |= 1u << bit;
+	return v;
+}
+
 int cpumask_parse_hex(const char *s, struct cpuset *set)
 {
 	unsigned int bit = 0, v;
@@ -147,5 +158,26 @@ void cpuset_format(const struct cpuset *set, char *out, size_t outsz)
 			used += n > 0 ? (size_t)n : 0;
 		}
 		cpu++;
+	}
+}
+
+void cpuset_format_hex(const struct cpuset *set, char *out, size_t outsz)
+{
+	int group, top = -1;
+	size_t used = 0;
+
+	for (group = 0; group < CPULIST_MAX / 32; group++)
+		if (group_bits(set, (unsigned int)group))
+			top = group;
+	if (top < 0) {
+		snprintf(out, outsz, "0");
+		return;
+	}
+	out[0] = '\0';
+	for (group = top; group >= 0 && used < outsz; group--) {
+		int n = snprintf(out + used, outsz - used, group == top ? "%x" : ",%08x",
+				 group_bits(set, (unsigned int)group));
+
+		used += n > 0 ? (size_t)n : 0;
 	}
 }

@@ -15,6 +15,11 @@ struct cpuset {
 int cpulist_parse(const char *s, struct cpuset *set);
 /* Parses a hex cpumask as in smp_affinity ("00000000,0000000f"): 0 or -EBADMSG. */
 int cpumask_parse_hex(const char *s, struct cpuset *set);
+/*
+ * Formats as the kernel's hex mask, 32-bit groups with commas, highest
+ * first, without leading zero groups ("f", "100,0000000f"); "0" for none.
+ */
+void cpuset_format_hex(const struct cpuset *set, char *out, size_t outsz);
 /* Formats as a cpulist ("0-3,8"); "" for none. */
 void cpuset_format(const struct cpuset *set, char *out, size_t outsz);
 void cpuset_set(struct cpuset *set, unsigned int cpu);

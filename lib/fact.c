@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fact.h"
+#include "parse.h"
 #include "sysroot.h"
 
 void fact_fail(struct fact_err *f, int err, const char *fmt, ...)
@@ -37,4 +38,19 @@ void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_er
 	if (parse(text, out))
 		fact_fail(e, -EBADMSG, "cannot parse '%s': unexpected content", path);
 	free(text);
+}
+
+void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *e,
+		   int64_t *value)
+{
+	char line[64];
+	int err;
+
+	err = sysroot_read_line(sr, path, line, sizeof(line));
+	if (err) {
+		fact_fail_read(e, path, err);
+		return;
+	}
+	if (parse_i64(line, 10, value))
+		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a number", path, line);
 }

@@ -2,6 +2,8 @@
 #ifndef URINGLINT_FACT_H
 #define URINGLINT_FACT_H
 
+#include <stdint.h>
+
 /*
  * Why a fact could not be collected. err is 0 when the fact holds a value,
  * else -errno; why is the one-line reason a check shows as its skip or
@@ -26,6 +28,13 @@ struct sysroot;
  */
 void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_err *e,
 		      int (*parse)(const char *text, void *out), void *out);
+
+/*
+ * Reads a one-number file (a sysctl) through the sysroot into value; a
+ * read failure or a value that is not a decimal number lands in e.
+ */
+void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *e,
+		   int64_t *value);
 
 static inline int fact_ok(const struct fact_err *f)
 {

@@ -182,3 +182,111 @@ const char *irq_class_name(enum irq_class c)
 		return "other";
 	}
 }
+
+/* The decimal number at s, or -1: a queue index is small. */
+static int queue_index(const char *s)
+{
+	long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtol(s, &end, 10);
+	return v <= 65535 ? (int)v : -1;
+}
+
+bool irq_net_queue(const char *name, int *queue)
+{
+	static const char *const infix[] = { "-TxRx-", "-Tx-Rx-", "-fp-", "-rx-", "-tx-" };
+	const char *p;
+	size_t i;
+
+	*queue = -1;
+	for (i = 0; i < ARRAY_SIZE(infix); i++) {
+		p = strstr(name, infix[i]);
+		/* Intel's Flow Director vector ("...:fdir-TxRx-0") is no queue. */
+		if (p && !(i == 0 && p >= name + 4 && !strncmp(p - 4, "fdir", 4))) {
+			*queue = queue_index(p + strlen(infix[i]));
+			return true;
+		}
+	}
+	if (has_prefix(name, "mlx5_comp") || has_prefix(name, "mlx4-")) {
+		p = name + (name[3] == '5' ? 9 : 5);
+		*queue = queue_index(p);
+		/* "mlx5_comp3@pci:...": a number, then the bus. */
+		return *queue >= 0 && p[strspn(p, "0123456789")] == '@';
+	}
+	if (has_prefix(name, "virtio") && isdigit((unsigned char)name[6])) {
+		p = strchr(name, '-');
+		if (p && (has_prefix(p + 1, "input.") || has_prefix(p + 1, "output."))) {
+			*queue = queue_index(strchr(p, '.') + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether word occurs in s bounded by the start, the end or one of the separators. */
+static bool has_word(const char *s, const char *word, const char *seps)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	if (!n)
+		return false;
+	for (p = strstr(s, word); p; p = strstr(p + 1, word)) {
+		bool left = p == s || strchr(seps, p[-1]);
+		bool right = !p[n] || strchr(seps, p[n]);
+
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+bool irq_names_netdev(const char *name, const char *ifname, const char *busdev)
+{
+	if (has_word(name, ifname, "-@:, "))
+		return true;
+	/* virtio-net's queues are named after the virtio device, not the interface. */
+	if (has_prefix(busdev, "virtio"))
+		return has_prefix(name, busdev) && name[strlen(busdev)] == '-';
+	return busdev[0] && has_word(name, busdev, "@:-, ");
+}
+
+/* A whole decimal IRQ number, or -1. */
+static long irq_number(const char *s)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtol(s, &end, 10);
+	return *end || v > 0xffffffffL ? -1 : v;
+}
+
+size_t irqbalance_banned_irqs(const char *args, size_t len, unsigned int *irqs, size_t max)
+{
+	const char *p = args, *end = args + len, *val;
+	size_t n = 0, alen;
+	long v;
+
+	while (p < end) {
+		alen = strnlen(p, (size_t)(end - p));
+		val = NULL;
+		if (!strncmp(p, "--banirq=", 9))
+			val = p + 9;
+		else if (!strncmp(p, "-i", 2) && alen > 2)
+			val = p + 2;
+		else if ((!strcmp(p, "--banirq") || !strcmp(p, "-i")) && p + alen + 1 < end)
+			val = p + alen + 1;	/* the next argument */
+		if (val && (v = irq_number(val)) >= 0) {
+			if (n < max)
+				irqs[n] = (unsigned int)v;
+			n++;
+		}
+		p += alen + 1;
+	}
+	return n;
+}

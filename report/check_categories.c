@@ -13,6 +13,7 @@ const struct check_category check_categories[] = {
 	{ "limits", "Limits" },
 	{ "cpu", "CPU isolation and IRQ placement" },
 	{ "numa", "NUMA" },
+	{ "net", "Network device and queues" },
 	{ "storage", "Filesystem and device" },
 	{ "proc-rings", "Rings and SQPOLL threads" },
 	{ "proc-files", "Data files" },

@@ -59,6 +59,7 @@ void report_free(struct report *r)
 		fclose(r->processes_out);
 	free(r->processes_json);
 	json_object_put(r->probe);
+	json_object_put(r->host.net);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -71,6 +71,7 @@ struct report_host {
 	unsigned int cpus;
 	bool live;
 	char root[4096];		/* --root DIR, empty when live */
+	struct json_object *net;	/* the JSON's host.net: the service's NICs; NULL none */
 };
 
 struct report {

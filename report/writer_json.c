@@ -31,6 +31,8 @@ static struct json_object *host_to_json(const struct report *r)
 	json_object_object_add(h, "cpus", json_object_new_int((int)r->host.cpus));
 	json_object_object_add(h, "live", json_object_new_boolean(r->host.live));
 	json_add_bytes(h, "root", r->host.live ? NULL : r->host.root);
+	if (r->host.net)
+		json_object_object_add(h, "net", json_object_get(r->host.net));
 	return h;
 }
 

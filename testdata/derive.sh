@@ -7,6 +7,7 @@
 #   prlimit --memlock=65536:65536 sh testdata/capture.sh testdata/old-5.10-memlock-64k
 #   sh testdata/capture.sh testdata/proc-6.18-no-ring PID   (PID: build/tests/pathology no-ring)
 #   sh testdata/capture.sh testdata/proc-6.18-sockets PID   (PID: tests/e2e/sockets_server.py under unshare -n)
+#   sh testdata/capture.sh testdata/vm-6.18-virtio-net      (a VM whose default route is a virtio-net NIC)
 #   sh testdata/derive.sh
 #
 # Each edit below is what its tree's README row says it shows.
@@ -25,9 +26,15 @@ trim() {
 	sed -i 's/(builder@[^)]*)/(builder@localhost)/' "$t/proc/version"
 	echo init >"$t/proc/1/comm"
 }
-for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k proc-6.18-no-ring proc-6.18-sockets; do
+for t in host-6.18 uring-disabled-2 old-5.10-memlock-64k proc-6.18-no-ring proc-6.18-sockets \
+	vm-6.18-virtio-net; do
 	trim "$t"
 done
+
+# git keeps no empty directory: the capture's tx-0 holds nothing uringlint read
+# (a single-queue device has no xps_cpus), so it keeps the tx_timeout the VM
+# showed, and a checkout still has the queue.
+echo 0 >vm-6.18-virtio-net/sys/devices/pci0000:00/0000:00:03.0/virtio2/net/eth0/queues/tx-0/tx_timeout
 
 # --- old-5.10-memlock-64k: Debian 11's kernel identity, no 6.6 sysctls --------
 t=old-5.10-memlock-64k
@@ -136,4 +143,90 @@ ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1 "$t/sys/class/blo
 ln -s ../../devices/pci0000:00/0000:00:06.0/nvme/nvme0/nvme0n1/nvme0n1p1 "$t/sys/class/block/nvme0n1p1"
 echo '61 27 259:1 / /srv/db rw,noatime,lazytime - xfs /dev/nvme0n1p1 rw,attr2,inode64,noquota' \
 	>>"$t/proc/self/mountinfo"
+# --- nic-8q-tuned: a 10-CPU host with an 8-channel mlx5 NIC as perftune.py leaves it --
+# From vm-6.18-virtio-net, whose default route is eth0: eth0 becomes a ConnectX
+# (mlx5_core) at 0000:3b:00.0 with 8 combined channels, as `ethtool -L eth0
+# combined 8` makes them, the other devices kept. The plan it is judged against:
+# SQPOLL on CPU 1, eight workers on CPUs 2-9.
+fresh_from() { # fresh_from SRC NAME WHY: a copy of a tree to edit
+	rm -rf "$2"
+	cp -a "$1" "$2"
+	echo "derived from $1 by derive.sh: $3" >>"$2/CAPTURE"
+}
+
+widen_interrupts() { # widen_interrupts FILE N: the capture's 2 CPU columns become N, the rest 0
+	awk -v n="$2" 'NR == 1 { printf "    "; for (i = 0; i < n; i++) printf " %10s", "CPU" i; print ""; next }
+		{ out = sprintf("%4s", $1); c = 0
+		  for (i = 2; i <= NF && c < 2 && $i ~ /^[0-9]+$/; i++) { out = out sprintf(" %10s", $i); c++ }
+		  for (k = c; c == 2 && k < n; k++) out = out sprintf(" %10s", 0)
+		  for (; i <= NF; i++) out = out " " $i
+		  print out }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+mlx5_irq() { # mlx5_irq TREE IRQ NAME CPU: a vector of 0000:3b:00.0, delivered to CPU
+	t=$1
+	awk -v irq="$2" -v name="$3" -v cpu="$4" 'BEGIN {
+		printf "%4s:", irq; for (i = 0; i < 10; i++) printf " %10s", i == cpu ? 52311 : 0
+		printf " PCI-MSIX-0000:3b:00.0 %s-edge      %s\n", irq - 60, name }' >>"$t/proc/interrupts"
+	mkdir -p "$t/proc/irq/$2"
+	echo "$4" >"$t/proc/irq/$2/effective_affinity_list"
+	echo "$4" >"$t/proc/irq/$2/smp_affinity_list"
+	echo msix >"$t/$nic/device/msi_irqs/$2"
+}
+
+t=nic-8q-tuned
+fresh_from vm-6.18-virtio-net "$t" "10 CPUs; eth0 an 8-channel mlx5 NIC: queue IRQs 61-68 one on each of CPUs 2-9, RPS to CPUs 2-9 with RFS (32768 entries, 4096 a queue), XPS tx-N on CPU 2+N, irqbalance banning CPU 1 and IRQs 61-68, somaxconn and tcp_max_syn_backlog 4096, CPU 1 isolated"
+for f in online possible; do echo 0-9 >"$t/sys/devices/system/cpu/$f"; done
+echo 0-9 >"$t/sys/devices/system/node/node0/cpulist"
+echo 1 >"$t/sys/devices/system/cpu/isolated"
+echo 1 >"$t/sys/devices/system/cpu/nohz_full"
+echo "console=ttyS0 quiet isolcpus=managed_irq,domain,1 nohz_full=1 rcu_nocbs=1" >"$t/proc/cmdline"
+grep -v 'virtio2-' "$t/proc/interrupts" >"$t/proc/interrupts.tmp" && mv "$t/proc/interrupts.tmp" "$t/proc/interrupts"
+rm -rf "$t/proc/irq/38" "$t/proc/irq/39"
+widen_interrupts "$t/proc/interrupts" 10
+echo 0 >"$t/proc/irq/36/effective_affinity_list"	# vda's queue off the SQPOLL CPU
+pci=sys/devices/pci0000:00/0000:3b:00.0
+nic=$pci/net/eth0
+rm -rf "$t/sys/devices/pci0000:00/0000:00:03.0" "$t/sys/class/net/eth0"
+mkdir -p "$t/$nic/queues" "$t/$pci/msi_irqs" "$t/sys/bus/pci/drivers/mlx5_core"
+ln -s ../../../0000:3b:00.0 "$t/$nic/device"
+ln -s ../../../bus/pci/drivers/mlx5_core "$t/$pci/driver"
+ln -s ../../devices/pci0000:00/0000:3b:00.0/net/eth0 "$t/sys/class/net/eth0"
+mlx5_irq "$t" 60 mlx5_async0@pci:0000:3b:00.0 0
+for q in 0 1 2 3 4 5 6 7; do
+	mlx5_irq "$t" $((61 + q)) "mlx5_comp$q@pci:0000:3b:00.0" $((2 + q))
+	mkdir -p "$t/$nic/queues/rx-$q" "$t/$nic/queues/tx-$q"
+	echo 3fc >"$t/$nic/queues/rx-$q/rps_cpus"
+	echo 4096 >"$t/$nic/queues/rx-$q/rps_flow_cnt"
+	printf '%03x\n' $((1 << (2 + q))) >"$t/$nic/queues/tx-$q/xps_cpus"
+done
+echo 32768 >"$t/proc/sys/net/core/rps_sock_flow_entries"
+echo 4096 >"$t/proc/sys/net/ipv4/tcp_max_syn_backlog"
+mkdir -p "$t/proc/4242" "$t/etc/default"
+echo irqbalance >"$t/proc/4242/comm"
+printf '/usr/sbin/irqbalance\0--foreground\0' >"$t/proc/4242/cmdline"
+for q in 0 1 2 3 4 5 6 7; do printf -- '--banirq=%s\0' $((61 + q)) >>"$t/proc/4242/cmdline"; done
+printf 'IRQBALANCE_BANNED_CPULIST=1\nIRQBALANCE_ARGS="--banirq=61 --banirq=62 --banirq=63 --banirq=64 --banirq=65 --banirq=66 --banirq=67 --banirq=68"\n' \
+	>"$t/etc/default/irqbalance"
+
+# --- nic-4q-mistuned: the same NIC cut to 4 channels and left half tuned ----------
+t=nic-4q-mistuned
+fresh_from nic-8q-tuned "$t" "eth0 cut to 4 channels (queues 4-7 and IRQs 65-68 gone); IRQ 61 on CPU 0, IRQ 62 on the SQPOLL CPU 1, IRQs 63 and 64 both on CPU 2; RPS to CPUs 2-9 on rx-0 and rx-1 only, rps_sock_flow_entries 0; XPS off; irqbalance without --banirq; somaxconn 128, tcp_max_syn_backlog 512"
+nic=sys/devices/pci0000:00/0000:3b:00.0/net/eth0
+for q in 4 5 6 7; do
+	irq=$((61 + q))
+	rm -rf "$t/$nic/queues/rx-$q" "$t/$nic/queues/tx-$q" "$t/proc/irq/$irq" "$t/$nic/device/msi_irqs/$irq"
+	grep -v "^ *$irq:" "$t/proc/interrupts" >"$t/proc/interrupts.tmp" && mv "$t/proc/interrupts.tmp" "$t/proc/interrupts"
+done
+for irq_cpu in 61:0 62:1 63:2 64:2; do
+	echo "${irq_cpu#*:}" >"$t/proc/irq/${irq_cpu%:*}/effective_affinity_list"
+	echo "${irq_cpu#*:}" >"$t/proc/irq/${irq_cpu%:*}/smp_affinity_list"
+done
+for q in 2 3; do echo 000 >"$t/$nic/queues/rx-$q/rps_cpus"; done
+for q in 0 1 2 3; do echo 000 >"$t/$nic/queues/tx-$q/xps_cpus"; done
+echo 0 >"$t/proc/sys/net/core/rps_sock_flow_entries"
+echo 128 >"$t/proc/sys/net/core/somaxconn"
+echo 512 >"$t/proc/sys/net/ipv4/tcp_max_syn_backlog"
+printf '/usr/sbin/irqbalance\0--foreground\0' >"$t/proc/4242/cmdline"
+printf 'IRQBALANCE_BANNED_CPULIST=1\n' >"$t/etc/default/irqbalance"
 echo "derived trees written"

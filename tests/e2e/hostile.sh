@@ -230,6 +230,61 @@ rm -f "$T/proc/interrupts" && mkfifo "$T/proc/interrupts"
 preflight "host tree with a mountinfo loop and a FIFO for interrupts" &&
 	not_pass "host loops: sqpoll-cpu-irqs does not pass" sqpoll-cpu-irqs
 
+# --- the network device of a planned service ---------------------------------------
+NIC=sys/devices/pci0000:00/0000:3b:00.0/net/eth0
+NETCHECKS="net-queues net-irq-placement net-rps-xps net-backlog-limits"
+netflight() { attempt "$1" "$BIN" --root "$T" preflight --sqpoll-cpu 1 --worker-cpus 2-9 --format json; }
+# exactly one finding of check $2 in $TMP/out, with status $3 and $4 in its message
+one_finding() {
+	if jq -e --arg id "$2" --arg st "$3" --arg m "$4" '[.findings[] | select(.id == $id)] |
+		length == 1 and .[0].status == $st and (.[0].message | contains($m))' "$TMP/out" >/dev/null; then
+		ok "$1"
+	else bad "$1" "$(jq -c --arg id "$2" '.findings[] | select(.id == $id) | [.status, .message]' "$TMP/out")"; fi
+}
+
+fresh nic-garbage nic-8q-tuned
+printf 'not-a-mask\n' >"$T/$NIC/queues/rx-3/rps_cpus"
+printf '0x\n' >"$T/$NIC/queues/tx-2/xps_cpus"
+printf '0-4294967295\n' >"$T/proc/irq/62/effective_affinity_list"
+printf 'garbage\n' >"$T/proc/irq/62/smp_affinity_list"
+printf 'banana\n' >"$T/proc/sys/net/core/rps_sock_flow_entries"
+netflight "NIC files with garbage" &&
+	not_pass "NIC garbage: net-rps-xps and net-irq-placement do not pass" net-rps-xps net-irq-placement &&
+	one_finding "NIC garbage: net-rps-xps is one error naming rx-3's rps_cpus" net-rps-xps error \
+		"queues/rx-3/rps_cpus': 'not-a-mask' is not a CPU mask"
+one_finding "NIC garbage: net-irq-placement is one error naming IRQ 62's affinity" net-irq-placement \
+	error "proc/irq/62/smp_affinity_list': 'garbage' is not a CPU list"
+
+fresh nic-flow-garbage nic-8q-tuned
+printf -- '-1\n' >"$T/$NIC/queues/rx-0/rps_flow_cnt"
+netflight "a negative rps_flow_cnt" &&
+	one_finding "negative rps_flow_cnt: net-rps-xps is one error naming it" net-rps-xps error \
+		"rx-0/rps_flow_cnt': -1 is not a table size"
+
+fresh nic-missing nic-8q-tuned
+rm -rf "$T/$NIC/queues" "$T/$NIC/device/msi_irqs" "$T/proc/sys/net/core/somaxconn"
+sed -i '/mlx5_/d' "$T/proc/interrupts"
+netflight "a NIC without queues, vectors or somaxconn" &&
+	not_pass "NIC missing files: the network checks do not pass" $NETCHECKS &&
+	one_finding "NIC missing files: net-queues skips naming the queues directory" net-queues skip \
+		"sys/class/net/eth0/queues" &&
+	one_finding "NIC missing files: net-irq-placement skips, no interrupt found" net-irq-placement skip \
+		"no interrupt of eth0 found"
+
+fresh nic-loops nic-8q-tuned
+rm -rf "$T/$NIC/queues/rx-1" && ln -s rx-1 "$T/$NIC/queues/rx-1"
+rm -f "$T/$NIC/queues/rx-2/rps_cpus" && mkfifo "$T/$NIC/queues/rx-2/rps_cpus"
+rm -f "$T/proc/irq/63/effective_affinity_list" && ln -s /proc/self/stat "$T/proc/irq/63/effective_affinity_list"
+rm -f "$T/sys/class/net/eth0" && ln -s ../../../../../../../../etc "$T/sys/class/net/eth0"
+netflight "NIC links out of the root, a loop and a FIFO" &&
+	not_pass "NIC loops: the network device checks do not pass" net-queues net-irq-placement net-rps-xps
+
+fresh route-garbage vm-6.18-virtio-net
+head -c 4096 /dev/urandom | tr -d '\0' >"$T/proc/$(readlink "$T/proc/self")/net/route"
+attempt "a default route table of random bytes" "$BIN" --root "$T" preflight --workers 2 --format json &&
+	not_pass "route garbage: the network device checks do not pass" net-queues net-irq-placement net-rps-xps &&
+	one_finding "route garbage: net-queues says what it could not parse" net-queues error "proc/net/route"
+
 # --- names a process chooses -------------------------------------------------------
 # The names of the pathology's hostile-names mode, framed as 6.18 frames them:
 # the comm raw with its newline in stat, escaped in status, a thread's comm,

@@ -86,6 +86,15 @@ run "sqpoll-cpu offline" 2 "$BIN" --root testdata/host-6.18 preflight --sqpoll-c
 	one_error_line "sqpoll-cpu offline message" "--sqpoll-cpu 99" "online: 0-1"
 run "sqpoll-cpu 1-" 2 "$BIN" preflight --sqpoll-cpu 1- && one_error_line "sqpoll-cpu 1- message" "'1-'"
 run "sqpoll-cpu abc" 2 "$BIN" preflight --sqpoll-cpu abc && one_error_line "sqpoll-cpu abc message" "'abc'"
+run "worker-cpus offline" 2 "$BIN" --root testdata/nic-8q-tuned preflight --worker-cpus 8-12 &&
+	one_error_line "worker-cpus offline message" "--worker-cpus 8-12" "online: 0-9"
+run "workers 0" 2 "$BIN" preflight --workers 0 && one_error_line "workers 0 message" "--workers" "'0'"
+run "net-dev with a slash" 2 "$BIN" preflight --net-dev ../eth0 && one_error_line "net-dev slash message" "'../eth0'"
+run "net-dev the host lacks" 2 "$BIN" --root testdata/nic-8q-tuned preflight --net-dev eth9 &&
+	one_error_line "net-dev missing message" "--net-dev eth9" "sys/class/net/eth9"
+printf 'worker-cpus = 2-\n' >"$TMP/workers.conf"
+run "config: worker-cpus garbage" 2 "$BIN" --config "$TMP/workers.conf" checks &&
+	one_error_line "config: worker-cpus message" "worker-cpus takes a CPU list"
 run "depth 0" 2 "$BIN" preflight --depth 0 && one_error_line "depth 0 message" "--depth" "'0'"
 run "ring-entries too big" 2 "$BIN" preflight --ring-entries 100000 && one_error_line "ring-entries message" "--ring-entries"
 # One bound for the depth, on the command line and in the policy file: a ring's 32768 entries.

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "check_run.h"
 
 static struct plan plan;
 static struct host_facts hf;
@@ -71,14 +72,7 @@ static int setup(void **state)
 
 static const struct finding *run(const char *id, struct report *r)
 {
-	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = &hf, .plan = &plan, .report = r };
-
-	assert_non_null(c);
-	report_init(r, "preflight");
-	c->run(c, &ctx);
-	assert_int_equal(r->nfindings, 1);
-	return &r->findings[0];
+	return run_check(id, (struct check_ctx){ .host = &hf, .plan = &plan }, "preflight", r);
 }
 
 

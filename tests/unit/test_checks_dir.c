@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "check_run.h"
 
 static struct plan plan;
 static struct host_facts hf;
@@ -49,14 +50,7 @@ static void setup(void)
 
 static const struct finding *run(const char *id, struct report *r)
 {
-	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = &hf, .plan = &plan, .report = r };
-
-	assert_non_null(c);
-	report_init(r, "preflight");
-	c->run(c, &ctx);
-	assert_int_equal(r->nfindings, 1);
-	return &r->findings[0];
+	return run_check(id, (struct check_ctx){ .host = &hf, .plan = &plan }, "preflight", r);
 }
 
 #define ev_str(f, key) json_object_get_string(json_object_object_get((f)->evidence, key))

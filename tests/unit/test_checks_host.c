@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "check_run.h"
 
 /* A healthy live 6.18 host; tests break one fact at a time. */
 static void healthy(struct host_facts *hf)
@@ -36,14 +37,7 @@ static struct plan plan;
 /* Runs one check with the current plan and returns its only finding. */
 static const struct finding *run(const char *id, const struct host_facts *hf, struct report *r)
 {
-	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = hf, .plan = &plan, .report = r };
-
-	assert_non_null(c);
-	report_init(r, "preflight");
-	c->run(c, &ctx);
-	assert_int_equal(r->nfindings, 1);
-	return &r->findings[0];
+	return run_check(id, (struct check_ctx){ .host = hf, .plan = &plan }, "preflight", r);
 }
 
 static int reset_plan(void **state)

@@ -159,7 +159,7 @@ static void test_accept_backlog(void **state)
 	expect_says("net-accept-backlog", STATUS_ERROR, "cannot parse 'proc/42/net/netstat'");
 }
 
-static struct net_dev devs[3];
+static struct net_dev_napi devs[3];
 
 /* A ring fd 3 with NAPI registered: 50 us (or dt_ns), prefer_busy_poll as given. */
 static void napi_on(uint64_t dt_ns, bool prefer)

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "check_run.h"
 
 static struct host_facts hf;
 static struct probe_result pr;
@@ -39,14 +40,7 @@ static void setup(void)
 
 static const struct finding *run(const char *id, struct report *r)
 {
-	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = &hf, .probe = &pr, .report = r };
-
-	assert_non_null(c);
-	report_init(r, "probe");
-	c->run(c, &ctx);
-	assert_int_equal(r->nfindings, 1);
-	return &r->findings[0];
+	return run_check(id, (struct check_ctx){ .host = &hf, .probe = &pr }, "probe", r);
 }
 
 #define expect(id, st)                                   \

@@ -240,6 +240,80 @@ static void test_dir_facts_live(void **state)
 	rm_rf(dir);
 }
 
+static void collect_net(const char *root, const char *dev, struct host_facts *hf)
+{
+	const char *const devs[] = { dev };
+	struct collect_opts o = { .net_devs = devs, .nnet_devs = dev ? 1 : 0 };
+	struct sysroot sr;
+
+	assert_int_equal(sysroot_open(&sr, root), 0);
+	host_facts_collect(&sr, &o, hf);
+	sysroot_close(&sr);
+}
+
+static void test_net_facts(void **state)
+{
+	struct host_facts hf;
+	const struct net_dev *d;
+	char list[64];
+
+	(void)state;
+	/* The captured VM: the default route's virtio-net NIC, one queue each way. */
+	collect_net(TESTDATA "/vm-6.18-virtio-net", NULL, &hf);
+	assert_int_equal(hf.net.e.err, 0);
+	assert_non_null(strstr(hf.net.chosen_by, "default route"));
+	assert_int_equal(hf.net.ndevs, 1);
+	d = &hf.net.devs[0];
+	assert_string_equal(d->name, "eth0");
+	assert_true(d->has_device && d->is_virtual);
+	assert_string_equal(d->busdev, "virtio2");
+	assert_string_equal(d->driver, "virtio_net");
+	assert_int_equal(d->nrx, 1);
+	assert_int_equal(d->ntx, 1);
+	assert_int_equal(cpuset_count(&d->rx[0].rps), 0);
+	/* A single-queue device has no xps_cpus to read. */
+	assert_int_equal(d->tx[0].xps_e.err, -ENOENT);
+	/* virtio2-config is no queue: only input.0 and output.0. */
+	assert_int_equal(d->nirqs, 2);
+	assert_int_equal(d->irqs[0].irq, 38);
+	assert_true(d->irqs[0].has_effective && d->irqs[0].has_configured);
+	assert_int_equal(hf.net.rps_sock_flow_entries.value, 0);
+	assert_int_equal(hf.tcp_max_syn_backlog.value, 2048);
+	host_facts_free(&hf);
+
+	/* The derived mlx5 NIC: vectors by msi_irqs, the async one left out. */
+	collect_net(TESTDATA "/nic-8q-tuned", "eth0", &hf);
+	assert_string_equal(hf.net.chosen_by, "--net-dev");
+	d = &hf.net.devs[0];
+	assert_false(d->is_virtual);
+	assert_string_equal(d->driver, "mlx5_core");
+	assert_int_equal(d->nrx, 8);
+	assert_int_equal(d->nirqs, 8);
+	assert_int_equal(d->irqs[0].irq, 61);
+	assert_int_equal(d->irqs[7].queue, 7);
+	cpuset_format(&d->irqs[7].effective, list, sizeof(list));
+	assert_string_equal(list, "9");
+	cpuset_format(&d->rx[5].rps, list, sizeof(list));
+	assert_string_equal(list, "2-9");
+	assert_int_equal(d->rx[5].flow_cnt, 4096);
+	cpuset_format(&d->tx[3].xps, list, sizeof(list));
+	assert_string_equal(list, "5");
+	assert_true(hf.net.banirq_known);
+	assert_int_equal(hf.net.nbanirq, 8);
+	assert_true(net_facts_banned(&hf.net, 68));
+	assert_false(net_facts_banned(&hf.net, 60));
+	host_facts_free(&hf);
+
+	/* A name the tree lacks, and a host with no route table. */
+	collect_net(TESTDATA "/nic-8q-tuned", "eth9", &hf);
+	assert_int_equal(hf.net.devs[0].e.err, -ENOENT);
+	host_facts_free(&hf);
+	collect_net(TESTDATA "/host-6.18", NULL, &hf);
+	assert_int_equal(hf.net.e.err, -ENOENT);
+	assert_non_null(strstr(hf.net.e.why, "proc/net/route"));
+	host_facts_free(&hf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_hostile_tree),
 		cmocka_unit_test(test_cpu_facts),
+		cmocka_unit_test(test_net_facts),
 		cmocka_unit_test(test_dir_facts_captured),
 		cmocka_unit_test(test_dir_facts_live),
 	};

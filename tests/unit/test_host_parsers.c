@@ -8,6 +8,7 @@
 #include "cmdline.h"
 #include "interrupts.h"
 #include "mountinfo.h"
+#include "net_route.h"
 #include "testutil.h"
 
 static void test_cmdline(void **state)
@@ -150,6 +151,85 @@ static void test_mountinfo_escapes_and_garbage(void **state)
 	assert_int_equal(mountinfo_parse("a b c\n", &e, &n), -EBADMSG);
 }
 
+static void test_net_route(void **state)
+{
+	/* As 6.18 prints it: a default route, its subnet, then a second default elsewhere. */
+	const char *route =
+		"Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT   \n"
+		"eth0\t00000000\t010200C0\t0003\t0\t0\t0\t00000000\t0\t0\t0      \n"
+		"eth0\t000200C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0      \n"
+		"eth0\t00000000\t010200C0\t0003\t0\t0\t100\t00000000\t0\t0\t0    \n"
+		"bond0\t00000000\t01020A0A\t0003\t0\t0\t200\t00000000\t0\t0\t0   \n"
+		"down0\t00000000\t01020A0A\t0002\t0\t0\t300\t00000000\t0\t0\t0   \n";
+	char names[4][NET_IFNAME_MAX];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(net_route_default_ifaces(route, names, 4, &n), 0);
+	/* Each device once; a route that is not up carries nothing. */
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "eth0");
+	assert_string_equal(names[1], "bond0");
+	assert_int_equal(net_route_default_ifaces(route, names, 1, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(net_route_default_ifaces("", names, 4, &n), -EBADMSG);
+	assert_int_equal(net_route_default_ifaces("Iface\tDestination\tGateway\n"
+						  "eth0\tzz\n", names, 4, &n), -EBADMSG);
+	assert_int_equal(net_route_default_ifaces("Iface\tDestination\tGateway\n"
+						  "a-name-far-too-long-for-linux\t0\n",
+						  names, 4, &n), -EBADMSG);
+	/* A header alone: no route at all. */
+	assert_int_equal(net_route_default_ifaces("Iface\tDestination\tGateway\n", names, 4, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+static void test_irq_net_names(void **state)
+{
+	int q;
+
+	(void)state;
+	assert_true(irq_net_queue("eth0-TxRx-3", &q) && q == 3);
+	assert_true(irq_net_queue("i40e-ens1f0-TxRx-12", &q) && q == 12);
+	assert_false(irq_net_queue("i40e-0000:3b:00.0:fdir-TxRx-0", &q));
+	assert_true(irq_net_queue("ena-Tx-Rx-1", &q) && q == 1);
+	assert_true(irq_net_queue("mlx5_comp7@pci:0000:3b:00.0", &q) && q == 7);
+	assert_false(irq_net_queue("mlx5_async0@pci:0000:3b:00.0", &q));
+	assert_true(irq_net_queue("mlx4-2@0000:04:00.0", &q) && q == 2);
+	assert_true(irq_net_queue("virtio2-input.0", &q) && q == 0);
+	assert_true(irq_net_queue("virtio2-output.5", &q) && q == 5);
+	assert_false(irq_net_queue("virtio2-config", &q));
+	assert_false(irq_net_queue("virtio4-input", &q));
+	assert_true(irq_net_queue("enp1s0-rx-0", &q) && q == 0);
+	assert_false(irq_net_queue("nvme0q3", &q));
+
+	assert_true(irq_names_netdev("eth0-TxRx-3", "eth0", "0000:3b:00.0"));
+	assert_true(irq_names_netdev("i40e-eth0-TxRx-3", "eth0", ""));
+	assert_false(irq_names_netdev("eth10-TxRx-3", "eth1", ""));
+	assert_true(irq_names_netdev("mlx5_comp3@pci:0000:3b:00.0", "ens1f0", "0000:3b:00.0"));
+	assert_false(irq_names_netdev("mlx5_comp3@pci:0000:3b:00.1", "ens1f0", "0000:3b:00.0"));
+	assert_true(irq_names_netdev("virtio2-input.0", "eth0", "virtio2"));
+	assert_false(irq_names_netdev("virtio21-input.0", "eth0", "virtio2"));
+	assert_false(irq_names_netdev("virtio1-req.0", "eth0", "virtio2"));
+	assert_false(irq_names_netdev("ttyS0", "", ""));
+}
+
+static void test_irqbalance_banirq(void **state)
+{
+	static const char args[] = "/usr/sbin/irqbalance\0--foreground\0--banirq=60\0"
+				   "--banirq\0" "61\0-i\0" "62\0-i63\0--banirq=x\0--banirq";
+	unsigned int irqs[8];
+
+	(void)state;
+	assert_int_equal(irqbalance_banned_irqs(args, sizeof(args), irqs, 8), 4);
+	assert_int_equal(irqs[0], 60);
+	assert_int_equal(irqs[1], 61);
+	assert_int_equal(irqs[2], 62);
+	assert_int_equal(irqs[3], 63);
+	/* More than fit: counted, not stored past max. */
+	assert_int_equal(irqbalance_banned_irqs(args, sizeof(args), irqs, 2), 4);
+	assert_int_equal(irqbalance_banned_irqs("", 0, irqs, 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +239,9 @@ int main(void)
 		cmocka_unit_test(test_interrupts_garbage),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_mountinfo_escapes_and_garbage),
+		cmocka_unit_test(test_net_route),
+		cmocka_unit_test(test_irq_net_names),
+		cmocka_unit_test(test_irqbalance_banirq),
 	};
 
 	return cmocka_run_group_tests_name("host_parsers", tests, NULL, NULL);

@@ -137,6 +137,18 @@ static void test_cpumask(void **state)
 	cpulist_parse("", &set);
 	cpuset_format(&set, buf, sizeof(buf));
 	assert_string_equal(buf, "");
+	/* The hex mask sysfs takes (rps_cpus, xps_cpus), and reads back the same. */
+	cpuset_format_hex(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	cpulist_parse("2-5", &set);
+	cpuset_format_hex(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "3c");
+	cpulist_parse("0,40", &set);
+	cpuset_format_hex(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "100,00000001");
+	assert_int_equal(cpumask_parse_hex(buf, &set), 0);
+	cpuset_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0,40");
 }
 
 /* Set operations word by word: words past the first, and dst aliasing an input. */

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "testutil.h"
+#include "check_run.h"
 
 static struct host_facts hf;
 static struct net_result nr;
@@ -93,15 +94,8 @@ static void setup(void)
 
 static const struct finding *run(const char *id, struct report *r)
 {
-	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = &hf, .probe_net = &nr, .report = r };
-
-	assert_non_null(c);
-	assert_true(c->flags & CHECK_PROBE_NET);
-	report_init(r, "probe");
-	c->run(c, &ctx);
-	assert_int_equal(r->nfindings, 1);
-	return &r->findings[0];
+	assert_true(check_find(id) && (check_find(id)->flags & CHECK_PROBE_NET));
+	return run_check(id, (struct check_ctx){ .host = &hf, .probe_net = &nr }, "probe", r);
 }
 
 #define expect(id, st)                                   \

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef URINGLINT_CATF_H
+#define URINGLINT_CATF_H
+
+#include <stddef.h>
+
+/*
+ * Appends to the NUL-terminated text in buf, printf-style, cut at bufsz:
+ * the messages checks build piece by piece.
+ */
+__attribute__((format(printf, 3, 4)))
+void catf(char *buf, size_t bufsz, const char *fmt, ...);
+
+#endif
