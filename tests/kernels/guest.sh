@@ -57,7 +57,7 @@ echo "@@kernel $(uname -r)"
 case_json preflight-ext4 "$UL" preflight --dir "$data" --format json --fail-on never
 [ -n "$xfs" ] && case_json preflight-xfs "$UL" preflight --dir "$xfs" --format json --fail-on never
 
-for mode in clean buffered append many-sqpoll attached cq-overflow no-ring registered-socket reuseport-listeners; do
+for mode in clean buffered append many-sqpoll attached cq-overflow no-ring; do
 	start "$mode" "$data/$mode" || continue
 	# Let buffered writes be punted before the audit looks for io-wq workers.
 	[ "$mode" = buffered ] && sleep 1
@@ -68,9 +68,8 @@ for mode in clean buffered append many-sqpoll attached cq-overflow no-ring regis
 done
 
 # audit --watch: the tracepoints' fields by name on every kernel (6.1 has
-# io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each, and
-# socket requests: IOSQE_ASYNC recvs, a multishot recv whose buffers run dry.
-for mode in async buffered-fd extending shared-ring setup-churn net-echo-async multishot-dry; do
+# io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each.
+for mode in async buffered-fd extending shared-ring setup-churn; do
 	start "$mode" "$data/watch-$mode" || continue
 	sleep 0.5
 	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never
