@@ -12,10 +12,11 @@ export URINGLINT_RESULTS
 
 rc=0
 suite() { # NAME CMD...: runs one suite, keeps its exit status
-	name=$1
+	name=$1 t0=$(date +%s)
 	shift
 	"$@"
 	st=$?
+	echo "$name: took $(($(date +%s) - t0)) s"
 	[ "$st" -eq 0 ] || [ "$st" -eq 77 ] || { echo "$name: exit $st"; rc=1; }
 }
 suite layers bash tests/layers.sh
