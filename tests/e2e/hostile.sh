@@ -134,10 +134,14 @@ else
 fi
 
 fresh many-rings
-for i in $(seq 1000 3999); do
-	ln -s 'anon_inode:[io_uring]' "$P/fd/$i"
-	cp "$P/fdinfo/4" "$P/fdinfo/$i"
-done
+# In one process: 6,000 forks of ln and cp took 40 s.
+python3 - "$P" <<'PY'
+import os, shutil, sys
+p = sys.argv[1]
+for i in range(1000, 4000):
+    os.symlink("anon_inode:[io_uring]", "%s/fd/%d" % (p, i))
+    shutil.copyfile("%s/fdinfo/4" % p, "%s/fdinfo/%d" % (p, i))
+PY
 audit "3,000 rings in one process" &&
 	if jq -e '[.processes[0].rings // [] | length] | .[0] >= 3000' "$TMP/out" >/dev/null ||
 		jq -e '.findings[] | select(.id == "proc-rings") | .message | test("300[0-9]")' "$TMP/out" >/dev/null; then
