@@ -162,7 +162,7 @@ run: deps
 	./uringlint report --probe || [ $$? -eq 1 ]
 
 check: deps
-	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
+	$(MAKE) -j$$(nproc) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
 	@sh tests/run-all.sh $(UNIT_BIN)
 
 unit-bins: $(UNIT_BIN)
@@ -170,7 +170,7 @@ unit-bins: $(UNIT_BIN)
 # The unit binaries and the CLI, fixture, hostile, audit and probe suites under valgrind
 # memcheck: build without SANITIZE (the two do not mix).
 check-valgrind: deps
-	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS)
+	$(MAKE) -j$$(nproc) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS)
 	@bash tests/valgrind.sh $(UNIT_BIN)
 
 # Every parser has a harness in tests/fuzz/. Built with $(CC) and replay.c it
@@ -228,7 +228,7 @@ $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 
 # The live suite on Debian 12's 6.1 kernel under qemu, against the host kernel.
 check-kernels: deps-kernels
-	$(MAKE) uringlint $(E2E_HELPERS)
+	$(MAKE) -j$$(nproc) uringlint $(E2E_HELPERS)
 	@bash tests/kernels/run.sh
 
 check-e2e: uringlint $(E2E_HELPERS)
@@ -238,7 +238,7 @@ check-e2e: uringlint $(E2E_HELPERS)
 # every case whose verdict changes between rounds is listed.
 check-repeat: deps
 	$(call install_missing,$(DEB_REPEAT))
-	$(MAKE) uringlint $(E2E_HELPERS)
+	$(MAKE) -j$$(nproc) uringlint $(E2E_HELPERS)
 	@N=$(N) LOAD=$(LOAD) SUITES="$(SUITES)" bash tests/repeat.sh
 
 $(B)/tests/read_floor: tests/bench/read_floor.c $(B)/FLAGS

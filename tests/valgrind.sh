@@ -22,9 +22,25 @@ verdict() { # NAME STATUS OUTPUT: count one run; show the output of a failed one
 	grep -A4 '^FAIL' "$3" | head -n 40
 	tail -n 20 "$3"
 }
+# The unit binaries are CPU-bound and independent: one per CPU at a time.
+unit() { # BINARY: its output in $B/valgrind/unit/NAME.out, its exit status in NAME.rc
+	local out=$B/valgrind/unit/${1##*/}
+	"${VG[@]}" --log-file="$B/valgrind/logs/unit-%p.log" "$1" >"$out.out" 2>&1
+	echo $? >"$out.rc"
+}
+mkdir -p "$B/valgrind/unit"
+running=()
 for t in "$@"; do
-	"${VG[@]}" --log-file="$B/valgrind/logs/unit-%p.log" "$t" >"$B/valgrind/unit.out" 2>&1
-	verdict "$t" $? "$B/valgrind/unit.out"
+	if [ ${#running[@]} -ge "$(nproc)" ]; then
+		wait "${running[0]}"
+		running=("${running[@]:1}")
+	fi
+	unit "$t" &
+	running+=($!)
+done
+wait
+for t in "$@"; do
+	verdict "$t" "$(cat "$B/valgrind/unit/${t##*/}.rc" 2>/dev/null || echo 98)" "$B/valgrind/unit/${t##*/}.out"
 done
 echo "valgrind unit: $pass passed, $fail failed"
 suite() { # NAME: one e2e suite with every uringlint under memcheck; exit status in NAME.rc
