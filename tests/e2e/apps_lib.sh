@@ -28,7 +28,8 @@
 #   mariadb_stop                     SIGTERM, waits for the clean shutdown
 #   qnbd_start CONFIG                qemu-nbd --aio=io_uring on $APPS_DIR/qnbd.CONFIG.img
 #   qnbd_load SECONDS                4 KiB writes, then reads, 1 MiB + 4 KiB apart, through
-#                                    the NBD socket (qemu-img bench at depth 8)
+#                                    the NBD socket (qemu-img bench at depth 8); writes
+#                                    only on the sparse and writeback images
 #   qnbd_stop
 #
 # The configurations, and what each did under load on Linux 6.18 (HZ=250),
@@ -44,8 +45,9 @@
 #   qnbd healthy       raw, preallocation=full, page cache evicted, --cache=none:
 #                      0 of 30000 WRITEV punted (FSYNC always goes to io-wq)
 #   qnbd cached        the same with the cache qemu-img create left: 365 of 20000
-#   qnbd sparse        raw, preallocation=off: 2000 of 30000, each first write into a hole
-#   qnbd writeback     raw, preallocation=full, --cache=writeback: 40000 of 40000
+#   qnbd sparse        raw, 1 GiB, preallocation=off, writes only: 48-58% punted,
+#                      the writes into holes
+#   qnbd writeback     raw, preallocation=full, --cache=writeback, writes only: all punted
 # On XFS every O_DIRECT writer also punts about once per 4 ms timestamp tick per
 # file (xfs_file_write_checks -> kiocb_modified returns EAGAIN under IOCB_NOWAIT
 # when mtime needs an update; ext4 updates it in line): mariadb healthy punted
@@ -63,7 +65,7 @@
 APPS_DIR=$TMP/apps
 APPS_STATE=$TMP/apps.state
 APPS_TRACE=
-app_pid= app_sock= app_ready_ms= apps_why=
+app_pid= app_sock= app_ready_ms= apps_why= qnbd_rw=rw
 apps_pids=()
 
 apps_now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -286,10 +288,16 @@ mariadb_stop() {
 # would, and cached keeps it.
 qnbd_config() {
 	case $1 in
-	healthy) echo full none 1 ;;
-	cached) echo full none 0 ;;
-	sparse) echo off none 0 ;;
-	writeback) echo full writeback 0 ;;
+	# preallocation, cache, evict the page cache, size, load (rw: writes then reads)
+	healthy) echo full none 1 128M rw ;;
+	cached) echo full none 0 128M rw ;;
+	# The broken ones written only: with reads between the write rounds, each
+	# 0.2 s long, the few sampling windows of a watch at this rate (the first
+	# 0.15 s of each second) could all hold reads, served from the cache without
+	# a punt, and the watch too few punts to blame a file. The sparse image is
+	# larger than the load can fill, so every round meets holes.
+	sparse) echo off none 0 1G w ;;
+	writeback) echo full writeback 0 128M w ;;
 	*) return 1 ;;
 	esac
 }
@@ -302,7 +310,8 @@ qnbd_start() {
 	app_sock=$APPS_DIR/qnbd.$conf.sock
 	rm -f "$img" "$app_sock"
 	t0=$(apps_now_ms)
-	qemu-img create -q -f raw -o preallocation="$1" "$img" 128M || return 1
+	qnbd_rw=$5
+	qemu-img create -q -f raw -o preallocation="$1" "$img" "$4" || return 1
 	# GNU dd: iflag=nocache with count=0 drops the whole file's cached pages.
 	if [ "$3" = 1 ]; then sync "$img" && dd if="$img" iflag=nocache count=0 status=none || return 1; fi
 	app_install_ms=$(($(apps_now_ms) - t0))
@@ -327,8 +336,10 @@ qnbd_load() {
 		# Each round starts 8 KiB further, so a sparse image keeps meeting new holes.
 		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
 			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
-		qemu-img bench -q -f raw -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
-			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
+		if [ "$qnbd_rw" = rw ]; then
+			qemu-img bench -q -f raw -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
+				"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
+		fi
 		off=$(((off + 8192) % 1048576))
 	done
 }

@@ -23,6 +23,20 @@ import os
 import sys
 
 
+def explain_mismatch(audit, watch, truth_files):
+    """What a mismatch needs to be understood from CI's log alone."""
+    print("     watch: %s" % json.dumps({k: watch.get(k) for k in (
+        "punts", "punts_always_async", "punts_cut", "punts_outside_samples",
+        "punts_unattributed", "samples_lost", "samples_missed", "seconds_watched",
+        "seconds_sampled", "windows", "threads_watched", "threads_attached_late",
+        "threads_not_attached")}))
+    print("     truth: %s" % json.dumps({p: {"punts": f["punts"], "requests": f["requests"]}
+                                          for p, f in truth_files.items()}))
+    for f in audit["findings"]:
+        if f["id"] in ("file-punts", "iowq-punts"):
+            print("     %s %s: %s" % (f["status"], f["id"], f["message"][:400]))
+
+
 def main():
     inner = "--inner" in sys.argv
     if inner:
@@ -61,6 +75,7 @@ def main():
         truth_files = {p: f for p, f in truth_files.items() if f["punts"] >= 5}
     if (not set(truth_files) <= set(blamed)) if inner else set(blamed) != set(truth_files):
         print("files blamed %s, truth %s" % (sorted(blamed), sorted(truth_files)))
+        explain_mismatch(audit, watch, truth_files)
         return 1
     for path, ev in blamed.items():
         if path not in truth_files:
