@@ -81,7 +81,8 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 	struct cpuset rest;
 	char subject[32], names[768], others[64], cmds[1024];
 	unsigned int cpu;
-	size_t i, hits, nnames, ncmds;
+	size_t i, hits, nnames, ncmds, nunknown;
+	const struct irq_info *unknown;
 	bool nvme;
 	struct json_object *list;
 	struct finding *f;
@@ -102,13 +103,22 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 		snprintf(subject, sizeof(subject), "cpu %u", cpu);
 		list = json_object_new_array();
 		names[0] = cmds[0] = '\0';
-		hits = nnames = ncmds = 0;
+		hits = nnames = ncmds = nunknown = 0;
+		unknown = NULL;
 		nvme = false;
 		for (i = 0; i < cf->nirqs; i++) {
 			const struct irq_info *ii = &cf->irqs[i];
 			struct json_object *o;
 
-			if (ii->cls == IRQ_OTHER || !fact_ok(&ii->e) || !cpuset_has(&ii->affinity, cpu))
+			if (ii->cls == IRQ_OTHER)
+				continue;
+			/* An interrupt whose CPUs are unknown may be on this one. */
+			if (!fact_ok(&ii->e)) {
+				if (!nunknown++)
+					unknown = ii;
+				continue;
+			}
+			if (!cpuset_has(&ii->affinity, cpu))
 				continue;
 			hits++;
 			nvme |= !strncmp(ii->device, "nvme", 4);
@@ -131,15 +141,26 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 				ncmds++;
 			}
 		}
-		if (!hits) {
+		if (!hits && unknown) {
+			/* Unreadable is a skip; garbage in the file is an error. */
+			enum check_status st = fact_status(&unknown->e);
+
+			f = report_add(ctx->report, &c->info, st == STATUS_ERROR ? st : STATUS_SKIP,
+				       subject, "no storage or network interrupt known to be delivered "
+				       "to CPU %u, but the affinity of %zu is unknown, the first IRQ %u "
+				       "%s (%s): %s", cpu, nunknown, unknown->line.irq,
+				       unknown->line.name, irq_class_name(unknown->cls),
+				       unknown->e.why);
+		} else if (!hits) {
 			f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 				       "no storage or network interrupt is delivered to CPU %u", cpu);
 		} else {
 			f = report_add(ctx->report, &c->info, STATUS_FAIL, subject,
 				       "%zu storage or network interrupt%s delivered to CPU %u, where the "
-				       "SQPOLL thread will poll: %s%s",
+				       "SQPOLL thread will poll: %s%s%s",
 				       hits, hits == 1 ? " is" : "s are", cpu, names,
-				       nnames < hits ? ", …" : "");
+				       nnames < hits ? ", …" : "",
+				       nunknown ? " (and the affinity of more is unknown)" : "");
 			finding_set_fix(f, "%s%s%s%s", cmds, ncmds < hits ? "; …" : "",
 					nvme ? ". NVMe queue interrupts are kernel-managed and refuse "
 					       "the write (EIO): boot with isolcpus=managed_irq,LIST to keep "
@@ -150,6 +171,7 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 							       : "");
 		}
 		finding_ev_int(f, "cpu", cpu);
+		finding_ev_int(f, "irqs_unknown", (int64_t)nunknown);
 		json_object_object_add(f->evidence, "irqs", list);
 	}
 }

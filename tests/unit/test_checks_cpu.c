@@ -114,6 +114,28 @@ static void test_irqs(void **state)
 	assert_contains(finding_fix(f), "managed_irq");
 	report_free(&r);
 
+	/* An interrupt whose affinity could not be read is never passed over. */
+	cpulist_parse("0", &irqs[0].affinity);
+	fact_fail(&irqs[1].e, -EACCES,
+		  "cannot read 'proc/irq/60/smp_affinity_list': Permission denied");
+	f = run("sqpoll-cpu-irqs", &r);
+	assert_int_equal(f->status, STATUS_SKIP);
+	assert_contains(f->message, "IRQ 60 eth0-TxRx-1 (network)");
+	assert_contains(f->message, "Permission denied");
+	report_free(&r);
+	/* Garbage in the affinity file is an error, not a skip. */
+	fact_fail(&irqs[1].e, -EBADMSG, "cannot parse 'proc/irq/60/smp_affinity_list': 'x'");
+	f = run("sqpoll-cpu-irqs", &r);
+	assert_int_equal(f->status, STATUS_ERROR);
+	report_free(&r);
+	/* One known on the CPU still fails, and says more are unknown. */
+	cpulist_parse("1", &irqs[0].affinity);
+	f = run("sqpoll-cpu-irqs", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "the affinity of more is unknown");
+	report_free(&r);
+	memset(&irqs[1].e, 0, sizeof(irqs[1].e));
+
 	fact_fail(&hf.cpu.irq_e, -EACCES, "cannot read 'proc/interrupts': Permission denied");
 	f = run("sqpoll-cpu-irqs", &r);
 	assert_int_equal(f->status, STATUS_SKIP);
