@@ -24,24 +24,6 @@
 #define REARM_OFTEN 100
 #define REARM_FEW_CQES 8
 
-/* Opcodes that only sockets take: their requests are the network's, whatever the fd. */
-static bool socket_op(uint8_t opcode)
-{
-	switch (opcode) {
-	case IORING_OP_ACCEPT:
-	case IORING_OP_CONNECT:
-	case IORING_OP_SEND:
-	case IORING_OP_RECV:
-	case IORING_OP_SENDMSG:
-	case IORING_OP_RECVMSG:
-	case IORING_OP_SEND_ZC:
-	case IORING_OP_SENDMSG_ZC:
-		return true;
-	default:
-		return false;
-	}
-}
-
 struct net_ops {
 	uint64_t reqs, polled, punted, async_reqs, async_punted;
 	char list[512];		/* "RECV 4210 (4210 punted, 0 armed on poll, ...)", by opcode */
@@ -56,7 +38,7 @@ static void add_ops(const struct punt_watch *w, const struct ut_ring *r, struct 
 	for (k = 0; k < r->nops; k++) {
 		const struct ut_ring_op *op = &r->ops[k];
 
-		if (!socket_op(op->opcode))
+		if (!uring_op_socket_only(op->opcode))
 			continue;
 		/* Requests seen from submit to completion: throttled samples do not thin them. */
 		if (!op->latency_n)

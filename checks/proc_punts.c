@@ -260,32 +260,37 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	const struct proc_file *pfile = file_by_fd(pf, uf->fd, wf ? wf->first.path : NULL);
 	uint64_t rest_r = uf->read_punts, rest_w = uf->write_punts, other;
 	uint64_t punts = ut_file_fault_punts(uf), reqs = ut_file_fault_reqs(uf);
+	uint64_t async = uf->async_punts - uf->socket_async_punts;
 	struct causes cs = { .list = json_object_new_array() };
-	char subject[4200], kernel[160] = "";
+	char subject[4200], kernel[320] = "";
 	struct finding *fi;
 	double share = pct(punts, reqs);
 
-	if (uf->async_punts && w->ut.drain_seen) {
+	if (async && w->ut.drain_seen) {
 		/* Drained requests carry the same bit: the application may not have asked. */
-		cause(&cs, "iosqe-async", uf->async_punts, false, FIX_ASYNC,
+		cause(&cs, "iosqe-async", async, false, FIX_ASYNC,
 		      "%llu were forced to io-wq: IOSQE_ASYNC from the application, or "
 		      "IOSQE_IO_DRAIN, which this process uses and which forces the requests "
-		      "behind a drain there too", (unsigned long long)uf->async_punts);
-		rest_w -= uf->async_punts < rest_w ? uf->async_punts : rest_w;
-	} else if (uf->async_punts) {
-		cause(&cs, "iosqe-async", uf->async_punts, true, FIX_ASYNC,
+		      "behind a drain there too", (unsigned long long)async);
+		rest_w -= async < rest_w ? async : rest_w;
+	} else if (async) {
+		cause(&cs, "iosqe-async", async, true, FIX_ASYNC,
 		      "%llu had IOSQE_ASYNC set by the application",
-		      (unsigned long long)uf->async_punts);
+		      (unsigned long long)async);
 		/* Forced ones need no other cause: take them off each direction. */
-		rest_w -= uf->async_punts < rest_w ? uf->async_punts : rest_w;
+		rest_w -= async < rest_w ? async : rest_w;
 	}
 	state_causes(&cs, pf, pfile, wf, rest_w, true);
 	state_causes(&cs, pf, pfile, wf, rest_r, false);
 	other = punts - uf->read_punts - uf->write_punts;
 	if (uf->kernel_async_punts)
-		snprintf(kernel, sizeof(kernel), " (and %llu requests of opcodes io_uring always runs "
-			 "in io-wq, such as FSYNC, not counted)",
-			 (unsigned long long)uf->kernel_async_punts);
+		catf(kernel, sizeof(kernel), " (and %llu requests of opcodes io_uring always runs "
+		     "in io-wq, such as FSYNC, not counted)",
+		     (unsigned long long)uf->kernel_async_punts);
+	if (uf->socket_punts)
+		catf(kernel, sizeof(kernel), " (and %llu punted requests of the opcodes only "
+		     "sockets take, which net-punts judges, not counted)",
+		     (unsigned long long)uf->socket_punts);
 	if (other)
 		cause(&cs, "other-opcodes", other, false, NULL,
 		      "%llu punted requests were neither reads nor writes",
@@ -307,6 +312,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	finding_ev_int(fi, "write_punts", (int64_t)uf->write_punts);
 	finding_ev_int(fi, "iosqe_async_punts", (int64_t)uf->async_punts);
 	finding_ev_int(fi, "always_async_punts", (int64_t)uf->kernel_async_punts);
+	finding_ev_int(fi, "socket_punts", (int64_t)uf->socket_punts);
 	if (pfile) {
 		char flags[16];
 

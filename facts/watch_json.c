@@ -57,6 +57,8 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	json_object_object_add(o, "write_punts", i64(f->write_punts));
 	json_object_object_add(o, "iosqe_async", i64(f->async_reqs));
 	json_object_object_add(o, "iosqe_async_punts", i64(f->async_punts));
+	json_object_object_add(o, "socket_requests", i64(f->socket_reqs));
+	json_object_object_add(o, "socket_punts", i64(f->socket_punts));
 	for (k = 0; k < f->nops; k++) {
 		struct json_object *op = json_object_new_object();
 

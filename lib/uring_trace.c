@@ -177,6 +177,23 @@ bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
 	return false;
 }
 
+bool uring_op_socket_only(uint8_t opcode)
+{
+	switch (opcode) {
+	case IORING_OP_ACCEPT:
+	case IORING_OP_CONNECT:
+	case IORING_OP_SEND:
+	case IORING_OP_RECV:
+	case IORING_OP_SENDMSG:
+	case IORING_OP_RECVMSG:
+	case IORING_OP_SEND_ZC:
+	case IORING_OP_SENDMSG_ZC:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int uring_trace_always_async_filter(char *buf, size_t bufsz)
 {
 	size_t i, len = 0;
@@ -425,12 +442,15 @@ static void file_punt(struct uring_trace *ut, struct ut_file *f, const struct ut
 	enum ut_dir d = uring_trace_op_dir(ut, q->opcode);
 
 	bool kernel = uring_trace_op_always_async(ut, q->opcode);
+	bool sock = uring_op_socket_only(q->opcode);
 
 	f->punts++;
 	f->read_punts += d == UT_DIR_READ;
 	f->write_punts += d == UT_DIR_WRITE;
 	f->async_punts += q->async && !kernel;
 	f->kernel_async_punts += kernel;
+	f->socket_punts += sock;
+	f->socket_async_punts += sock && q->async;
 	count_op(f, q->opcode, false, true);
 }
 
@@ -635,6 +655,7 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	f->writes += d == UT_DIR_WRITE;
 	f->async_reqs += q->async && !uring_trace_op_always_async(ut, q->opcode);
 	f->kernel_async_reqs += uring_trace_op_always_async(ut, q->opcode);
+	f->socket_reqs += uring_op_socket_only(q->opcode);
 	count_op(f, q->opcode, true, false);
 	/* Forced to io-wq: the worker takes the file after the punt. */
 	if (q->punted && q->async)
@@ -667,12 +688,15 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		ut->edge_punts += !uring_trace_op_always_async(ut, (uint8_t)opcode);
 		return;
 	}
-	if (q->punted && q->fd < 0 && !q->fixed) {
-		/* FSYNC and the like are io-wq's by design: no file to find for them. */
-		if (!uring_trace_op_always_async(ut, (uint8_t)opcode))
-			ut->punts_unattributed++;
+	/*
+	 * Punted again before its file showed: an IOSQE_ASYNC socket request
+	 * goes back to io-wq each time its poll fires (io_req_task_submit), and
+	 * its worker's file_get may have come while that worker's events were
+	 * off, at a window's edge. It is one request: settle() or the cut
+	 * accounts for it once, as without a file or as cut.
+	 */
+	if (q->punted && q->fd < 0 && !q->fixed)
 		return;
-	}
 	/*
 	 * Punted again (a retry): the file, the ring and the opcode count
 	 * requests punted, not punts, so their shares stay one.

@@ -49,6 +49,8 @@ struct ut_file {
 	uint64_t async_reqs, async_punts;	/* the application set IOSQE_ASYNC */
 	/* opcodes io_uring always runs in io-wq (FSYNC, FALLOCATE, ...): no fault */
 	uint64_t kernel_async_reqs, kernel_async_punts;
+	/* opcodes only sockets take (uring_op_socket_only): net-punts judges them */
+	uint64_t socket_reqs, socket_punts, socket_async_punts;
 	struct {
 		uint8_t opcode;
 		uint64_t reqs, punts;
@@ -235,6 +237,12 @@ const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, ch
  */
 bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode);
 /*
+ * The opcodes only sockets take (accept, connect, send, recv, their msg and
+ * zero-copy forms): net-punts judges their punts per ring, file-punts leaves
+ * them out of a file's share.
+ */
+bool uring_op_socket_only(uint8_t opcode);
+/*
  * A tracepoint filter that passes exactly those opcodes ("opcode == 3 ||
  * ..."), for a counter of them. 0, or -ENAMETOOLONG.
  */
@@ -271,14 +279,15 @@ static inline uint64_t ut_unresolved_punts(const struct uring_trace *ut)
 }
 
 /* Punts and requests on a file, less those of opcodes io_uring always punts. */
+/* A file's punts and requests that file-punts judges: not FSYNC's kind, not a socket's. */
 static inline uint64_t ut_file_fault_punts(const struct ut_file *f)
 {
-	return f->punts - f->kernel_async_punts;
+	return f->punts - f->kernel_async_punts - f->socket_punts;
 }
 
 static inline uint64_t ut_file_fault_reqs(const struct ut_file *f)
 {
-	return f->reqs - f->kernel_async_reqs;
+	return f->reqs - f->kernel_async_reqs - f->socket_reqs;
 }
 
 /* REQ_F_FIXED_FILE, _IO_DRAIN and _FORCE_ASYNC: the SQE flags bits, the low bits of req->flags. */

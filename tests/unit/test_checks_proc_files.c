@@ -202,6 +202,15 @@ static void test_file_punts(void **state)
 	ufiles[0].write_punts = 0;
 	ufiles[0].kernel_async_reqs = ufiles[0].kernel_async_punts = 100;
 	expect_says("file-punts", STATUS_PASS, "only requests of opcodes io_uring always runs");
+	/* A socket's RECVs with IOSQE_ASYNC are net-punts' to judge, not a file's. */
+	watch_file5(1000, 0, 1000);
+	ufiles[0].async_punts = ufiles[0].socket_async_punts = 1000;
+	ufiles[0].socket_reqs = ufiles[0].socket_punts = 1000;
+	expect_says("file-punts", STATUS_PASS, "no request on any file was punted");
+	/* A punted read on it still is. */
+	ufiles[0].reqs = ufiles[0].punts = 1001;
+	ufiles[0].reads = ufiles[0].read_punts = 1;
+	expect_says("file-punts", STATUS_FAIL, "1 of 1 io_uring requests");
 	pf.watch = NULL;
 }
 

@@ -547,6 +547,18 @@ static void test_socket_requests(void **state)
 	submit(0x2000, 27, "RECV", UT_REQ_FORCE_ASYNC);
 	punt(0x2000, 27, "RECV");
 	punt(0x2000, 27, "RECV");
+	file_get(0x2000, 5);
+	/* A plain read on the same socket, punted: that one is file-punts' to judge. */
+	submit(0x7000, 22, "READ", 0);
+	file_get(0x7000, 5);
+	punt(0x7000, 22, "READ");
+	/*
+	 * Punted, then punted again when its poll fired, its worker's file_get
+	 * unseen (an edge): one request, cut at the end, not a punt without a file.
+	 */
+	submit(0x8000, 27, "RECV", UT_REQ_FORCE_ASYNC);
+	punt(0x8000, 27, "RECV");
+	punt(0x8000, 27, "RECV");
 	submit(0x3000, 26, "SEND", 0);
 	cqe(0x3000, 9, 64, 0);
 	/* A multishot recv: user_data 7. */
@@ -566,11 +578,14 @@ static void test_socket_requests(void **state)
 
 	recv = ring_op_named(27);
 	send = ring_op_named(26);
-	assert_int_equal(recv->reqs, 5);
+	assert_int_equal(recv->reqs, 6);
 	assert_int_equal(recv->polled, 2);
-	assert_int_equal(recv->punted, 1);
-	assert_int_equal(recv->async_reqs, 1);
-	assert_int_equal(recv->async_punted, 1);
+	assert_int_equal(recv->punted, 2);
+	assert_int_equal(recv->async_reqs, 2);
+	assert_int_equal(recv->async_punted, 2);
+	assert_int_equal(ut.punts_unattributed, 0);
+	assert_int_equal(ut.cut_punts, 1);
+	assert_int_equal(ut_unresolved_punts(&ut), 0);
 	assert_int_equal(send->punted, 0);
 	assert_int_equal(send->polled, 0);
 	assert_int_equal(recv->ms_ended, 2);
@@ -578,6 +593,16 @@ static void test_socket_requests(void **state)
 	assert_int_equal(recv->ms_ended_eof, 1);
 	assert_int_equal(recv->ms_cqes, 6);
 	assert_int_equal(ut.rings[0].completions_multishot, 4);
+	/* The socket's account: its recv is net-punts', its read is a file's punt. */
+	assert_int_equal(file(5)->reqs, 2);
+	assert_int_equal(file(5)->punts, 2);
+	assert_int_equal(file(5)->socket_reqs, 1);
+	assert_int_equal(file(5)->socket_punts, 1);
+	assert_int_equal(file(5)->socket_async_punts, 1);
+	assert_int_equal(ut_file_fault_punts(file(5)), 1);
+	assert_int_equal(ut_file_fault_reqs(file(5)), 1);
+	assert_true(uring_op_socket_only(27));
+	assert_false(uring_op_socket_only(22));
 	uring_trace_free(&ut);
 }
 
