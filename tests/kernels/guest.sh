@@ -57,7 +57,7 @@ echo "@@kernel $(uname -r)"
 case_json preflight-ext4 "$UL" preflight --dir "$data" --format json --fail-on never
 [ -n "$xfs" ] && case_json preflight-xfs "$UL" preflight --dir "$xfs" --format json --fail-on never
 
-for mode in clean buffered append many-sqpoll attached cq-overflow no-ring; do
+for mode in clean buffered append many-sqpoll attached cq-overflow no-ring registered-socket reuseport-listeners; do
 	start "$mode" "$data/$mode" || continue
 	# Let buffered writes be punted before the audit looks for io-wq workers.
 	[ "$mode" = buffered ] && sleep 1
@@ -68,8 +68,12 @@ for mode in clean buffered append many-sqpoll attached cq-overflow no-ring; do
 done
 
 # audit --watch: the tracepoints' fields by name on every kernel (6.1 has
-# io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each.
-for mode in async buffered-fd extending shared-ring setup-churn; do
+# io_uring_submit_sqe, not io_uring_submit_req), one cause of punts each, and
+# socket requests: IOSQE_ASYNC recvs, a multishot recv whose buffers run dry.
+# Their ping-pong paced to one message each 5 ms: at full speed a guest under
+# software emulation spent minutes on the watch.
+export PATHOLOGY_NET_PACE_MS=5
+for mode in async buffered-fd extending shared-ring setup-churn net-echo-async multishot-dry; do
 	start "$mode" "$data/watch-$mode" || continue
 	sleep 0.5
 	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never

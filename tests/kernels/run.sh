@@ -67,11 +67,13 @@ else
 fi
 
 # rows DIR CASE DATA XFS: one line per finding, "id<TAB>subject<TAB>status<TAB>message",
-# with what differs between two machines of the same case taken out of the subject.
+# with what differs between two machines of the same case taken out of the subject
+# (pids, tids, CPUs, socket inodes, the ephemeral port a listener was given).
 rows() {
 	jq -r --arg d "$3" --arg x "$4" '.findings[] | [.id,
 		(.subject | split($d) | join("EXT4") | split($x) | join("XFS") |
-		 gsub("pid [0-9]+"; "pid") | gsub("tid [0-9]+"; "tid") | gsub(" cpu [0-9]+"; "")),
+		 gsub("pid [0-9]+"; "pid") | gsub("tid [0-9]+"; "tid") | gsub(" cpu [0-9]+"; "") |
+		 gsub("socket:\\[[0-9]+\\]"; "socket:[INODE]") | gsub(":[0-9]+$"; ":PORT")),
 		.status, (.message | gsub("[\t\n]"; " "))] | @tsv' "$1/$2"
 }
 

@@ -20,6 +20,9 @@
  * Each prints "ready PID" when the traffic runs, and at the end what it
  * did itself: "messages N", "recvs N" (recv requests submitted) and
  * "rearms N" (multishot recvs armed again after ending).
+ * PATHOLOGY_NET_PACE_MS=N: the client waits N ms after each echo, for a
+ * machine too slow to watch ping-pong at full speed (a guest under
+ * software emulation).
  *
  *   shared-listener  one TCP listener and one ring shared by three worker
  *                   threads, which take turns under a lock to accept the
@@ -71,10 +74,15 @@ static void *client(void *arg)
 {
 	int fd = *(int *)arg;
 	char msg[MSG], back[MSG];
+	const char *pace = getenv("PATHOLOGY_NET_PACE_MS");
+	long pace_ms = pace ? atol(pace) : 0;
 
 	memset(msg, 'm', sizeof(msg));
 	while (!stop) {
 		size_t got = 0;
+
+		if (pace_ms > 0)
+			sleep_ms(pace_ms);
 
 		if (write(fd, msg, sizeof(msg)) != (ssize_t)sizeof(msg))
 			break;
