@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check-valgrind: the unit binaries, then the CLI and fixture suite
-# (tests/e2e/run.sh), the hostile trees, the live audit suite (10 churn
+# (tests/e2e/run.sh; its questions to the command and option tables asked of
+# the plain binary), the hostile trees, the live audit suite (10 churn
 # audits instead of 200), the probe suite and the names suite, with every
 # uringlint run under valgrind memcheck. Zero errors and zero definite leaks, else the run that
 # had them fails (exit 99) and its log is shown.
@@ -44,18 +45,19 @@ for t in "$@"; do
 done
 echo "valgrind unit: $pass passed, $fail failed"
 suite() { # NAME: one e2e suite with every uringlint under memcheck; exit status in NAME.rc
-	BIN=$B/valgrind/uringlint CHURN_AUDITS=10 CAPTURE_MODES="clean attached no-ring" bash "tests/e2e/$1.sh" \
+	BIN=$B/valgrind/uringlint TABLE_BIN=./uringlint CHURN_AUDITS=10 CAPTURE_MODES="clean attached no-ring" \
+		bash "tests/e2e/$1.sh" \
 		>"$B/valgrind/$1.out" 2>&1
 	echo $? >"$B/valgrind/$1.rc"
 }
-# The fixture suites judge files, not timings: side by side, one per CPU.
-# The live suites measure processes and I/O: each alone.
+# The fixture suites judge files, not timings: side by side, one per CPU,
+# with names (a process's names in every format) after hostile, beside the
+# longer run. The live suites measure processes and I/O: each alone.
 suite run &
-suite hostile &
+{ suite hostile; suite names; } &
 wait
 suite audit
 suite probe
-suite names
 for name in run hostile audit probe names; do
 	verdict "tests/e2e/$name.sh" "$(cat "$B/valgrind/$name.rc")" "$B/valgrind/$name.out"
 	tail -n 1 "$B/valgrind/$name.out"
