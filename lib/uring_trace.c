@@ -11,7 +11,6 @@
  * punt comes first and the fd later, from the io-wq worker's file_get.
  */
 #include <errno.h>
-#include <linux/io_uring.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,109 +104,6 @@ void uring_trace_free(struct uring_trace *ut)
 	free(ut->threads);
 	free(ut->ms);
 	memset(ut, 0, sizeof(*ut));
-}
-
-const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, char *buf,
-				size_t bufsz)
-{
-	if (ut->op_names[opcode][0])
-		return ut->op_names[opcode];
-	snprintf(buf, bufsz, "opcode %u", opcode);
-	return buf;
-}
-
-enum ut_dir uring_trace_op_dir(const struct uring_trace *ut, uint8_t opcode)
-{
-	const char *n = ut->op_names[opcode];
-
-	if (n[0])
-		return !strncmp(n, "READ", 4) ? UT_DIR_READ
-		       : !strncmp(n, "WRITE", 5) ? UT_DIR_WRITE : UT_DIR_OTHER;
-	/* include/uapi/linux/io_uring.h: the numbers have not moved since 5.6. */
-	switch (opcode) {
-	case 1: case 4: case 22:	/* READV, READ_FIXED, READ */
-		return UT_DIR_READ;
-	case 2: case 5: case 23:	/* WRITEV, WRITE_FIXED, WRITE */
-		return UT_DIR_WRITE;
-	}
-	return UT_DIR_OTHER;
-}
-
-/*
- * The opcodes whose prep sets REQ_F_FORCE_ASYNC (io_uring/sync.c, fs.c,
- * openclose.c, statx.c, xattr.c, advise.c, truncate.c, splice.c; for
- * OPENAT and FADVISE only with some flags). Seen here for FSYNC:
- * submit_req flags 0x10 without IOSQE_ASYNC from the application (fio --fsync).
- * The numbers are include/uapi/linux/io_uring.h's, fixed once given.
- */
-static const struct {
-	const char *name;
-	uint8_t op;
-} always_async[] = {
-	{ "FSYNC", IORING_OP_FSYNC },
-	{ "SYNC_FILE_RANGE", IORING_OP_SYNC_FILE_RANGE },
-	{ "FALLOCATE", IORING_OP_FALLOCATE },
-	{ "OPENAT", IORING_OP_OPENAT },
-	{ "OPENAT2", IORING_OP_OPENAT2 },
-	{ "STATX", IORING_OP_STATX },
-	{ "RENAMEAT", IORING_OP_RENAMEAT },
-	{ "UNLINKAT", IORING_OP_UNLINKAT },
-	{ "MKDIRAT", IORING_OP_MKDIRAT },
-	{ "SYMLINKAT", IORING_OP_SYMLINKAT },
-	{ "LINKAT", IORING_OP_LINKAT },
-	{ "FSETXATTR", IORING_OP_FSETXATTR },
-	{ "SETXATTR", IORING_OP_SETXATTR },
-	{ "FGETXATTR", IORING_OP_FGETXATTR },
-	{ "GETXATTR", IORING_OP_GETXATTR },
-	{ "MADVISE", IORING_OP_MADVISE },
-	{ "FADVISE", IORING_OP_FADVISE },
-	{ "FTRUNCATE", 55 },	/* 6.9, newer than this build's header */
-	{ "SPLICE", IORING_OP_SPLICE },
-	{ "TEE", IORING_OP_TEE },
-};
-
-bool uring_trace_op_always_async(const struct uring_trace *ut, uint8_t opcode)
-{
-	const char *n = ut->op_names[opcode];
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(always_async); i++)
-		if (n[0] ? !strcmp(n, always_async[i].name) : opcode == always_async[i].op)
-			return true;
-	return false;
-}
-
-bool uring_op_socket_only(uint8_t opcode)
-{
-	switch (opcode) {
-	case IORING_OP_ACCEPT:
-	case IORING_OP_CONNECT:
-	case IORING_OP_SEND:
-	case IORING_OP_RECV:
-	case IORING_OP_SENDMSG:
-	case IORING_OP_RECVMSG:
-	case IORING_OP_SEND_ZC:
-	case IORING_OP_SENDMSG_ZC:
-		return true;
-	default:
-		return false;
-	}
-}
-
-int uring_trace_always_async_filter(char *buf, size_t bufsz)
-{
-	size_t i, len = 0;
-
-	buf[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(always_async); i++) {
-		int n = snprintf(buf + len, bufsz - len, "%sopcode == %u", i ? " || " : "",
-				 always_async[i].op);
-
-		if (n < 0 || (size_t)n >= bufsz - len)
-			return -ENAMETOOLONG;
-		len += (size_t)n;
-	}
-	return 0;
 }
 
 static uint64_t hash64(uint64_t v)
@@ -341,55 +237,6 @@ static struct ut_ring_op *ring_op(struct ut_ring *ring, uint8_t opcode)
 	memset(&ring->ops[ring->nops], 0, sizeof(ring->ops[0]));
 	ring->ops[ring->nops].opcode = opcode;
 	return &ring->ops[ring->nops++];
-}
-
-unsigned int uring_trace_lat_bucket(uint64_t ns)
-{
-	unsigned int msb, b;
-
-	if (ns < (1ull << UT_LAT_MIN_SHIFT))
-		return 0;
-	msb = 63u - (unsigned int)__builtin_clzll(ns);
-	/* 4 buckets per power of two: the two bits below the top one. */
-	b = (msb - UT_LAT_MIN_SHIFT) * UT_LAT_SUB + (unsigned int)((ns >> (msb - 2)) & 3) + 1;
-	return b < UT_LAT_BUCKETS ? b : UT_LAT_BUCKETS - 1;
-}
-
-uint64_t uring_trace_lat_bucket_top(unsigned int b)
-{
-	unsigned int msb, sub;
-
-	if (!b)
-		return 1ull << UT_LAT_MIN_SHIFT;
-	msb = (b - 1) / UT_LAT_SUB + UT_LAT_MIN_SHIFT;
-	sub = (b - 1) % UT_LAT_SUB;
-	return (1ull << msb) + ((uint64_t)(sub + 1) << (msb - 2));
-}
-
-bool uring_trace_latency_known(const struct ut_ring_op *op, double q)
-{
-	double all = (double)(op->latency_n + op->latency_censored);
-
-	return op->latency_n && (double)op->latency_censored <= (1 - q) * all;
-}
-
-uint64_t uring_trace_latency(const struct ut_ring_op *op, double q)
-{
-	uint64_t want, seen = 0;
-	unsigned int b;
-
-	if (!op->latency_n)
-		return 0;
-	/* The smallest bucket edge with at least q of the samples at or below it. */
-	want = (uint64_t)(q * (double)op->latency_n + 0.999999);
-	if (!want)
-		want = 1;
-	for (b = 0; b < UT_LAT_BUCKETS; b++) {
-		seen += op->latency[b];
-		if (seen >= want)
-			return uring_trace_lat_bucket_top(b);
-	}
-	return uring_trace_lat_bucket_top(UT_LAT_BUCKETS - 1);
 }
 
 static struct ut_thread *thread_of(struct uring_trace *ut, pid_t tid, bool create)
