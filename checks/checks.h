@@ -271,11 +271,11 @@ struct finding *proc_fact_missing(const struct check *c, struct check_ctx *ctx,
 				  const char *subject, const struct fact_err *e);
 
 /*
- * The ring map's checks (audit --watch): whether there are rings with
- * samples to judge (none adds the finding that says why), and a ring's
- * subject, by the fd it was matched to or else by its order.
+ * The ring map's checks (audit --watch): the watch when there are rings
+ * with samples to judge, else NULL and the finding that says why; and a
+ * ring's subject, by the fd it was matched to or else by its order.
  */
-bool ringmap_watched(const struct check *c, struct check_ctx *ctx);
+const struct punt_watch *ringmap_watch(const struct check *c, struct check_ctx *ctx);
 void ringmap_subject(const struct proc_facts *pf, size_t ring, char *buf, size_t n);
 /* The same without the pid: "ring fd 3", "ring 2 (fd not matched)"; returns buf. */
 const char *ringmap_ring_name(const struct proc_facts *pf, size_t ring, char *buf, size_t n);

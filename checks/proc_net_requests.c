@@ -109,9 +109,9 @@ void check_net_punts(const struct check *c, struct check_ctx *ctx)
 	char subject[64];
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 		struct net_ops n = { 0 };
@@ -192,9 +192,9 @@ void check_net_multishot(const struct check *c, struct check_ctx *ctx)
 	double secs;
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	secs = w->seconds_sampled > 0 ? w->seconds_sampled : w->seconds_watched;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];

@@ -274,7 +274,7 @@ void check_ring_thread_cpus(const struct check *c, struct check_ctx *ctx)
 	char subject[32];
 	size_t i, j;
 
-	if (!ringmap_watched(c, ctx))
+	if (!ringmap_watch(c, ctx))
 		return;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (collect(pf, &d)) {

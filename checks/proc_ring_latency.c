@@ -65,9 +65,9 @@ void check_ring_latency(const struct check *c, struct check_ctx *ctx)
 	char subject[64], buf[24], a[24], b[24], d[24], hist[512];
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 		unsigned int k;

@@ -44,9 +44,9 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 	double secs;
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!w->ut.have[UT_TW_RUN] || !w->ut.have[UT_EXIT]) {
 		proc_add(c, ctx, STATUS_SKIP, subject, "this kernel has no %s tracepoint: how often "

@@ -39,7 +39,7 @@ void ringmap_subject(const struct proc_facts *pf, size_t i, char *buf, size_t n)
 	snprintf(buf, n, "pid %d %s", (int)pf->pid, ringmap_ring_name(pf, i, name, sizeof(name)));
 }
 
-bool ringmap_watched(const struct check *c, struct check_ctx *ctx)
+const struct punt_watch *ringmap_watch(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
@@ -47,28 +47,28 @@ bool ringmap_watched(const struct check *c, struct check_ctx *ctx)
 	size_t i;
 
 	if (!proc_usable(c, ctx, false))
-		return false;
+		return NULL;
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!w) {
 		proc_add(c, ctx, STATUS_SKIP, subject,
 			 "not watched: the ring map comes from audit --watch SECONDS (root)");
-		return false;
+		return NULL;
 	}
 	if (!fact_ok(&w->e)) {
 		proc_fact_missing(c, ctx, subject, &w->e);
-		return false;
+		return NULL;
 	}
 	if (!w->tracepoint) {
 		proc_add(c, ctx, STATUS_SKIP, subject, "the ring map needs io_uring's tracepoints: %s",
 			 w->fallback_why);
-		return false;
+		return NULL;
 	}
 	for (i = 0; i < w->ut.nrings; i++)
 		if (w->ut.rings[i].reqs)
-			return true;
+			return w;
 	proc_add(c, ctx, STATUS_SKIP, subject, "no request was submitted in the %s watched",
 		 punt_watch_span(w).s);
-	return false;
+	return NULL;
 }
 
 /*
@@ -112,9 +112,9 @@ void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 	char subject[64], list[256];
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 		unsigned int threads;
@@ -179,9 +179,9 @@ void check_ring_completion_errors(const struct check *c, struct check_ctx *ctx)
 	char subject[64], buf[24];
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 		unsigned int k;
@@ -231,9 +231,9 @@ void check_ring_iosqe_async(const struct check *c, struct check_ctx *ctx)
 	char subject[64];
 	size_t i;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 
@@ -354,9 +354,9 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 	char subject[256], flags[160];
 	size_t i, j;
 
-	if (!ringmap_watched(c, ctx))
+	w = ringmap_watch(c, ctx);
+	if (!w)
 		return;
-	w = pf->watch;
 	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 
