@@ -387,6 +387,49 @@ static int read_whole(const struct sysroot *sr, const char *rel, size_t max, cha
 	return 0;
 }
 
+int sysroot_read_into(const struct sysroot *sr, const char *rel, char *buf, size_t bufsz,
+		      size_t *len)
+{
+	size_t used = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	*len = 0;
+	if (!bufsz)
+		return -EFBIG;
+	fd = sysroot_open_file(sr, rel);
+	if (fd < 0) {
+		record_denied(sr, rel, fd);
+		return fd;
+	}
+	/* To the end of the file, as read_whole: a full buffer is a file too big for it. */
+	for (;;) {
+		if (used == bufsz - 1) {
+			err = -EFBIG;
+			break;
+		}
+		n = read(fd, buf + used, bufsz - 1 - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (!err && memchr(buf, '\0', used))
+		err = -EILSEQ;
+	if (err)
+		return err;
+	buf[used] = '\0';
+	record(sr, SR_FILE, rel, buf, used);
+	*len = used;
+	return 0;
+}
+
 int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max, char **buf,
 		      size_t *len)
 {
