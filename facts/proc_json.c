@@ -152,11 +152,12 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	err = json_put_head(out, o, "files");
 	json_put_init(&p, out);
 	for (i = 0; !err && i < pf->nfiles; i++) {
-		if (i && fputs(", ", out) == EOF)
-			err = -EIO;
-		else
-			err = file_json_put(&p, pf, &pf->files[i]);
+		if (i)
+			json_put_raw(&p, ", ");
+		err = file_json_put(&p, pf, &pf->files[i]);
 	}
+	if (!err)
+		err = json_put_flush(&p);
 	json_put_free(&p);
 	if (!err && fputs("], \"sockets\": ", out) == EOF)
 		err = -EIO;

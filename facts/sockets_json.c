@@ -145,11 +145,12 @@ int proc_sockets_json_write(const struct proc_sockets *ps, FILE *out)
 	err = json_put_head(out, o, "list");
 	json_put_init(&p, out);
 	for (i = 0; !err && i < ps->n; i++) {
-		if (i && fputs(", ", out) == EOF)
-			err = -EIO;
-		else
-			err = socket_json_put(&p, ps, &ps->v[i]);
+		if (i)
+			json_put_raw(&p, ", ");
+		err = socket_json_put(&p, ps, &ps->v[i]);
 	}
+	if (!err)
+		err = json_put_flush(&p);
 	json_put_free(&p);
 	if (!err && fputs("] }", out) == EOF)
 		err = -EIO;

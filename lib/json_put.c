@@ -22,10 +22,10 @@ void json_put_free(struct json_put *p)
 	p->cap = p->len = 0;
 }
 
-static char *grow(struct json_put *p, size_t len)
+char *json_put_grow(struct json_put *p, size_t len)
 {
 	char *grown;
-	size_t cap = p->cap ? p->cap : 1024;
+	size_t cap = p->cap ? p->cap : 2 * JSON_PUT_BLOCK;
 
 	while (cap < p->len + len)
 		cap *= 2;
@@ -40,53 +40,12 @@ static char *grow(struct json_put *p, size_t len)
 	return p->buf + p->len - len;
 }
 
-/* Room for len more bytes of the object, or NULL (then the object fails). */
-static inline char *room(struct json_put *p, size_t len)
-{
-	if (p->failed)
-		return NULL;
-	if (__builtin_expect(p->len + len > p->cap, 0))
-		return grow(p, len);
-	p->len += len;
-	return p->buf + p->len - len;
-}
-
-static void put_len(struct json_put *p, const char *s, size_t len)
-{
-	char *d = room(p, len);
-
-	if (d)
-		memcpy(d, s, len);
-}
-
 static void put_raw(struct json_put *p, const char *s)
 {
 	if (!s)
 		p->failed = true;
 	else
-		put_len(p, s, strlen(s));
-}
-
-void json_put_begin(struct json_put *p)
-{
-	p->len = 0;
-	p->any = false;
-	put_raw(p, "{");
-}
-
-/*
- * Keys are the writer's own names: nothing in them to escape. key is
- * ", \"KEY\": " (JSON_PUT_KEY), the first of an object written from its
- * space on.
- */
-static void put_key(struct json_put *p, const char *key, size_t len)
-{
-	size_t skip = p->any ? 0 : 1;
-	char *d = room(p, len - skip);
-
-	if (d)
-		memcpy(d, key + skip, len - skip);
-	p->any = true;
+		json_put_len(p, s, strlen(s));
 }
 
 /* A json-c value, written as json-c writes it, and let go. */
@@ -94,56 +53,6 @@ static void put_value(struct json_put *p, struct json_object *v)
 {
 	put_raw(p, json_object_to_json_string_ext(v, JSON_PUT_FLAGS));
 	json_object_put(v);
-}
-
-void json_put_int_n(struct json_put *p, const char *key, size_t klen, int64_t v)
-{
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	char buf[24], *end = buf + sizeof(buf), *s = end;
-
-	do {
-		*--s = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--s = '-';
-	put_key(p, key, klen);
-	put_len(p, s, (size_t)(end - s));
-}
-
-void json_put_int_known_n(struct json_put *p, const char *key, size_t klen, bool known,
-			  int64_t v)
-{
-	if (known) {
-		json_put_int_n(p, key, klen, v);
-		return;
-	}
-	put_key(p, key, klen);
-	put_len(p, "null", 4);
-}
-
-void json_put_bool_n(struct json_put *p, const char *key, size_t klen, bool v)
-{
-	put_key(p, key, klen);
-	if (v)
-		put_len(p, "true", 4);
-	else
-		put_len(p, "false", 5);
-}
-
-void json_put_octal_n(struct json_put *p, const char *key, size_t klen, unsigned int v)
-{
-	char buf[16], *end = buf + sizeof(buf), *s = end;
-
-	*--s = '"';
-	do {
-		*--s = (char)('0' + (v & 7));
-		v >>= 3;
-	} while (v);
-	*--s = '0';
-	*--s = '"';
-	put_key(p, key, klen);
-	put_len(p, s, (size_t)(end - s));
 }
 
 /*
@@ -187,13 +96,13 @@ static bool put_string(struct json_put *p, const char *key, size_t klen, const c
 	size_t len;
 	char *d;
 
-	put_key(p, key, klen);
+	json_put_key(p, key, klen);
 	if (!s) {
-		put_len(p, "null", 4);
+		json_put_len(p, "null", 4);
 		return true;
 	}
 	if (plain(s, &len)) {
-		d = room(p, len + 2);
+		d = json_put_room(p, len + 2);
 		if (d) {
 			d[0] = '"';
 			memcpy(d + 1, s, len);
@@ -224,7 +133,7 @@ void json_put_bytes_n(struct json_put *p, const char *key, size_t klen, const ch
 	json_add_bytes(o, name, s);
 	/* key is ", \"KEY\": ": the sibling is ", \"KEY_base64\": ". */
 	snprintf(name, sizeof(name), "%.*s_base64\": ", (int)klen - 3, key);
-	put_key(p, name, strlen(name));
+	json_put_key(p, name, strlen(name));
 	snprintf(name, sizeof(name), "%.*s_base64", (int)klen - 6, key + 3);
 	json_object_object_get_ex(o, name, &b64);
 	put_raw(p, b64 ? json_object_to_json_string_ext(b64, JSON_PUT_FLAGS) : NULL);
@@ -233,9 +142,20 @@ void json_put_bytes_n(struct json_put *p, const char *key, size_t klen, const ch
 
 int json_put_end(struct json_put *p)
 {
-	put_len(p, " }", 2);	/* json-c writes an empty object "{ }" too */
-	/* One writer per stream here: no lock to take per object. */
-	if (!p->failed && fwrite_unlocked(p->buf, 1, p->len, p->out) != p->len)
+	/* json-c writes an empty object "{ }" too */
+	if (p->any)
+		json_put_len(p, " }", 2);
+	else
+		json_put_len(p, "{ }", 3);
+	if (p->len >= JSON_PUT_BLOCK)
+		return json_put_flush(p);
+	return p->failed ? -EIO : 0;
+}
+
+int json_put_flush(struct json_put *p)
+{
+	/* One writer per stream here: no lock to take per block. */
+	if (!p->failed && p->len && fwrite_unlocked(p->buf, 1, p->len, p->out) != p->len)
 		p->failed = true;
 	p->len = 0;
 	return p->failed ? -EIO : 0;

@@ -213,6 +213,7 @@ static void test_json_put(void **state)
 		/* The next object through the same writer: nothing carried over. */
 		json_put_begin(&p);
 		assert_int_equal(json_put_end(&p), 0);
+		assert_int_equal(json_put_flush(&p), 0);
 		json_put_free(&p);
 		fclose(out);
 		want = xasprintf("%s{ }", json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
