@@ -319,7 +319,14 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		run.map[n] = k;
 		fmts[n++] = w->ut.fmts[k];
 	}
-	window_open(w, tp_stream_now());
+	/*
+	 * The watch's time starts before the first counter opens and ends when
+	 * the last is disabled: the exact total and the seconds it is given
+	 * over cover the same span, however long opening the threads' events
+	 * or the last drain took on a loaded host.
+	 */
+	start = tp_stream_now();
+	window_open(w, start);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	err = (ex ? tp_stream_open_inherit : tp_stream_open)(
 		&s, pid, fmts, n, RING_BUDGET, (int)punt_k,
@@ -337,7 +344,6 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	start = tp_stream_now();
 	end = ex ? UINT64_MAX : start + (uint64_t)w->seconds * NS;
 	if (ex) {
 		/* Everything is open: the program may start. */
@@ -347,7 +353,8 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	next_sec = start + NS;
 	next_refresh = start + REFRESH_NS;
 	next_cache = start + CACHE_NS;
-	w->ut.sampled_since = start;
+	/* Every thread's events are on only now: a request submitted before may have lost its file. */
+	w->ut.sampled_since = tp_stream_now();
 	cycle.on_since = cycle.cycle_start = start;
 	for (now = start; now < end; now = tp_stream_now()) {
 		uint64_t left_ms = (end - now) / 1000000ull;
@@ -383,15 +390,14 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 			next_sec += NS;
 		}
 	}
-	if (now > end)
-		now = end;
 	was_on = s.sampling;
-	if (was_on)
-		cycle.sampled_ns += now - cycle.on_since;
 	/* Counts and samples end together; requests in flight then are not yet punted. */
 	tp_stream_disable(&s);
-	if (was_on)
-		window_close(w, tp_stream_now());
+	now = tp_stream_now();
+	if (was_on) {
+		cycle.sampled_ns += now - cycle.on_since;
+		window_close(w, now);
+	}
 	tp_stream_counts(&s, counts);
 	counts[punt_k] = tp_stream_counted(&s, false);
 	w->kernel_async_counted = s.counted_filter && !s.filter_failed;

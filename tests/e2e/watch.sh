@@ -161,7 +161,8 @@ PY
 			"$TMP/fast.json" >/dev/null; then
 			ok "high rate: sampled $(jq '.processes[0].watch.seconds_sampled * 100 | floor / 100' "$TMP/fast.json") s of 2 s, $(jq '.processes[0].watch.punts' "$TMP/fast.json") punts counted exactly (truth $span in the seconds watched from the first window's start, $(jq '.total.punts' "$TMP/fast.truth") in its whole trace, lost $(jq '.total.lost' "$TMP/fast.truth")); $(jq '.processes[0].watch.punts_cut' "$TMP/fast.json") cut by the windows' edges, none tied to no file"
 		else
-			bad "high rate: windows and an exact total" "$(jq -c '.processes[0].watch | del(.files, .rings, .per_second)' "$TMP/fast.json")" "$(jq -c .total "$TMP/fast.truth"), in the windows' span: ${span:-?}"
+			bad "high rate: windows and an exact total" "$(jq -c '.processes[0].watch | del(.files, .rings, .per_second)' "$TMP/fast.json")" "$(jq -c .total "$TMP/fast.truth"), in the windows' span: ${span:-?}" \
+				"$(jq -c '[.findings[] | select(.id == "file-punts") | .message]' "$TMP/fast.json")"
 		fi
 	else
 		bad "high rate: ground truth starts"
