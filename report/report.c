@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "json_bytes.h"
 #include "report.h"
@@ -57,6 +60,8 @@ void report_free(struct report *r)
 	free(r->notes);
 	if (r->processes_out)
 		fclose(r->processes_out);
+	if (r->processes_memfd)
+		close(r->processes_fd);
 	free(r->processes_json);
 	json_object_put(r->probe);
 	json_object_put(r->host.net);
@@ -92,43 +97,28 @@ void report_note(struct report *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * Appends to the inventory. Not open_memstream(): it grows by a new buffer
- * and a copy each time, and 10,000 files are megabytes; realloc moves
- * large buffers by remapping them.
- */
-static ssize_t processes_write(void *cookie, const char *buf, size_t len)
-{
-	struct report *r = cookie;
-	size_t cap = r->processes_cap;
-	char *grown;
-
-	if (r->processes_len + len + 1 > cap) {
-		while (cap < r->processes_len + len + 1)
-			cap = cap ? 2 * cap : 64 * 1024;
-		grown = realloc(r->processes_json, cap);
-		if (!grown) {
-			errno = ENOMEM;
-			return -1;
-		}
-		r->processes_json = grown;
-		r->processes_cap = cap;
-	}
-	memcpy(r->processes_json + r->processes_len, buf, len);
-	r->processes_len += len;
-	r->processes_json[r->processes_len] = '\0';
-	return (ssize_t)len;
-}
-
 int report_processes_begin(struct report *r)
 {
-	static const cookie_io_functions_t io = { .write = processes_write };
+	int fd = memfd_create("uringlint-processes", MFD_CLOEXEC);
 
-	r->processes_json = calloc(1, 1);	/* an empty inventory is still one */
-	r->processes_len = r->processes_cap = 0;
-	if (r->processes_json)
-		r->processes_cap = 1;
-	r->processes_out = r->processes_json ? fopencookie(r, "w", io) : NULL;
+	r->processes_json = NULL;
+	r->processes_len = 0;
+	r->processes_memfd = false;
+	if (fd >= 0) {
+		/* A second descriptor reads it back: the FILE writes through its own. */
+		r->processes_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		r->processes_out = r->processes_fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (r->processes_out) {
+			r->processes_memfd = true;
+		} else {
+			close(fd);
+			if (r->processes_fd >= 0)
+				close(r->processes_fd);
+		}
+	}
+	/* No memfd (a seccomp filter, an old kernel): in memory, never in a file on the host. */
+	if (!r->processes_out)
+		r->processes_out = open_memstream(&r->processes_json, &r->processes_len);
 	return r->processes_out ? 0 : -ENOMEM;
 }
 
@@ -143,7 +133,37 @@ int report_processes_end(struct report *r)
 	if (fclose(r->processes_out))
 		err = -EIO;
 	r->processes_out = NULL;
+	/* An empty inventory is still one. */
+	if (!r->processes_memfd && !r->processes_json)
+		r->processes_json = xstrdup("");
 	return err;
+}
+
+bool report_has_processes(const struct report *r)
+{
+	return r->processes_memfd || r->processes_json;
+}
+
+int report_processes_copy(const struct report *r, FILE *out)
+{
+	char buf[64 * 1024];
+	off_t off = 0;
+	ssize_t n;
+
+	if (!r->processes_memfd)
+		return fwrite(r->processes_json, 1, r->processes_len, out) == r->processes_len
+			       ? 0 : -EIO;
+	while ((n = pread(r->processes_fd, buf, sizeof(buf), off)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -EIO;
+		}
+		if (fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			return -EIO;
+		off += n;
+	}
+	return 0;
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

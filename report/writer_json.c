@@ -113,7 +113,7 @@ int write_report_json(FILE *out, const struct report *r)
 	const char *s, *end;
 	int err = 0;
 
-	if (!r->processes_json)
+	if (!report_has_processes(r))
 		return write_json_document(out, report_to_json(r));
 	doc = report_to_json(r);
 	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
@@ -122,8 +122,7 @@ int write_report_json(FILE *out, const struct report *r)
 	while (end && end > s && (end[-1] == '\n' || end[-1] == ' '))
 		end--;
 	if (!end || fwrite(s, 1, (size_t)(end - s), out) != (size_t)(end - s) ||
-	    fputs(",\n  \"processes\": [", out) == EOF ||
-	    fwrite(r->processes_json, 1, r->processes_len, out) != r->processes_len ||
+	    fputs(",\n  \"processes\": [", out) == EOF || report_processes_copy(r, out) ||
 	    fputs("\n  ]\n}\n", out) == EOF)
 		err = -EIO;
 	json_object_put(doc);
