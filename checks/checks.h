@@ -39,11 +39,13 @@ enum check_scope {
 #define CHECK_PROBE_VERDICT (1u << 2)
 
 /*
- * The live tries a check's facts need, in its row: the collectors run a try
- * only when a selected check asks for it, so no command lists check ids.
+ * The live tries, and the reads of the whole host, a check's facts need, in
+ * its row: the collectors do them only when a selected check asks, so no
+ * command lists check ids.
  */
 #define CHECK_TRY_FEATURES (1u << 0)	/* a ring with each setup flag, opcode, registration */
 #define CHECK_TRY_ODIRECT (1u << 1)	/* an O_DIRECT temporary file in each data directory */
+#define CHECK_READ_PROCESSES (1u << 2)	/* every process's comm: whether irqbalance runs */
 
 /* What the operator plans to run: preflight judges the host against it. */
 struct plan {

@@ -387,6 +387,12 @@ static void irq_placement_one(const struct check *c, struct check_ctx *ctx,
 		catf(fix, sizeof(fix), "%sadd --banirq=N for each of IRQs %s to IRQBALANCE_ARGS "
 			"in /etc/default/irqbalance and restart irqbalance, or stop it",
 			fix[0] ? "; then " : "", pl.unbanned_list);
+	} else if (!fact_ok(&ctx->host->cpu.irqbalance_e)) {
+		/* Whether irqbalance undoes the placement is not known: no pass on it. */
+		if (st == STATUS_PASS)
+			st = STATUS_SKIP;
+		catf(msg, sizeof(msg), "; whether irqbalance runs and moves them is not known: %s",
+		     ctx->host->cpu.irqbalance_e.why);
 	} else {
 		catf(msg, sizeof(msg), "; %s", ctx->host->cpu.irqbalance_running
 							  ? "irqbalance is told to leave them alone"

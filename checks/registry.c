@@ -253,6 +253,7 @@ const struct check check_table[] = {
 		.info.category = "cpu",
 		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
+		.tries = CHECK_READ_PROCESSES,	/* the fix says whether irqbalance moves them back */
 		.run = check_sqpoll_cpu_irqs,
 		.info.looks_at = "proc/interrupts, classified by driver naming (nvme, virtio block and "
 			    "net queues, common NIC drivers), and each IRQ's effective affinity "
@@ -273,6 +274,7 @@ const struct check check_table[] = {
 		.info.category = "cpu",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_HOST,
+		.tries = CHECK_READ_PROCESSES,
 		.run = check_irqbalance,
 		.info.looks_at = "Whether a process named irqbalance runs (proc/PID/comm), and its "
 			    "IRQBALANCE_BANNED_CPULIST or IRQBALANCE_BANNED_CPUS: from its "
@@ -350,6 +352,7 @@ const struct check check_table[] = {
 		.info.category = "net",
 		.info.severity = SEVERITY_HIGH,
 		.scope = SCOPE_HOST,
+		.tries = CHECK_READ_PROCESSES,
 		.run = check_net_irq_placement,
 		.info.looks_at = "The device's interrupts: sys/class/net/DEV/device/msi_irqs, else the "
 			    "proc/interrupts lines that name the interface or its bus device "

@@ -23,6 +23,7 @@ void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const c
 		/* The live tries cost a ring and a file each: only for checks that run. */
 		.try_features = tries & CHECK_TRY_FEATURES,
 		.try_odirect = tries & CHECK_TRY_ODIRECT,
+		.read_irqbalance = tries & CHECK_READ_PROCESSES,
 	};
 }
 

@@ -284,7 +284,7 @@ int cpu_online_read(const struct sysroot *sr, struct cpuset *online, struct fact
 	return read_cpulist(sr, P_ONLINE, online, e);
 }
 
-void cpu_facts_collect(const struct sysroot *sr, struct cpu_facts *cf)
+void cpu_facts_collect(const struct sysroot *sr, bool irqbalance, struct cpu_facts *cf)
 {
 	struct fact_err ignored;
 
@@ -302,7 +302,11 @@ void cpu_facts_collect(const struct sysroot *sr, struct cpu_facts *cf)
 	else
 		cf->gov_e = cf->online_e;
 	collect_numa(sr, cf);
-	collect_irqbalance(sr, cf);
+	if (irqbalance)
+		collect_irqbalance(sr, cf);
+	else
+		fact_fail(&cf->irqbalance_e, -ECANCELED,
+			  "not read: no check selected for this command needs irqbalance");
 }
 
 void cpu_facts_free(struct cpu_facts *cf)

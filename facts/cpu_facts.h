@@ -70,7 +70,8 @@ struct cpu_facts {
 /* The online CPUs alone, for validating --sqpoll-cpu before the real work; 0 or -errno. */
 int cpu_online_read(const struct sysroot *sr, struct cpuset *online, struct fact_err *e);
 
-void cpu_facts_collect(const struct sysroot *sr, struct cpu_facts *cf);
+/* With irqbalance only when asked: otherwise irqbalance_e says it was not read. */
+void cpu_facts_collect(const struct sysroot *sr, bool irqbalance, struct cpu_facts *cf);
 void cpu_facts_free(struct cpu_facts *cf);
 
 /* The node whose CPU list holds cpu, or -1. */

@@ -133,7 +133,7 @@ void host_facts_collect(const struct sysroot *sr, const struct collect_opts *opt
 		fact_fail(&hf->features.e, -EOPNOTSUPP,
 			  "nothing tried: --root judges a captured tree");
 	}
-	cpu_facts_collect(sr, &hf->cpu);
+	cpu_facts_collect(sr, opts->read_irqbalance, &hf->cpu);
 	if (fact_ok(&hf->cpu.online_e))
 		hf->cpus = cpuset_count(&hf->cpu.online);
 	container_facts_collect(sr, &hf->container);

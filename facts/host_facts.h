@@ -100,6 +100,11 @@ struct collect_opts {
 	size_t ndirs;
 	bool try_features;	/* io_uring setup flags, registrations, opcodes */
 	bool try_odirect;	/* a temporary O_DIRECT file in each directory */
+	/*
+	 * Every process's comm, for irqbalance: 400 system calls on a host of
+	 * 130 processes, which an audit of one does not need.
+	 */
+	bool read_irqbalance;
 	unsigned int ring_entries;	/* also try a ring this large (the plan's); 0: not */
 	const char *const *net_devs;	/* --net-dev; none: the default route's devices */
 	size_t nnet_devs;

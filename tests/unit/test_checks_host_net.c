@@ -205,6 +205,11 @@ static void test_irq_placement(void **state)
 	hf.net.nbanirq = 4;
 	expect_says("net-irq-placement", STATUS_PASS, "irqbalance is told to leave them alone");
 
+	/* Whether irqbalance runs not known: a placement it may undo is not passed. */
+	setup(state);
+	fact_fail(&hf.cpu.irqbalance_e, -EACCES, "cannot read 'proc': Permission denied");
+	expect_says("net-irq-placement", STATUS_SKIP, "whether irqbalance runs and moves them");
+
 	/* One affinity unknown: the others are not passed as the whole. */
 	setup(state);
 	irqs[2].has_effective = irqs[2].has_configured = false;

@@ -17,7 +17,7 @@ static void collect_dirs(const char *root, const char *const *dirs, size_t ndirs
 
 	struct collect_opts o = {
 		.dirs = dirs, .ndirs = ndirs, .try_features = true, .try_odirect = true,
-		.ring_entries = 64,
+		.read_irqbalance = true, .ring_entries = 64,
 	};
 
 	assert_int_equal(sysroot_open(&sr, root), 0);
@@ -168,6 +168,20 @@ static void test_cpu_facts(void **state)
 	assert_false(hf.cpu.irqbalance_running);
 	assert_int_equal(hf.cpu.irqbalance_e.err, 0);
 	host_facts_free(&hf);
+
+	/* Not asked for (an audit): irqbalance not read, and said so, never "not running". */
+	{
+		struct collect_opts o = { 0 };
+		struct sysroot sr;
+
+		assert_int_equal(sysroot_open(&sr, TESTDATA "/isolated-nvme-irq"), 0);
+		host_facts_collect(&sr, &o, &hf);
+		sysroot_close(&sr);
+		assert_int_equal(hf.cpu.irqbalance_e.err, -ECANCELED);
+		assert_false(hf.cpu.irqbalance_running);
+		assert_int_equal(hf.cpu.nirqs > 0, 1);
+		host_facts_free(&hf);
+	}
 }
 
 /* --dir under --root: the mount by path, sysfs from partition to disk. */
@@ -243,7 +257,8 @@ static void test_dir_facts_live(void **state)
 static void collect_net(const char *root, const char *dev, struct host_facts *hf)
 {
 	const char *const devs[] = { dev };
-	struct collect_opts o = { .net_devs = devs, .nnet_devs = dev ? 1 : 0 };
+	struct collect_opts o = { .net_devs = devs, .nnet_devs = dev ? 1 : 0,
+				  .read_irqbalance = true };
 	struct sysroot sr;
 
 	assert_int_equal(sysroot_open(&sr, root), 0);

@@ -109,14 +109,22 @@ static void test_policy_tries(void **state)
 	const struct check_policy all = { 0 };
 	const struct check_policy fs = { .only = "fs-type,memlock-limit" };
 	const struct check_policy align = { .only = "dio-alignment" };
-	const struct check_policy no_try = { .skip = "io-uring-features,fs-o-direct,dio-alignment" };
+	const struct check_policy no_try = { .skip = "io-uring-features,fs-o-direct,dio-alignment,"
+						      "irqbalance,sqpoll-cpu-irqs,net-irq-placement" };
+	const struct check_policy irqb = { .only = "net-irq-placement" };
 	size_t i, verdicts = 0;
 
 	(void)state;
-	assert_int_equal(check_policy_tries(&all), CHECK_TRY_FEATURES | CHECK_TRY_ODIRECT);
+	assert_int_equal(check_policy_tries(&all),
+			 CHECK_TRY_FEATURES | CHECK_TRY_ODIRECT | CHECK_READ_PROCESSES);
 	assert_int_equal(check_policy_tries(&fs), 0);
 	assert_int_equal(check_policy_tries(&align), CHECK_TRY_ODIRECT);
 	assert_int_equal(check_policy_tries(&no_try), 0);
+	assert_int_equal(check_policy_tries(&irqb), CHECK_READ_PROCESSES);
+	/* Only host checks read every process: an audit's checks never ask for it. */
+	for (i = 0; i < check_table_len; i++)
+		if (check_table[i].tries & CHECK_READ_PROCESSES)
+			assert_int_equal(check_table[i].scope, SCOPE_HOST);
 	/* One probe verdict, and it is a probe check. */
 	for (i = 0; i < check_table_len; i++)
 		if (check_table[i].flags & CHECK_PROBE_VERDICT) {
