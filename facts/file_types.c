@@ -19,12 +19,12 @@
 /* A directory that shows this many entries per file of ours, and more, is left for statx. */
 #define DIR_ENTRIES_PER_FILE 16
 
+/* 24 bytes: an audit of 10,000 files holds one each, and each page of them is a fault. */
 struct named {
 	struct proc_file *f;
-	const char *name;	/* after the last '/' of f->path */
-	size_t dirlen;		/* f->path up to that '/': 0 in / */
 	uint64_t ino;		/* from fdinfo; 0 unknown */
-	dev_t dev;		/* its mount's; 0 unknown */
+	uint16_t name;		/* where in f->path the name after the last '/' starts */
+	uint16_t dirlen;	/* f->path up to that '/': 0 in / */
 	bool done;
 };
 
@@ -92,7 +92,8 @@ static int open_dir(const struct named *n)
 }
 
 /* Marks the files of v (one directory's, by inode number) that its entry de shows. */
-static size_t types_from_entry(struct named *v, size_t n, const struct dirent *de, dev_t dev)
+static size_t types_from_entry(const struct proc_facts *pf, struct named *v, size_t n,
+			       const struct dirent *de, dev_t dev)
 {
 	struct named key = { .ino = de->d_ino }, *hit;
 	size_t i, marked = 0;
@@ -105,7 +106,10 @@ static size_t types_from_entry(struct named *v, size_t n, const struct dirent *d
 		;
 	/* The entry is the open file itself when its name, inode and device are the file's. */
 	for (; i < n && v[i].ino == key.ino; i++) {
-		if (v[i].done || !v[i].dev || v[i].dev != dev || strcmp(v[i].name, de->d_name))
+		const struct proc_mount *m = proc_file_mount(pf, v[i].f);
+
+		if (v[i].done || !m || makedev(m->major, m->minor) != dev ||
+		    strcmp(v[i].f->path + v[i].name, de->d_name))
 			continue;
 		proc_file_set_type(v[i].f, DTTOIF(de->d_type));
 		v[i].done = true;
@@ -114,7 +118,7 @@ static size_t types_from_entry(struct named *v, size_t n, const struct dirent *d
 	return marked;
 }
 
-static void types_from_dir(struct named *v, size_t n)
+static void types_from_dir(const struct proc_facts *pf, struct named *v, size_t n)
 {
 	size_t left = n, entries = 0;
 	struct dirent *de;
@@ -130,7 +134,7 @@ static void types_from_dir(struct named *v, size_t n)
 		return;
 	}
 	while (left && entries++ < n * DIR_ENTRIES_PER_FILE && (de = readdir(d)))
-		left -= types_from_entry(v, n, de, st.st_dev);
+		left -= types_from_entry(pf, v, n, de, st.st_dev);
 	closedir(d);
 }
 
@@ -138,30 +142,36 @@ void file_types_resolve(const struct sysroot *sr, struct proc_facts *pf, const s
 			size_t n)
 {
 	struct named *v = calloc(n ? n : 1, sizeof(*v));
-	const struct proc_mount *m;
-	size_t i, lo, hi;
+	size_t i, k = 0, lo, hi;
 
 	for (i = 0; v && i < n; i++) {
-		v[i].f = &pf->files[idx[i]];
-		v[i].name = strrchr(v[i].f->path, '/');
-		v[i].name = v[i].name ? v[i].name + 1 : v[i].f->path;
-		v[i].dirlen = (size_t)(v[i].name - v[i].f->path);
-		v[i].dirlen -= v[i].dirlen > 0;	/* the '/' before the name */
-		v[i].ino = v[i].f->gen.ino;
-		m = proc_file_mount(pf, v[i].f);
-		v[i].dev = m ? makedev(m->major, m->minor) : 0;
+		struct proc_file *f = &pf->files[idx[i]];
+		const char *slash = strrchr(f->path, '/');
+		size_t name = slash ? (size_t)(slash - f->path) + 1 : 0;
+
+		/* Past what the offsets hold (no readlink gives that): statx'd. */
+		if (name > UINT16_MAX || strlen(f->path) > UINT16_MAX) {
+			type_by_statx(sr, pf->pid, f);
+			continue;
+		}
+		v[k].f = f;
+		v[k].name = (uint16_t)name;
+		v[k].dirlen = (uint16_t)(name - (name > 0));	/* the '/' before the name */
+		v[k].ino = f->gen.ino;
+		k++;
 	}
 	if (!v) {
 		for (i = 0; i < n; i++)
 			type_by_statx(sr, pf->pid, &pf->files[idx[i]]);
 		return;
 	}
+	n = k;
 	qsort(v, n, sizeof(*v), named_cmp);
 	for (lo = 0; lo < n; lo = hi) {
 		for (hi = lo + 1; hi < n && !dir_cmp(&v[lo], &v[hi]); hi++)
 			;
 		if (hi - lo >= FILE_TYPES_DIR_MIN)
-			types_from_dir(v + lo, hi - lo);
+			types_from_dir(pf, v + lo, hi - lo);
 		for (i = lo; i < hi; i++)
 			if (!v[i].done)
 				type_by_statx(sr, pf->pid, v[i].f);

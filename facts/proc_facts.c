@@ -281,7 +281,7 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		}
 		if (err)
 			continue;	/* closed meanwhile, or not an fdinfo */
-		f->path = strdup(target);
+		f->path = strpool_dup(&pf->paths, target);
 		if (!f->path)
 			break;
 		pf->nfiles++;
@@ -622,8 +622,7 @@ void proc_facts_free(struct proc_facts *pf)
 {
 	size_t i;
 
-	for (i = 0; i < pf->nfiles; i++)
-		free(pf->files[i].path);
+	strpool_free(&pf->paths);
 	free(pf->files);
 	for (i = 0; i < pf->nrings; i++)
 		uring_fdinfo_free(&pf->rings[i].u);

@@ -17,6 +17,7 @@
 #include "punt_watch.h"
 #include "proc_tasks.h"
 #include "proc_window.h"
+#include "strpool.h"
 #include "sysroot.h"
 
 enum proc_file_type {
@@ -30,20 +31,21 @@ enum proc_file_type {
 
 /* One open fd that is not a ring. */
 struct proc_file {
+	/* (In an order without holes: an audit holds 10,000 of them.) */
 	int fd;
-	char *path;			/* the readlink target, " (deleted)" kept */
 	enum proc_file_type type;
+	char *path;			/* the readlink target, " (deleted)" kept; in paths */
 	struct fdinfo_generic gen;
-	bool size_known;		/* statx'd: live, and a check judges it (PFILE_NEED_ALL) */
 	uint64_t size;
 	int mount;			/* index into proc_facts.mounts by mnt_id; -1 unknown */
-	bool registered;		/* in some ring's UserFiles */
 	/* FIEMAP, live only, for regular files worth judging (see proc_facts.c); -errno */
 	int ext_err;
 	uint32_t extents, unwritten;
-	bool extents_truncated;
 	/* statx(STATX_DIOALIGN) of the open file, live only; 0 unknown */
 	uint32_t dio_mem_align, dio_offset_align;
+	bool size_known;		/* statx'd: live, and a check judges it (PFILE_NEED_ALL) */
+	bool registered;		/* in some ring's UserFiles */
+	bool extents_truncated;
 };
 
 struct proc_ring {
@@ -90,6 +92,7 @@ struct proc_facts {
 	struct fact_err fds_e;
 	struct proc_file *files;
 	size_t nfiles;
+	struct strpool paths;		/* the files' paths */
 	struct proc_ring *rings;
 	size_t nrings;
 	unsigned int nfds;
