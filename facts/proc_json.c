@@ -13,11 +13,37 @@
 #include "sockets_json.h"
 #include "watch_json.h"
 
+/*
+ * The "fs" and "device" keys of the last mount written, kept as written:
+ * the 10,000 files of an audit share a few mounts, and their strings came
+ * from mountinfo, so each would be checked for what to escape again.
+ */
+struct mount_keys {
+	const struct proc_mount *m;
+	struct json_put frag;
+	bool have;
+};
+
+static void mount_keys_put(struct json_put *p, struct mount_keys *mk, const struct proc_mount *m)
+{
+	if (!mk->have || mk->m != m) {
+		mk->frag.len = 0;
+		mk->frag.any = true;	/* never the object's first key: its comma stays */
+		json_put_string(&mk->frag, "fs", m ? m->fstype : NULL);
+		json_put_string(&mk->frag, "device", m ? m->source : NULL);
+		mk->m = m;
+		mk->have = !mk->frag.failed;
+	}
+	if (mk->frag.failed)
+		p->failed = true;
+	else
+		json_put_len(p, mk->frag.buf, mk->frag.len);
+}
+
 /* One file of the inventory, streamed: the same object json-c would write. */
-static int file_json_put(struct json_put *p, const struct proc_facts *pf,
+static int file_json_put(struct json_put *p, struct mount_keys *mk, const struct proc_facts *pf,
 			 const struct proc_file *f)
 {
-	const struct proc_mount *m = proc_file_mount(pf, f);
 	int acc = f->gen.flags & O_ACCMODE;
 
 	json_put_begin(p);
@@ -28,10 +54,14 @@ static int file_json_put(struct json_put *p, const struct proc_facts *pf,
 	json_put_bool(p, "o_append", f->gen.flags & O_APPEND);
 	json_put_bool(p, "o_dsync", f->gen.flags & O_DSYNC);
 	json_put_bool(p, "o_sync", (f->gen.flags & O_SYNC) == O_SYNC);
-	json_put_string(p, "access", acc == O_RDONLY ? "r" : acc == O_WRONLY ? "w" : "rw");
+	if (acc == O_RDONLY)
+		json_put_literal(p, "access", "r");
+	else if (acc == O_WRONLY)
+		json_put_literal(p, "access", "w");
+	else
+		json_put_literal(p, "access", "rw");
 	json_put_bool(p, "registered", f->registered);
-	json_put_string(p, "fs", m ? m->fstype : NULL);
-	json_put_string(p, "device", m ? m->source : NULL);
+	mount_keys_put(p, mk, proc_file_mount(pf, f));
 	json_put_int_known(p, "size", f->size_known, (int64_t)f->size);
 	json_put_int_known(p, "extents", !f->ext_err, f->extents);
 	json_put_int_known(p, "unwritten_extents", !f->ext_err, f->unwritten);
@@ -123,6 +153,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 {
 	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
 			   *threads = json_object_new_object();
+	struct mount_keys mk = { 0 };
 	struct json_put p;
 	size_t i;
 	int err = 0;
@@ -154,11 +185,12 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	for (i = 0; !err && i < pf->nfiles; i++) {
 		if (i)
 			json_put_raw(&p, ", ");
-		err = file_json_put(&p, pf, &pf->files[i]);
+		err = file_json_put(&p, &mk, pf, &pf->files[i]);
 	}
 	if (!err)
 		err = json_put_flush(&p);
 	json_put_free(&p);
+	json_put_free(&mk.frag);
 	if (!err && fputs("], \"sockets\": ", out) == EOF)
 		err = -EIO;
 	if (!err)

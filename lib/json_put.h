@@ -136,6 +136,21 @@ static inline void json_put_octal_n(struct json_put *p, const char *key, size_t 
 	json_put_len(p, s, (size_t)(end - s));
 }
 
+/* A string of the writer's own ("rw"): nothing in it to escape or check. */
+static inline void json_put_literal_n(struct json_put *p, const char *key, size_t klen,
+				      const char *s, size_t len)
+{
+	char *d;
+
+	json_put_key(p, key, klen);
+	d = json_put_room(p, len + 2);
+	if (!d)
+		return;
+	d[0] = '"';
+	memcpy(d + 1, s, len);
+	d[len + 1] = '"';
+}
+
 /* As json_bytes_string(); NULL writes null. */
 void json_put_string_n(struct json_put *p, const char *key, size_t klen, const char *s);
 /* As json_add_bytes(): KEY_base64 follows when s is not UTF-8. */
@@ -147,6 +162,7 @@ void json_put_bytes_n(struct json_put *p, const char *key, size_t klen, const ch
 #define json_put_int_known(p, key, known, v) json_put_int_known_n((p), JSON_PUT_KEY(key), (known), (v))
 #define json_put_bool(p, key, v) json_put_bool_n((p), JSON_PUT_KEY(key), (v))
 #define json_put_string(p, key, s) json_put_string_n((p), JSON_PUT_KEY(key), (s))
+#define json_put_literal(p, key, s) json_put_literal_n((p), JSON_PUT_KEY(key), (s), sizeof(s) - 1)
 #define json_put_bytes(p, key, s) json_put_bytes_n((p), JSON_PUT_KEY(key), (s))
 #define json_put_octal(p, key, v) json_put_octal_n((p), JSON_PUT_KEY(key), (v))
 /*

@@ -193,6 +193,7 @@ static void test_json_put(void **state)
 		json_object_object_add(o, "f0", json_object_new_string("00"));
 		json_object_object_add(o, "f1", json_object_new_string("040002"));
 		json_object_object_add(o, "f2", json_object_new_string("037777777777"));
+		json_object_object_add(o, "access", json_object_new_string("rw"));
 		out = open_memstream(&buf, &len);
 		assert_non_null(out);
 		json_put_init(&p, out);
@@ -209,6 +210,7 @@ static void test_json_put(void **state)
 		json_put_octal(&p, "f0", 0);
 		json_put_octal(&p, "f1", 040002);
 		json_put_octal(&p, "f2", 0xffffffffu);
+		json_put_literal(&p, "access", "rw");
 		assert_int_equal(json_put_end(&p), 0);
 		/* The next object through the same writer: nothing carried over. */
 		json_put_begin(&p);
