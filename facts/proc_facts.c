@@ -214,21 +214,26 @@ static void fd_path(char *buf, size_t size, size_t n, int fd)
 
 static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char dir[64], link[96], info[96], target[4096], small[1024], *text;
-	size_t len, nlink, ninfo;
+	char dir[64], info[96], name[16], target[4096], small[1024], *text;
+	struct sysroot_dir links, infos;
+	size_t len, ninfo;
 	int err;
 	struct dirent *de;
 	unsigned int vanished = 0;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pf->pid);
-	nlink = (size_t)snprintf(link, sizeof(link), "%s/", dir);
 	ninfo = (size_t)snprintf(info, sizeof(info), "proc/%d/fdinfo/", (int)pf->pid);
 	d = sysroot_opendir(sr, dir);
 	if (!d) {
 		fact_fail_read(&pf->fds_e, dir, -errno);
 		return;
 	}
+	/* Each fd's link and fdinfo by name from its directory; failing that, by path. */
+	sysroot_dir_open(sr, dir, &links);
+	info[ninfo - 1] = '\0';
+	sysroot_dir_open(sr, info, &infos);
+	info[ninfo - 1] = '/';
 	while ((de = readdir(d))) {
 		enum proc_file_type type;
 		int fd;
@@ -236,8 +241,8 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		fd = atoi(de->d_name);
-		fd_path(link, sizeof(link), nlink, fd);
-		if (sysroot_readlink(sr, link, target, sizeof(target))) {
+		fd_path(name, sizeof(name), 0, fd);
+		if (sysroot_dir_readlink(&links, name, target, sizeof(target))) {
 			vanished++;	/* closed between readdir and readlink */
 			continue;
 		}
@@ -270,9 +275,10 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		memset(f, 0, sizeof(*f));
 		f->fd = fd;
 		f->type = type;
-		fd_path(info, sizeof(info), ninfo, fd);
-		err = sysroot_read_into(sr, info, small, sizeof(small), &len);
+		err = sysroot_dir_read_into(&infos, name, small, sizeof(small), &len);
 		/* Lines of many locks may not fit: then on the heap, as any file. */
+		if (err == -EFBIG)
+			fd_path(info, sizeof(info), ninfo, fd);
 		if (err == -EFBIG && !sysroot_read_file(sr, info, 64 * 1024, &text, &len)) {
 			err = fdinfo_parse_generic(text, &f->gen);
 			free(text);
@@ -287,6 +293,8 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		pf->nfiles++;
 	}
 	closedir(d);
+	sysroot_dir_close(&links);
+	sysroot_dir_close(&infos);
 	/*
 	 * In fd order, as the live /proc lists them: a captured tree's directory
 	 * lists in its filesystem's order, and the replay must say the same.

@@ -387,21 +387,13 @@ static int read_whole(const struct sysroot *sr, const char *rel, size_t max, cha
 	return 0;
 }
 
-int sysroot_read_into(const struct sysroot *sr, const char *rel, char *buf, size_t bufsz,
-		      size_t *len)
+/* Reads fd to its end into buf and closes it: sysroot_read_into's contract. */
+static int read_fd_into(int fd, char *buf, size_t bufsz, size_t *len)
 {
 	size_t used = 0;
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	*len = 0;
-	if (!bufsz)
-		return -EFBIG;
-	fd = sysroot_open_file(sr, rel);
-	if (fd < 0) {
-		record_denied(sr, rel, fd);
-		return fd;
-	}
 	/* To the end of the file, as read_whole: a full buffer is a file too big for it. */
 	for (;;) {
 		if (used == bufsz - 1) {
@@ -425,9 +417,27 @@ int sysroot_read_into(const struct sysroot *sr, const char *rel, char *buf, size
 	if (err)
 		return err;
 	buf[used] = '\0';
-	record(sr, SR_FILE, rel, buf, used);
 	*len = used;
 	return 0;
+}
+
+int sysroot_read_into(const struct sysroot *sr, const char *rel, char *buf, size_t bufsz,
+		      size_t *len)
+{
+	int fd, err;
+
+	*len = 0;
+	if (!bufsz)
+		return -EFBIG;
+	fd = sysroot_open_file(sr, rel);
+	if (fd < 0) {
+		record_denied(sr, rel, fd);
+		return fd;
+	}
+	err = read_fd_into(fd, buf, bufsz, len);
+	if (!err)
+		record(sr, SR_FILE, rel, buf, *len);
+	return err;
 }
 
 int sysroot_read_file(const struct sysroot *sr, const char *rel, size_t max, char **buf,
@@ -634,4 +644,87 @@ const char *sysroot_strerror(int err)
 	default:
 		return strerror(-err);
 	}
+}
+
+/* The entry's path from the root, for the readers that take one. */
+static int dir_entry_path(const struct sysroot_dir *d, const char *name, char *out, size_t outsz)
+{
+	return sysroot_pathf(out, outsz, "%s/%s", d->rel, name);
+}
+
+/* One name in the directory, never a path through it. */
+static bool plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_dir *d)
+{
+	d->sr = sr;
+	d->dirfd = -1;
+	if (sysroot_pathf(d->rel, sizeof(d->rel), "%s", rel))
+		return -ENAMETOOLONG;
+	/*
+	 * Only on the live host, unrecorded: a captured tree is read through
+	 * its root's rules, and a recording keeps every path whole.
+	 */
+	if (sr->live && !sr->rec) {
+		int fd = open_in_root(sr, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0)
+			return fd;
+		d->dirfd = fd;
+	}
+	return 0;
+}
+
+void sysroot_dir_close(struct sysroot_dir *d)
+{
+	if (d->dirfd >= 0)
+		close(d->dirfd);
+	d->dirfd = -1;
+}
+
+int sysroot_dir_read_into(const struct sysroot_dir *d, const char *name, char *buf,
+			  size_t bufsz, size_t *len)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	*len = 0;
+	if (!plain_name(name))
+		return -EINVAL;
+	if (d->dirfd < 0) {
+		err = dir_entry_path(d, name, path, sizeof(path));
+		return err ? err : sysroot_read_into(d->sr, path, buf, bufsz, len);
+	}
+	if (!bufsz)
+		return -EFBIG;
+	/* The live proc/ and sys/ hold only kernel files, as sysroot_open_file trusts. */
+	fd = openat(d->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	return read_fd_into(fd, buf, bufsz, len);
+}
+
+int sysroot_dir_readlink(const struct sysroot_dir *d, const char *name, char *out,
+			 size_t outsz)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int err;
+
+	if (!plain_name(name))
+		return -EINVAL;
+	if (d->dirfd < 0) {
+		err = dir_entry_path(d, name, path, sizeof(path));
+		return err ? err : sysroot_readlink(d->sr, path, out, outsz);
+	}
+	n = readlinkat(d->dirfd, name, out, outsz);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= outsz)
+		return -ENAMETOOLONG;
+	out[n] = '\0';
+	return 0;
 }

@@ -101,6 +101,30 @@ int sysroot_read_name(const struct sysroot *sr, const char *rel, char *out, size
 /* The target of a symlink (proc/PID/fd/N), NUL-terminated; 0 or -errno (-ENAMETOOLONG). */
 int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_t outsz);
 
+/*
+ * A directory whose entries are read by name, many of them (an audit reads
+ * proc/PID/fd/N and proc/PID/fdinfo/N for 10,000 fds). On the live host,
+ * unrecorded, each name is looked up from the directory's own fd: one path
+ * component, not four, measured 10% of such an audit. Elsewhere (a captured
+ * tree, a capture's recording) the entry is read by its whole path through
+ * the root, with the same rules and the same record as any other.
+ * name is one component: -EINVAL for anything with a '/', "." or "..".
+ * sysroot_dir_open fails (-errno) when the live directory cannot be
+ * opened; d then reads by whole paths, and a caller may go on with it.
+ */
+struct sysroot_dir {
+	const struct sysroot *sr;
+	int dirfd;		/* -1: entries by their whole path */
+	char rel[128];
+};
+
+int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_dir *d);
+void sysroot_dir_close(struct sysroot_dir *d);
+int sysroot_dir_read_into(const struct sysroot_dir *d, const char *name, char *buf,
+			  size_t bufsz, size_t *len);
+int sysroot_dir_readlink(const struct sysroot_dir *d, const char *name, char *out,
+			 size_t outsz);
+
 /* Opens a directory for listing (sys/block/DEV/slaves, proc); NULL with errno set. */
 DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 

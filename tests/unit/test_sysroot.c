@@ -4,8 +4,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <grp.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sysroot.h"
 #include "task_iter.h"
@@ -184,6 +187,73 @@ static void test_unreadable_file(void **state)
 }
 
 /* The one walk of proc/PID/task: TIDs only, whatever else a tree plants there. */
+/* Entries by name: from the directory's fd live, by whole path in a tree or a recording. */
+static void test_dir_by_name(void **state)
+{
+	char *dir = make_tmpdir(), path[4200], name[16], buf[4096], small[8];
+	struct sysroot_record rec = { 0 };
+	struct sysroot_dir d;
+	struct sysroot sr;
+	size_t len;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/held", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	snprintf(name, sizeof(name), "%d", fd);
+	assert_int_equal(sysroot_open(&sr, NULL), 0);
+	assert_int_equal(sysroot_dir_open(&sr, "proc/self/fd", &d), 0);
+	assert_true(d.dirfd >= 0);
+	assert_int_equal(sysroot_dir_readlink(&d, name, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, path);
+	/* One name, never a path through the directory. */
+	assert_int_equal(sysroot_dir_readlink(&d, "..", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysroot_dir_readlink(&d, ".", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysroot_dir_readlink(&d, "", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysroot_dir_readlink(&d, "../self/fd/0", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(sysroot_dir_readlink(&d, "999999", buf, sizeof(buf)), -ENOENT);
+	sysroot_dir_close(&d);
+	assert_int_equal(sysroot_dir_open(&sr, "proc/self/fdinfo", &d), 0);
+	assert_int_equal(sysroot_dir_read_into(&d, name, buf, sizeof(buf), &len), 0);
+	assert_true(len > 0 && !strncmp(buf, "pos:", 4));
+	assert_int_equal(sysroot_dir_read_into(&d, name, small, sizeof(small), &len), -EFBIG);
+	assert_int_equal(sysroot_dir_read_into(&d, "../fd", buf, sizeof(buf), &len), -EINVAL);
+	sysroot_dir_close(&d);
+	/* A directory that is not there fails, and still reads by path (failing the same). */
+	assert_int_equal(sysroot_dir_open(&sr, "proc/self/nosuch", &d), -ENOENT);
+	assert_int_equal(sysroot_dir_read_into(&d, "1", buf, sizeof(buf), &len), -ENOENT);
+	/* Recorded: every entry by its whole path, as capture writes it. */
+	sysroot_record_start(&sr, &rec);
+	assert_int_equal(sysroot_dir_open(&sr, "proc/self/fd", &d), 0);
+	assert_int_equal(d.dirfd, -1);
+	assert_int_equal(sysroot_dir_readlink(&d, name, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, path);
+	assert_int_equal(rec.n, 1);
+	snprintf(path, sizeof(path), "proc/self/fd/%s", name);
+	assert_string_equal(rec.v[0].rel, path);
+	sysroot_dir_close(&d);
+	sysroot_record_free(&rec);
+	sysroot_close(&sr);
+	close(fd);
+
+	/* A captured tree: by path through its root, its links kept inside. */
+	write_file(dir, "proc/7/fdinfo/3", "pos:\t0\nflags:\t02\nmnt_id:\t1\nino:\t5\n");
+	write_file(dir, "etc/hostname", "inside\n");
+	snprintf(path, sizeof(path), "%s/proc/7/fdinfo/4", dir);
+	assert_int_equal(symlink("/etc/hostname", path), 0);
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	assert_int_equal(sysroot_dir_open(&sr, "proc/7/fdinfo", &d), 0);
+	assert_int_equal(d.dirfd, -1);
+	assert_int_equal(sysroot_dir_read_into(&d, "3", buf, sizeof(buf), &len), 0);
+	assert_true(!strncmp(buf, "pos:", 4));
+	assert_int_equal(sysroot_dir_read_into(&d, "4", buf, sizeof(buf), &len), 0);
+	assert_string_equal(buf, "inside\n");
+	sysroot_dir_close(&d);
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
 static void test_task_iter(void **state)
 {
 	char *dir = make_tmpdir();
@@ -232,6 +302,7 @@ int main(void)
 		cmocka_unit_test_prestate(test_hostile_files, &walk_on),
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_task_iter),
+		cmocka_unit_test(test_dir_by_name),
 	};
 
 	return cmocka_run_group_tests_name("sysroot", tests, NULL, NULL);
