@@ -325,6 +325,17 @@ bool sysroot_exists(const struct sysroot *sr, const char *rel)
 	return true;
 }
 
+/* One read(2), again when a signal cut it short: bytes, 0 at the end, or -errno. */
+static ssize_t read_retry(int fd, void *buf, size_t n)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got < 0 ? -errno : got;
+}
+
 static int read_whole(const struct sysroot *sr, const char *rel, size_t max, char **buf,
 		      size_t *len, bool text)
 {
@@ -360,15 +371,11 @@ static int read_whole(const struct sysroot *sr, const char *rel, size_t max, cha
 			}
 			data = grown;
 		}
-		n = read(fd, data + used, cap - used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
+		n = read_retry(fd, data + used, cap - used);
+		if (n <= 0) {
+			err = (int)n;
 			break;
 		}
-		if (n == 0)
-			break;
 		used += (size_t)n;
 	}
 	if (!err && used > max)
@@ -400,15 +407,11 @@ static int read_fd_into(int fd, char *buf, size_t bufsz, size_t *len)
 			err = -EFBIG;
 			break;
 		}
-		n = read(fd, buf + used, bufsz - 1 - used);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
+		n = read_retry(fd, buf + used, bufsz - 1 - used);
+		if (n <= 0) {
+			err = (int)n;
 			break;
 		}
-		if (n == 0)
-			break;
 		used += (size_t)n;
 	}
 	close(fd);
