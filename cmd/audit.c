@@ -140,6 +140,35 @@ static int find_all(const struct sysroot *sr, pid_t **pids, size_t *npids, struc
 	return 0;
 }
 
+/*
+ * A thread's id names its process (top -H and ps -L list them): that
+ * process is audited, under its own pid, and the report says so. A process
+ * named twice, by itself or by its threads, is audited once.
+ */
+static void resolve_named(const struct sysroot *sr, pid_t *pids, size_t *npids, struct report *r)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < *npids; i++) {
+		pid_t pid = pids[i], tgid;
+		bool twice = false;
+
+		if (!proc_tgid(sr, pid, &tgid) && tgid > 0 && tgid != pid) {
+			report_note(r, "%d is a thread of pid %d: pid %d is audited", (int)pid,
+				    (int)tgid, (int)tgid);
+			pid = tgid;
+		}
+		for (j = 0; j < n && !twice; j++)
+			twice = pids[j] == pid;
+		if (twice) {
+			report_note(r, "pid %d is named more than once: audited once", (int)pid);
+			continue;
+		}
+		pids[n++] = pid;
+	}
+	*npids = n;
+}
+
 int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
 			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone)
 {
@@ -159,6 +188,8 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 		ret = find_all(sr, pids, npids, r);
 		if (ret)
 			return ret;
+	} else {
+		resolve_named(sr, *pids, npids, r);
 	}
 	for (i = 0; i < *npids; i++)
 		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy, &net) != 0;

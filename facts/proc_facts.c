@@ -626,6 +626,23 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	}
 }
 
+int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid)
+{
+	struct proc_status st;
+	size_t len;
+	char *text;
+	int err;
+
+	err = sysroot_read_filef(sr, 64 * 1024, &text, &len, "proc/%d/status", (int)tid);
+	if (err)
+		return err;
+	err = proc_status_parse(text, &st);
+	free(text);
+	if (!err)
+		*tgid = st.tgid;
+	return err;
+}
+
 void proc_facts_free(struct proc_facts *pf)
 {
 	size_t i;

@@ -148,6 +148,11 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 			struct proc_facts *pf);
 void proc_facts_free(struct proc_facts *pf);
 /*
+ * The process a task id belongs to (its Tgid): a thread's id, as top -H
+ * lists it, names its process. 0 or -errno.
+ */
+int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid);
+/*
  * Counts punts for seconds (live only); sets pf->watch, ties its rings to
  * fds, and reads where the process's threads may run, at the end.
  */

@@ -186,6 +186,25 @@ if start idle-sqpoll; then
 	stop "$pid"
 fi
 
+# A thread's id names its process: audited as that process, once, and said. The
+# truth is the thread's own Tgid line.
+if start idle-sqpoll; then
+	tid=$(ls "/proc/$pid/task" | grep -vx "$pid" | head -n 1)
+	tgid=$(awk '/^Tgid:/ {print $2}' "/proc/$pid/task/$tid/status" 2>/dev/null)
+	if [ -z "$tid" ] || [ "$tgid" != "$pid" ]; then
+		bad "a thread's id: the process has a thread of its own (tid '$tid', Tgid '$tgid')"
+	else
+		"$BIN" audit "$tid" "$pid" --format json --fail-on never >"$TMP/out" 2>"$TMP/err"
+		"$BIN" audit "$tid" --fail-on never >"$TMP/text" 2>>"$TMP/err"
+		jq -e --argjson p "$pid" '[.processes[].pid] == [$p] and
+			([.findings[] | select(.pid != null) | .pid] | length > 0 and all(. == $p))' "$TMP/out" >/dev/null &&
+			grep -q "^$tid is a thread of pid $pid: pid $pid is audited" "$TMP/text" && [ ! -s "$TMP/err" ] &&
+			ok "thread id $tid: audited as pid $pid (its Tgid), once with the pid named too, and said" ||
+			bad "thread id $tid audited as pid $pid" "$(jq -c '[.processes[].pid]' "$TMP/out")" "$(head -n 5 "$TMP/text")" "$(cat "$TMP/err")"
+	fi
+	stop "$pid"
+fi
+
 # One punt, then nothing: the pool keeps its last worker asleep for good. The
 # worker's own schedstat, read around the audit, is the ground truth: asleep
 # (at most the one wake-up of its 5 s idle timeout) gives a pass that says so.
