@@ -14,7 +14,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 reads=${1:-400000}
 rounds=${2:-11}
-BIN=./uringlint
+BIN=${BIN:-./uringlint}
 command -v fio >/dev/null || { echo "bench: fio is missing (apt-get install fio)" >&2; exit 2; }
 . tests/bench/lib.sh
 loopfs ringmap 512M
