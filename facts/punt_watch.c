@@ -348,7 +348,8 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	if (ex) {
 		/* Everything is open: the program may start. */
 		ex->started(ex->arg);
-		next_tick = start + (uint64_t)ex->first_tick_ms * 1000000ull;
+		/* From the program's start, not from the open before it. */
+		next_tick = tp_stream_now() + (uint64_t)ex->first_tick_ms * 1000000ull;
 	}
 	next_sec = start + NS;
 	next_refresh = start + REFRESH_NS;
@@ -413,8 +414,15 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	if (w->seconds_sampled > w->seconds_watched)
 		w->seconds_sampled = w->seconds_watched;
 	w->sampled_all = !cycle.gaps;
-	/* The part second at the end, when the process exited in it. */
-	if (w->nper_second < WATCH_MAX_SECONDS && counts[punt_k] > prev &&
+	/*
+	 * The part second at the end. A timed watch whose seconds are all there
+	 * ran a few ms past them, to the disable: those punts are its last
+	 * second's. Otherwise (the process exited in it, or the last tick came
+	 * early) it is a second of its own.
+	 */
+	if (!ex && !w->exited && w->nper_second && w->nper_second >= w->seconds)
+		w->per_second[w->nper_second - 1] += counts[punt_k] - prev;
+	else if (w->nper_second < WATCH_MAX_SECONDS && counts[punt_k] > prev &&
 	    (double)w->nper_second < w->seconds_watched)
 		w->per_second[w->nper_second++] = counts[punt_k] - prev;
 	else if (w->exited && w->nper_second < WATCH_MAX_SECONDS &&

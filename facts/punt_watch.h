@@ -29,7 +29,12 @@ struct punt_watch {
 	bool tracepoint;		/* counted with io_uring:io_uring_queue_async_work */
 	char fallback_why[256];		/* why the tracepoint was not used */
 	unsigned int seconds;		/* asked for */
-	double seconds_watched;		/* really watched: less when the process exited */
+	/*
+	 * Really watched: from before the events were opened to their disable,
+	 * the span the exact counts cover (a few ms past the seconds asked for);
+	 * less when the process exited.
+	 */
+	double seconds_watched;
 	/*
 	 * Above a rate, samples are taken for only part of each second
 	 * (see punt_watch.c): the per-file and per-ring counts are over these

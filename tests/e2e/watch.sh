@@ -156,13 +156,16 @@ PY
 			# Samples lost (the drain fell behind, as under ASan) and an io-wq worker started during
 			# the watch (its first file lookups precede its attachment) are said in that warning:
 			# allowed then, and only then.
+			# A timed watch: one count for each second asked for, the exact total among them.
+			([.findings[] | select(.id == "iowq-punts")][0].evidence as $e |
+			 ($e.per_second | length) == $e.seconds and ($e.per_second | add) == .processes[0].watch.punts) and
 			(.processes[0].watch.samples_lost > 0 or .processes[0].watch.threads_attached_late > 0 or
 			 ([.findings[] | select(.id == "file-punts" and (.message | contains("could not be tied")))] | length == 0))' \
 			"$TMP/fast.json" >/dev/null; then
 			ok "high rate: sampled $(jq '.processes[0].watch.seconds_sampled * 100 | floor / 100' "$TMP/fast.json") s of 2 s, $(jq '.processes[0].watch.punts' "$TMP/fast.json") punts counted exactly (truth $span in the seconds watched from the first window's start, $(jq '.total.punts' "$TMP/fast.truth") in its whole trace, lost $(jq '.total.lost' "$TMP/fast.truth")); $(jq '.processes[0].watch.punts_cut' "$TMP/fast.json") cut by the windows' edges, none tied to no file"
 		else
 			bad "high rate: windows and an exact total" "$(jq -c '.processes[0].watch | del(.files, .rings, .per_second)' "$TMP/fast.json")" "$(jq -c .total "$TMP/fast.truth"), in the windows' span: ${span:-?}" \
-				"$(jq -c '[.findings[] | select(.id == "file-punts") | .message]' "$TMP/fast.json")"
+				"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "iowq-punts") | .message, .evidence.per_second?]' "$TMP/fast.json")"
 		fi
 	else
 		bad "high rate: ground truth starts"
