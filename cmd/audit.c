@@ -154,9 +154,16 @@ static void resolve_named(const struct sysroot *sr, pid_t *pids, size_t *npids, 
 		bool twice = false;
 
 		if (!proc_tgid(sr, pid, &tgid) && tgid > 0 && tgid != pid) {
-			report_note(r, "%d is a thread of pid %d: pid %d is audited", (int)pid,
-				    (int)tgid, (int)tgid);
-			pid = tgid;
+			if (proc_leader_alive(sr, tgid)) {
+				report_note(r, "%d is a thread of pid %d: pid %d is audited",
+					    (int)pid, (int)tgid, (int)tgid);
+				pid = tgid;
+			} else {
+				/* Its fds show only under a live thread (or a tree holds only it). */
+				report_note(r, "%d is a thread of pid %d, whose main thread is gone or "
+					    "was not captured: audited through thread %d", (int)pid,
+					    (int)tgid, (int)pid);
+			}
 		}
 		for (j = 0; j < n && !twice; j++)
 			twice = pids[j] == pid;

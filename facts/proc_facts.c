@@ -626,6 +626,21 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	}
 }
 
+bool proc_leader_alive(const struct sysroot *sr, pid_t pid)
+{
+	bool alive;
+	size_t len;
+	char *text, *p;
+
+	if (sysroot_read_filef(sr, 4096, &text, &len, "proc/%d/stat", (int)pid))
+		return false;
+	/* The state follows the comm's closing parenthesis, which the comm may hold too. */
+	p = strrchr(text, ')');
+	alive = p && p[1] == ' ' && p[2] && p[2] != 'Z' && p[2] != 'X';
+	free(text);
+	return alive;
+}
+
 int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid)
 {
 	struct proc_status st;

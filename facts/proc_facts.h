@@ -153,6 +153,12 @@ void proc_facts_free(struct proc_facts *pf);
  */
 int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid);
 /*
+ * Whether pid's own task is there and not a zombie: a process whose main
+ * thread exited while others run shows no fds under its pid, only under
+ * theirs.
+ */
+bool proc_leader_alive(const struct sysroot *sr, pid_t pid);
+/*
  * Counts punts for seconds (live only); sets pf->watch, ties its rings to
  * fds, and reads where the process's threads may run, at the end.
  */

@@ -222,6 +222,34 @@ static void test_scan(void **state)
 	sysroot_close(&sr);
 }
 
+/*
+ * A thread's id names its process, unless that process's own task is a
+ * zombie (its main thread exited while others run) or is not in the tree.
+ */
+static void test_thread_names_process(void **state)
+{
+	char *dir = make_tmpdir();
+	struct sysroot sr;
+	pid_t tgid = 0;
+
+	(void)state;
+	write_file(dir, "proc/71/status", "Name:\tsvc\nTgid:\t70\nUid:\t0\t0\t0\t0\n"
+					  "Gid:\t0\t0\t0\t0\nGroups:\t\nThreads:\t2\n"
+					  "CapEff:\t0\nCpus_allowed_list:\t0-1\n");
+	write_file(dir, "proc/70/stat", "70 (a) b) S 1 70 70 0 -1\n");
+	write_file(dir, "proc/80/stat", "80 (svc) Z 1 80 80 0 -1\n");
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	assert_int_equal(proc_tgid(&sr, 71, &tgid), 0);
+	assert_int_equal(tgid, 70);
+	assert_int_equal(proc_tgid(&sr, 72, &tgid), -ENOENT);
+	/* The state after the comm's last ')': the comm may hold one. */
+	assert_true(proc_leader_alive(&sr, 70));
+	assert_false(proc_leader_alive(&sr, 80));
+	assert_false(proc_leader_alive(&sr, 90));
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_live_types),
 		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_thread_names_process),
 	};
 
 	return cmocka_run_group_tests_name("proc_facts", tests, NULL, NULL);
