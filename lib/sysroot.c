@@ -665,13 +665,18 @@ int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_d
 {
 	d->sr = sr;
 	d->dirfd = -1;
-	if (sysroot_pathf(d->rel, sizeof(d->rel), "%s", rel))
-		return -ENAMETOOLONG;
+	d->err = sysroot_pathf(d->rel, sizeof(d->rel), "%s", rel);
+	if (d->err)
+		return d->err;	/* and every read fails the same: no entry of a cut path */
+	while (*rel == '/')
+		rel++;
 	/*
-	 * Only on the live host, unrecorded: a captured tree is read through
-	 * its root's rules, and a recording keeps every path whole.
+	 * Only on the live host, unrecorded, and in proc/ and sys/, which hold
+	 * only kernel files (no regular-file check is needed, as
+	 * sysroot_open_file trusts them): a captured tree is read through its
+	 * root's rules, and a recording keeps every path whole.
 	 */
-	if (sr->live && !sr->rec) {
+	if (sr->live && !sr->rec && (!strncmp(rel, "proc/", 5) || !strncmp(rel, "sys/", 4))) {
 		int fd = open_in_root(sr, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (fd < 0)
@@ -695,6 +700,8 @@ int sysroot_dir_read_into(const struct sysroot_dir *d, const char *name, char *b
 	int fd, err;
 
 	*len = 0;
+	if (d->err)
+		return d->err;
 	if (!plain_name(name))
 		return -EINVAL;
 	if (d->dirfd < 0) {
@@ -717,6 +724,8 @@ int sysroot_dir_readlink(const struct sysroot_dir *d, const char *name, char *ou
 	ssize_t n;
 	int err;
 
+	if (d->err)
+		return d->err;
 	if (!plain_name(name))
 		return -EINVAL;
 	if (d->dirfd < 0) {

@@ -111,10 +111,14 @@ int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_
  * name is one component: -EINVAL for anything with a '/', "." or "..".
  * sysroot_dir_open fails (-errno) when the live directory cannot be
  * opened; d then reads by whole paths, and a caller may go on with it.
+ * A directory path too long for rel fails with -ENAMETOOLONG, and so does
+ * every read of d after it. Only proc/ and sys/ are read by name: they hold
+ * only kernel files.
  */
 struct sysroot_dir {
 	const struct sysroot *sr;
 	int dirfd;		/* -1: entries by their whole path */
+	int err;		/* -ENAMETOOLONG: rel did not fit, and every read fails so */
 	char rel[128];
 };
 

@@ -190,7 +190,7 @@ static void test_unreadable_file(void **state)
 /* Entries by name: from the directory's fd live, by whole path in a tree or a recording. */
 static void test_dir_by_name(void **state)
 {
-	char *dir = make_tmpdir(), path[4200], name[16], buf[4096], small[8];
+	char *dir = make_tmpdir(), path[4200], name[16], buf[4096], small[8], longp[201];
 	struct sysroot_record rec = { 0 };
 	struct sysroot_dir d;
 	struct sysroot sr;
@@ -223,6 +223,21 @@ static void test_dir_by_name(void **state)
 	/* A directory that is not there fails, and still reads by path (failing the same). */
 	assert_int_equal(sysroot_dir_open(&sr, "proc/self/nosuch", &d), -ENOENT);
 	assert_int_equal(sysroot_dir_read_into(&d, "1", buf, sizeof(buf), &len), -ENOENT);
+	/* Outside proc/ and sys/ (files of any type): by path, through the root's checks. */
+	write_file(dir, "plain", "text\n");
+	assert_int_equal(sysroot_dir_open(&sr, dir, &d), 0);
+	assert_int_equal(d.dirfd, -1);
+	assert_int_equal(sysroot_dir_read_into(&d, "plain", buf, sizeof(buf), &len), 0);
+	assert_string_equal(buf, "text\n");
+	sysroot_dir_close(&d);
+	/* A directory path that does not fit: it and every read of it fail, none of a cut path. */
+	memset(longp, 'a', sizeof(longp) - 1);
+	memcpy(longp, "proc/", 5);
+	longp[sizeof(longp) - 1] = '\0';
+	assert_int_equal(sysroot_dir_open(&sr, longp, &d), -ENAMETOOLONG);
+	assert_int_equal(sysroot_dir_read_into(&d, "1", buf, sizeof(buf), &len), -ENAMETOOLONG);
+	assert_int_equal(sysroot_dir_readlink(&d, "1", buf, sizeof(buf)), -ENAMETOOLONG);
+	sysroot_dir_close(&d);
 	/* Recorded: every entry by its whole path, as capture writes it. */
 	sysroot_record_start(&sr, &rec);
 	assert_int_equal(sysroot_dir_open(&sr, "proc/self/fd", &d), 0);
