@@ -649,16 +649,29 @@ const char *sysroot_strerror(int err)
 	}
 }
 
-/* The entry's path from the root, for the readers that take one. */
-static int dir_entry_path(const struct sysroot_dir *d, const char *name, char *out, size_t outsz)
-{
-	return sysroot_pathf(out, outsz, "%s/%s", d->rel, name);
-}
-
 /* One name in the directory, never a path through it. */
 static bool plain_name(const char *name)
 {
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+/*
+ * Where an entry of d is read: 0 by name from the directory's fd, 1 by the
+ * whole path it puts in path, or -errno (the directory's own error, a name
+ * that is not one component, a path that does not fit).
+ */
+static int dir_entry(const struct sysroot_dir *d, const char *name, char *path, size_t pathsz)
+{
+	int err;
+
+	if (d->err)
+		return d->err;
+	if (!plain_name(name))
+		return -EINVAL;
+	if (d->dirfd >= 0)
+		return 0;
+	err = sysroot_pathf(path, pathsz, "%s/%s", d->rel, name);
+	return err ? err : 1;
 }
 
 int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_dir *d)
@@ -697,17 +710,14 @@ int sysroot_dir_read_into(const struct sysroot_dir *d, const char *name, char *b
 			  size_t bufsz, size_t *len)
 {
 	char path[PATH_MAX];
-	int fd, err;
+	int fd, where;
 
 	*len = 0;
-	if (d->err)
-		return d->err;
-	if (!plain_name(name))
-		return -EINVAL;
-	if (d->dirfd < 0) {
-		err = dir_entry_path(d, name, path, sizeof(path));
-		return err ? err : sysroot_read_into(d->sr, path, buf, bufsz, len);
-	}
+	where = dir_entry(d, name, path, sizeof(path));
+	if (where < 0)
+		return where;
+	if (where)
+		return sysroot_read_into(d->sr, path, buf, bufsz, len);
 	if (!bufsz)
 		return -EFBIG;
 	/* The live proc/ and sys/ hold only kernel files, as sysroot_open_file trusts. */
@@ -722,16 +732,13 @@ int sysroot_dir_readlink(const struct sysroot_dir *d, const char *name, char *ou
 {
 	char path[PATH_MAX];
 	ssize_t n;
-	int err;
+	int where;
 
-	if (d->err)
-		return d->err;
-	if (!plain_name(name))
-		return -EINVAL;
-	if (d->dirfd < 0) {
-		err = dir_entry_path(d, name, path, sizeof(path));
-		return err ? err : sysroot_readlink(d->sr, path, out, outsz);
-	}
+	where = dir_entry(d, name, path, sizeof(path));
+	if (where < 0)
+		return where;
+	if (where)
+		return sysroot_readlink(d->sr, path, out, outsz);
 	n = readlinkat(d->dirfd, name, out, outsz);
 	if (n < 0)
 		return -errno;
