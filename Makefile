@@ -208,7 +208,8 @@ fuzz: deps
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need
+E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need \
+	$(B)/tests/kill-on-publish.so
 
 PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c tests/pathology/no_ring.c \
 	tests/pathology/thread_model.c tests/pathology/net_sockets.c tests/pathology/net_traffic.c \
@@ -221,6 +222,11 @@ $(B)/tests/pathology: $(PATHOLOGY_SRC) tests/pathology/pathology.h $(B)/FLAGS
 $(B)/tests/ring-need: tests/e2e/ring-need.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(shell $(PKG_CONFIG) --libs liburing)
+
+# An LD_PRELOAD shim: built without the sanitizers, which want their own runtime first.
+$(B)/tests/kill-on-publish.so: tests/e2e/kill-on-publish.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -o $@ $<
 
 $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 	@mkdir -p $(dir $@)

@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Where a command's output goes: standard output, or -o FILE written
- * whole or not at all. A regular file is written to a temporary file in
- * its own directory and renamed over it, so a reader (node_exporter's
- * textfile collector, a fleet's scp) sees the old file or the new one,
- * never half of one, and a failed run leaves the old one in place. A file
- * that is not ours to replace (another owner's, one we may not write, one
- * in a directory we may not write) is written in place, as before.
+ * whole or not at all.
+ *
+ * uringlint often runs as root into directories other users can write (a
+ * shared reports folder, node_exporter's textfile directory), so -o never
+ * opens the name it is given. Its directory is opened once; the name in it
+ * is looked at without following it (a symbolic link, a FIFO, a device, a
+ * socket or a directory there is refused, so nothing another user planted
+ * can redirect the report or block the run); the report is written into an
+ * unnamed O_TMPFILE in that directory, linked under a temporary name and
+ * renamed over the name, all relative to the one directory fd. A reader
+ * (the textfile collector, a fleet's scp) sees the old file or the new one,
+ * never half of one; a run killed while writing leaves nothing behind,
+ * because the file has no name until it is whole.
+ *
+ * The new file belongs to whoever runs uringlint. Its mode is the old
+ * file's when the old file was theirs, otherwise 0666 less the umask.
+ * Only a user who cannot create a file in the directory (never root) has a
+ * writable file of their own, with no other link, written in place.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,103 +31,219 @@
 
 #include "cmd.h"
 
-/* What -o names, once links are followed; "" when it does not exist yet. */
-static int resolve(const char *path, char *real, struct stat *st)
+struct out_file {
+	int dirfd;		/* the directory -o names, opened once */
+	const char *base;	/* the last component of -o */
+	int fd;			/* what the report is written to */
+	bool in_place;		/* fd is the old file itself */
+	char tmp[NAME_MAX + 1];	/* the name the O_EXCL fallback created, "" if none */
+};
+
+/* Opens -o's directory: everything but the last component, as given. */
+static int open_dir(const char *path, const char **base)
 {
-	if (stat(path, st)) {
-		if (errno != ENOENT)
-			return -errno;
-		real[0] = '\0';
-		return 0;
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	if (!slash) {
+		*base = path;
+		dir = NULL;
+	} else {
+		*base = slash + 1;
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+		if (!dir)
+			return -ENOMEM;
 	}
-	return realpath(path, real) ? 0 : -errno;
+	if (!**base || !strcmp(*base, ".") || !strcmp(*base, "..")) {
+		free(dir);
+		return -EISDIR;
+	}
+	if (strlen(*base) > NAME_MAX - 24) {	/* room for the temporary name */
+		free(dir);
+		return -ENAMETOOLONG;
+	}
+	fd = open(dir ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	return fd < 0 ? -errno : fd;
+}
+
+static mode_t default_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* An unnamed file in the directory, or an O_EXCL one where O_TMPFILE is not supported. */
+static int open_temp(struct out_file *o, mode_t mode)
+{
+	int i;
+
+	o->fd = openat(o->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (o->fd >= 0)
+		return fchmod(o->fd, mode) ? -errno : 0;
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	for (i = 0; i < 100; i++) {
+		snprintf(o->tmp, sizeof(o->tmp), ".%s.%d.%d", o->base, (int)getpid(), i);
+		o->fd = openat(o->dirfd, o->tmp,
+			       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (o->fd >= 0)
+			return fchmod(o->fd, mode) ? -errno : 0;
+		if (errno != EEXIST)
+			break;
+	}
+	o->tmp[0] = '\0';
+	return -errno;
 }
 
 /*
- * Opens the temporary file beside target (target itself when it exists):
- * ".NAME.XXXXXX" in the same directory, so the rename stays on one
- * filesystem. Its mode is the old file's, or what fopen would have made.
+ * The old file written in place: for a user who may write the file but not
+ * create one beside it. Opened without following a link or blocking, and
+ * written only if it is still the regular file of theirs that was looked at.
  */
-static FILE *open_temp(const char *target, const struct stat *old, char *tmp, size_t tmpsz)
+static int open_in_place(struct out_file *o, const struct stat *old)
 {
-	char dir[PATH_MAX], base[PATH_MAX];
-	mode_t mask;
-	FILE *f;
-	int fd;
+	struct stat st;
 
-	snprintf(dir, sizeof(dir), "%s", target);
-	snprintf(base, sizeof(base), "%s", target);
-	if ((size_t)snprintf(tmp, tmpsz, "%s/.%s.XXXXXX", dirname(dir), basename(base)) >= tmpsz) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (old) {
-		fchmod(fd, old->st_mode & 07777);
-	} else {
-		mask = umask(0);
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		int err = errno;
+	o->fd = openat(o->dirfd, o->base, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
+		return -errno;
+	if (fstat(o->fd, &st))
+		return -errno;
+	if (st.st_dev != old->st_dev || st.st_ino != old->st_ino || !S_ISREG(st.st_mode) ||
+	    st.st_nlink != 1)
+		return -EAGAIN;
+	o->in_place = true;
+	return ftruncate(o->fd, 0) ? -errno : 0;
+}
 
-		close(fd);
-		unlink(tmp);
-		errno = err;
+/* Looks at the name -o gives without following it; 0 or -errno, *why for a refusal. */
+static int open_output(const char *path, struct out_file *o, const char **why)
+{
+	struct stat st;
+	bool exists, mine;
+	int err;
+
+	o->dirfd = open_dir(path, &o->base);
+	if (o->dirfd < 0)
+		return o->dirfd;
+	exists = !fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW);
+	if (!exists && errno != ENOENT)
+		return -errno;
+	if (exists && !S_ISREG(st.st_mode)) {
+		*why = S_ISLNK(st.st_mode)  ? "it is a symbolic link, which -o never follows" :
+		       S_ISDIR(st.st_mode)  ? "it is a directory" :
+		       S_ISFIFO(st.st_mode) ? "it is a FIFO; -o writes only regular files" :
+					      "it is not a regular file; -o writes only regular files";
+		return -EINVAL;
 	}
-	return f;
+	mine = exists && st.st_uid == geteuid();
+	err = open_temp(o, mine ? st.st_mode & 07777 : default_mode());
+	if (err && exists && mine && (err == -EACCES || err == -EPERM) && geteuid() != 0)
+		err = open_in_place(o, &st);
+	if (err == -EAGAIN) {
+		*why = "it changed while it was opened";
+		return -EINVAL;
+	}
+	return err;
+}
+
+/*
+ * Gives the whole file its name. Signals that end the process are held
+ * off for the few system calls between the link and the rename, so that a
+ * temporary name is not left behind by Ctrl-C or a service stop.
+ */
+static int publish(struct out_file *o)
+{
+	char proc[64], tmp[NAME_MAX + 1];
+	sigset_t all, old;
+	int err = 0, i;
+
+	if (o->in_place)
+		return 0;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (!o->tmp[0]) {
+		/* Straight to the name when it is free; linkat never replaces. */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+		for (i = 0; i < 100; i++) {
+			const char *name = i ? tmp : o->base;
+
+			if (i)
+				snprintf(tmp, sizeof(tmp), ".%s.%d.%d", o->base, (int)getpid(), i);
+			/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd does not. */
+			if (!linkat(o->fd, "", o->dirfd, name, AT_EMPTY_PATH) ||
+			    !linkat(AT_FDCWD, proc, o->dirfd, name, AT_SYMLINK_FOLLOW)) {
+				if (i)
+					snprintf(o->tmp, sizeof(o->tmp), "%s", tmp);
+				break;
+			}
+			if (errno != EEXIST) {
+				err = -errno;
+				break;
+			}
+		}
+		if (i == 100)
+			err = -EEXIST;
+		if (!err && !i)
+			goto out;
+	}
+	if (!err && renameat(o->dirfd, o->tmp, o->dirfd, o->base))
+		err = -errno;
+	if (!err)
+		o->tmp[0] = '\0';
+out:
+	if (err && o->tmp[0])
+		unlinkat(o->dirfd, o->tmp, 0);
+	o->tmp[0] = '\0';
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
 }
 
 int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const void *data),
 		     const void *data)
 {
-	const char *name = g->output ? g->output : "standard output";
-	char real[PATH_MAX] = "", tmp[PATH_MAX + 16] = "";
-	struct stat st;
-	bool replace = false;
+	struct out_file o = { .dirfd = -1, .fd = -1 };
+	const char *why = NULL;
 	FILE *out = stdout;
 	int err;
 
 	if (g->output) {
-		err = resolve(g->output, real, &st);
+		err = open_output(g->output, &o, &why);
+		if (!err && !(out = fdopen(o.fd, "w")))
+			err = -errno;
 		if (err) {
-			error_msg("cannot open '%s': %s", g->output, strerror(-err));
-			return EXIT_CANNOT;
-		}
-		/* A device, a FIFO or a socket is written into, never replaced. */
-		replace = !real[0] || (S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-				       !access(real, W_OK));
-		if (replace) {
-			out = open_temp(real[0] ? real : g->output, real[0] ? &st : NULL, tmp,
-					sizeof(tmp));
-			/* No room for a second file in its directory: in place, as fopen would. */
-			if (!out && real[0] && (errno == EACCES || errno == EPERM || errno == EROFS))
-				replace = false;
-		}
-		if (!replace)
-			out = fopen(g->output, "we");
-		if (!out) {
-			error_msg("cannot open '%s': %s", g->output, strerror(errno));
-			return EXIT_CANNOT;
+			if (why)
+				error_msg("cannot write '%s': %s", g->output, why);
+			else
+				error_msg("cannot open '%s': %s", g->output, strerror(-err));
+			if (o.fd >= 0)
+				close(o.fd);
+			goto out;
 		}
 	}
 	errno = 0;
 	err = write(out, data);
 	if (fflush(out) != 0 || ferror(out))
 		err = errno ? -errno : -EIO;
-	if (g->output && fclose(out) != 0 && !err)
-		err = errno ? -errno : -EIO;
-	if (!err && replace && rename(tmp, real[0] ? real : g->output))
-		err = -errno;
-	if (err && replace)
-		unlink(tmp);
-	if (err) {
-		error_msg("cannot write '%s': %s", name, strerror(-err));
-		return EXIT_CANNOT;
+	if (g->output) {
+		if (!err && fsync(o.fd))
+			err = -errno;
+		if (!err)
+			err = publish(&o);
+		if (fclose(out) != 0 && !err)
+			err = errno ? -errno : -EIO;
 	}
-	return 0;
+	if (err)
+		error_msg("cannot write '%s': %s", g->output ? g->output : "standard output",
+			  strerror(-err));
+out:
+	if (o.tmp[0])
+		unlinkat(o.dirfd, o.tmp, 0);
+	if (o.dirfd >= 0)
+		close(o.dirfd);
+	return err ? EXIT_CANNOT : 0;
 }
