@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "input_file.h"
 #include "parse.h"
 #include "xalloc.h"
 
@@ -177,11 +178,12 @@ int config_load(const char *path, struct config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	plan_defaults(&cfg->plan);
 	thresholds_defaults(&cfg->th);
-	f = fopen(path ? path : CONFIG_DEFAULT_PATH, "re");
+	f = input_file_fopen(path ? path : CONFIG_DEFAULT_PATH);
 	if (!f) {
 		if (!path && errno == ENOENT)
 			return 0;	/* no policy file is the usual case */
-		error_msg("cannot read '%s': %s", path ? path : CONFIG_DEFAULT_PATH, strerror(errno));
+		error_msg("cannot read '%s': %s", path ? path : CONFIG_DEFAULT_PATH,
+			  input_file_strerror(-errno));
 		return EXIT_USAGE;
 	}
 	ret = config_read(f, path ? path : CONFIG_DEFAULT_PATH, cfg);

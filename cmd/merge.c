@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "input_file.h"
 #include "json_bytes.h"
 #include "merge.h"
 #include "xalloc.h"
@@ -28,16 +30,22 @@ static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 	const char *hostname;
 	struct stat st;
 	size_t i;
-	int *worst, ret;
+	int *worst, ret, fd;
 
-	if (stat(file, &st)) {
-		error_msg("cannot read '%s': %s", file, strerror(errno));
+	/* Opened once, without blocking: a FIFO at the name cannot hold the run. */
+	fd = input_file_open(file);
+	if (fd == -EINVAL)
+		return usage_error("'%s' is not a uringlint JSON report (not a regular file)", file);
+	if (fd < 0) {
+		error_msg("cannot read '%s': %s", file, strerror(-fd));
 		return EXIT_CANNOT;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MERGE_MAX_BYTES)
-		return usage_error("'%s' is not a uringlint JSON report (not a regular file of at "
-				   "most 256 MiB)", file);
-	doc = json_object_from_file(file);
+	if (fstat(fd, &st) || st.st_size > MERGE_MAX_BYTES) {
+		close(fd);
+		return usage_error("'%s' is not a uringlint JSON report (over 256 MiB)", file);
+	}
+	doc = json_object_from_fd(fd);
+	close(fd);
 	if (!doc) {
 		const char *why = json_util_get_last_err();
 
