@@ -167,40 +167,53 @@ static const char *first_denied(const struct sysroot_record *rec)
 	return "";
 }
 
-static int empty_dir(const char *out)
+/*
+ * Opens -o DIR once: a directory it makes (0700: what root reads of other
+ * processes is not for every user of this host), or an empty one of the
+ * user's own. A symbolic link at the name is not followed, and a directory
+ * of another user is refused: whoever owns it could read the capture or
+ * plant links in it. The fd or an exit status (as a negative number).
+ */
+static int open_out_dir(const char *out)
 {
+	struct dirent *de;
 	struct stat st;
+	bool empty = true;
+	DIR *d;
 	int fd;
 
-	if (stat(out, &st)) {
-		/* What root reads of other processes is not for every user of this host. */
-		if (mkdir(out, 0700)) {
-			error_msg("cannot create '%s': %s", out, strerror(errno));
-			return EXIT_CANNOT;
-		}
-		return 0;
+	if (mkdir(out, 0700) && errno != EEXIST) {
+		error_msg("cannot create '%s': %s", out, strerror(errno));
+		return -EXIT_CANNOT;
 	}
-	fd = S_ISDIR(st.st_mode) ? open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (fd >= 0) {
-		DIR *d = fdopendir(fd);
-		struct dirent *de;
-		bool empty = true;
-
-		while (d && (de = readdir(d)))
-			empty &= !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-		if (d)
-			closedir(d);
-		else
-			close(fd);
-		if (empty)
-			return 0;
+	fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
+		return -usage_error("-o '%s' exists and is not a directory (a symbolic link is not "
+				    "followed)", out);
+	if (fd < 0) {
+		error_msg("cannot open '%s': %s", out, strerror(errno));
+		return -EXIT_CANNOT;
 	}
-	return usage_error("-o '%s' exists and is not an empty directory", out);
+	if (fstat(fd, &st) || st.st_uid != geteuid()) {
+		close(fd);
+		return -usage_error("-o '%s' belongs to another user: capture writes into a new "
+				    "directory or an empty one of its own", out);
+	}
+	d = fdopendir(dup(fd));
+	while (d && (de = readdir(d)))
+		empty &= !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	if (!d || !empty) {
+		close(fd);
+		return -usage_error("-o '%s' exists and is not an empty directory", out);
+	}
+	return fd;
 }
 
 /* The tree and its CAPTURE note; 0 or -errno, *what naming what could not be written. */
-static int write_tree(const char *out, struct sysroot_record *rec, const struct capture_args *a,
-		      struct tree_writer *tw, const char **what)
+static int write_tree(int outfd, const char *out, struct sysroot_record *rec,
+		      const struct capture_args *a, struct tree_writer *tw, const char **what)
 {
 	char stamp[64];
 	time_t now = time(NULL);
@@ -208,7 +221,7 @@ static int write_tree(const char *out, struct sysroot_record *rec, const struct 
 	FILE *f;
 	int fd, err = 0;
 
-	tw->outfd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	tw->outfd = outfd;
 	tw->livefd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	*what = out;
 	if (tw->outfd < 0 || tw->livefd < 0)
@@ -257,7 +270,7 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 	const char *what = NULL;
 	char real[PATH_MAX];
 	size_t i, denied;
-	int opt, ret = 0, err;
+	int opt, ret = 0, err, outfd;
 
 	while ((opt = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		if (opt == OPT_PID) {
@@ -293,15 +306,17 @@ int cmd_capture(int argc, char **argv, struct global_opts *g)
 		ret = usage_error("capture needs -o DIR, the tree to write");
 		goto out;
 	}
-	ret = empty_dir(g->output);
-	if (ret)
+	outfd = open_out_dir(g->output);
+	if (outfd < 0) {
+		ret = -outfd;
 		goto out;
+	}
 	ret = record_run(g, &a, &rec);
 	if (rec.err) {
 		error_msg("out of memory recording the reads");
 		ret = EXIT_CANNOT;
 	}
-	err = write_tree(g->output, &rec, &a, &tw, &what);
+	err = write_tree(outfd, g->output, &rec, &a, &tw, &what);
 	if (err) {
 		error_msg("cannot write '%s' into '%s': %s", what, g->output, strerror(-err));
 		ret = EXIT_CANNOT;
