@@ -176,8 +176,42 @@ void check_sqpoll_cpu_irqs(const struct check *c, struct check_ctx *ctx)
 	}
 }
 
+/*
+ * The processes that call themselves irqbalance but are not the daemon
+ * (facts/proc_identity.h): named in the evidence, their word not taken.
+ */
+static void irqbalance_impostors(struct finding *f, const struct cpu_facts *cf)
+{
+	struct json_object *list, *o;
+	size_t i;
+
+	if (!cf->nimpostors)
+		return;
+	list = json_object_new_array();
+	for (i = 0; i < cf->nimpostors && i < IMPOSTORS_MAX; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "pid", json_object_new_int(cf->impostors[i].pid));
+		json_object_object_add(o, "why", json_object_new_string(cf->impostors[i].why));
+		json_object_array_add(list, o);
+	}
+	json_object_object_add(f->evidence, "impostors", list);
+	finding_ev_int(f, "impostors_total", (int64_t)cf->nimpostors);
+}
+
+/* " (pid N, named irqbalance, is not the daemon: WHY; ignored)" or "". */
+static const char *impostor_note(const struct cpu_facts *cf, char *buf, size_t bufsz)
+{
+	if (!cf->nimpostors)
+		return "";
+	snprintf(buf, bufsz, "; pid %d calls itself irqbalance but %s: not the daemon, ignored%s",
+		 cf->impostors[0].pid, cf->impostors[0].why,
+		 cf->nimpostors > 1 ? " (and more: see impostors)" : "");
+	return buf;
+}
+
 void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 {
+	char note[256];
 	const struct cpu_facts *cf = &ctx->host->cpu;
 	const struct cpuset *plan = &ctx->plan->sqpoll_cpus;
 	char list[64], banned[64];
@@ -190,8 +224,10 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 	}
 	if (!cf->irqbalance_running) {
 		f = report_add(ctx->report, &c->info, STATUS_PASS, "host",
-			       "irqbalance is not running: manual IRQ placement stays as set");
+			       "irqbalance is not running: manual IRQ placement stays as set%s",
+			       impostor_note(cf, note, sizeof(note)));
 		finding_ev_bool(f, "running", false);
+		irqbalance_impostors(f, cf);
 		return;
 	}
 	if (!ctx->plan->has_sqpoll_cpus) {
@@ -229,6 +265,8 @@ void check_irqbalance(const struct check *c, struct check_ctx *ctx)
 				list);
 	finding_ev_bool(f, "running", true);
 	finding_ev_int(f, "pid", cf->irqbalance_pid);
+	finding_ev_bool(f, "exe_checked", cf->irqbalance_exe_checked);
+	irqbalance_impostors(f, cf);
 }
 
 void check_cpu_frequency_governor(const struct check *c, struct check_ctx *ctx)

@@ -7,6 +7,7 @@
 
 #include "array.h"
 #include "cpu_facts.h"
+#include "proc_identity.h"
 #include "parse.h"
 
 #define P_ONLINE "sys/devices/system/cpu/online"
@@ -235,7 +236,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		return;
 	}
 	while ((de = readdir(d))) {
-		int pid;
+		int pid, err;
 
 		if (parse_pid(de->d_name, &pid))
 			continue;
@@ -243,9 +244,27 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		if (sysroot_read_namef(sr, comm, sizeof(comm), "proc/%d/comm", pid))
 			continue;	/* exited meanwhile, or not ours to read */
 		if (!strcmp(comm, "irqbalance")) {
-			cf->irqbalance_running = true;
-			cf->irqbalance_pid = pid;
-			break;
+			struct daemon_identity id;
+
+			err = proc_daemon_identity(sr, pid, "irqbalance", &id);
+			if (err == -ENOENT || err == -ESRCH)
+				continue;	/* exited meanwhile */
+			if (err)
+				snprintf(id.why, sizeof(id.why), "its status cannot be read (%s)",
+					 strerror(-err));
+			if (id.genuine) {
+				cf->irqbalance_running = true;
+				cf->irqbalance_pid = pid;
+				cf->irqbalance_exe_checked = id.exe_checked;
+				break;
+			}
+			/* Another user's program by that name: named, and its word not taken. */
+			if (cf->nimpostors < IMPOSTORS_MAX) {
+				cf->impostors[cf->nimpostors].pid = pid;
+				snprintf(cf->impostors[cf->nimpostors].why,
+					 sizeof(cf->impostors[0].why), "%s", id.why);
+			}
+			cf->nimpostors++;
 		}
 	}
 	closedir(d);

@@ -58,10 +58,21 @@ struct cpu_facts {
 		struct cpuset cpus;
 	} nodes[NUMA_NODES_MAX];
 
-	/* irqbalance: running (from proc/PID/comm), and its banned CPUs */
+	/*
+	 * irqbalance: running (a process of that comm that is the daemon: see
+	 * proc_identity.h), and its banned CPUs; the processes of that name that
+	 * are not the daemon, whose environment is not taken.
+	 */
 	struct fact_err irqbalance_e;
 	bool irqbalance_running;
+	bool irqbalance_exe_checked;
 	int irqbalance_pid;
+#define IMPOSTORS_MAX 4
+	struct {
+		int pid;
+		char why[128];
+	} impostors[IMPOSTORS_MAX];
+	size_t nimpostors;		/* all of them; the first IMPOSTORS_MAX listed */
 	bool banned_known;
 	struct cpuset banned;
 	char banned_source[96];

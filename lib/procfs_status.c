@@ -18,21 +18,21 @@ static int keyed_i64(const char *text, const char *key, int64_t *out)
 }
 
 /* "Uid:\t0\t0\t0\t0": real, effective, saved, fs. */
-static int second_id(const char *text, const char *key, unsigned int *out)
+static int four_ids(const char *text, const char *key, unsigned int out[4])
 {
-	char val[128], *end;
+	char val[128], *p, *end;
 	unsigned long v;
+	int i;
 
 	if (parse_keyed_value(text, key, val, sizeof(val)))
 		return -EBADMSG;
-	errno = 0;
-	strtoul(val, &end, 10);
-	if (end == val || errno)
-		return -EBADMSG;
-	v = strtoul(end, &end, 10);
-	if (errno || v > 0xffffffffUL)
-		return -EBADMSG;
-	*out = (unsigned int)v;
+	for (i = 0, p = val; i < 4; i++, p = end) {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v > 0xffffffffUL || (*end && *end != '\t' && *end != ' '))
+			return -EBADMSG;
+		out[i] = (unsigned int)v;
+	}
 	return 0;
 }
 
@@ -116,8 +116,10 @@ int proc_status_parse(const char *text, struct proc_status *st)
 	if (keyed_i64(text, "Tgid", &v) || v <= 0 || v > 0x7fffffff)
 		return -EBADMSG;
 	st->tgid = (pid_t)v;
-	if (second_id(text, "Uid", &st->euid) || second_id(text, "Gid", &st->egid))
+	if (four_ids(text, "Uid", st->uids) || four_ids(text, "Gid", st->gids))
 		return -EBADMSG;
+	st->euid = st->uids[1];
+	st->egid = st->gids[1];
 	if (parse_groups(text, st))
 		return -EBADMSG;
 	if (parse_keyed_value(text, "CapEff", val, sizeof(val)) ||
@@ -143,6 +145,11 @@ int proc_status_parse(const char *text, struct proc_status *st)
 	parse_keyed_value(text, "Cpus_allowed_list", st->cpus_allowed_list,
 			  sizeof(st->cpus_allowed_list));
 	return 0;
+}
+
+bool proc_status_all_root(const struct proc_status *st)
+{
+	return !st->uids[0] && !st->uids[1] && !st->uids[2] && !st->uids[3];
 }
 
 bool proc_status_has_cap(const struct proc_status *st, unsigned int bit)

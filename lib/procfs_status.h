@@ -17,6 +17,8 @@
 struct proc_status {
 	char name[64];
 	pid_t tgid;
+	uid_t uids[4];		/* real, effective, saved, filesystem */
+	gid_t gids[4];
 	uid_t euid;
 	gid_t egid;
 	gid_t groups[STATUS_MAX_GROUPS];
@@ -32,6 +34,9 @@ struct proc_status {
 
 /* 0, or -EBADMSG when a line the kernel always prints is missing or garbled. */
 int proc_status_parse(const char *text, struct proc_status *st);
+
+/* Every one of the four user IDs is root's: started by root, not a set-user-ID program. */
+bool proc_status_all_root(const struct proc_status *st);
 
 bool proc_status_has_cap(const struct proc_status *st, unsigned int bit);
 bool proc_status_in_group(const struct proc_status *st, gid_t gid);

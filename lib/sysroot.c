@@ -325,6 +325,15 @@ bool sysroot_exists(const struct sysroot *sr, const char *rel)
 	return true;
 }
 
+int sysroot_stat_live(const struct sysroot *sr, const char *rel, struct stat *st)
+{
+	while (*rel == '/')
+		rel++;
+	if (!sr->live)
+		return -EOPNOTSUPP;
+	return fstatat(sr->dirfd, rel, st, 0) ? -errno : 0;
+}
+
 /* One read(2), again when a signal cut it short: bytes, 0 at the end, or -errno. */
 static ssize_t read_retry(int fd, void *buf, size_t n)
 {

@@ -102,6 +102,14 @@ int sysroot_read_name(const struct sysroot *sr, const char *rel, char *out, size
 int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_t outsz);
 
 /*
+ * The inode rel names, links followed (proc/PID/exe: the program file
+ * itself), on the live system only: a captured tree holds the link, not
+ * the file, so there it is -EOPNOTSUPP. Not recorded. 0 or -errno.
+ */
+struct stat;
+int sysroot_stat_live(const struct sysroot *sr, const char *rel, struct stat *st);
+
+/*
  * A directory whose entries are read by name, many of them (an audit reads
  * proc/PID/fd/N and proc/PID/fdinfo/N for 10,000 fds). On the live host,
  * unrecorded, each name is looked up from the directory's own fd: one path

@@ -49,6 +49,16 @@ fresh() { # fresh NAME: a copy of host-6.18 to edit
 	echo "derived from host-6.18 by derive.sh: $2" >>"$1/CAPTURE"
 }
 
+# irqbalance_proc TREE: the packaged daemon as pid 4242, as proc shows it: its comm, its
+# status (root's, from the capture's own) and its program (proc/PID/exe).
+irqbalance_proc() {
+	mkdir -p "$1/proc/4242"
+	echo irqbalance >"$1/proc/4242/comm"
+	sed -e 's/^Name:.*/Name:\tirqbalance/' -e 's/^\(Tgid\|Pid\|NStgid\|NSpid\):.*/\1:\t4242/' \
+		-e 's/^PPid:.*/PPid:\t1/' host-6.18/proc/self/status >"$1/proc/4242/status"
+	ln -sfn /usr/sbin/irqbalance "$1/proc/4242/exe"
+}
+
 irq_line() { # irq_line IRQ CPU NAME: a PCI-MSIX line and its affinity files
 	t=$1
 	printf '%4s:          0       4711  PCI-MSIX-0000:00:06.0  %s-edge      %s\n' "$2" "$(($2 - 50))" "$4" \
@@ -67,8 +77,8 @@ echo 1 >"$t/sys/devices/system/cpu/nohz_full"
 irq_line "$t" 50 0 nvme0q0
 irq_line "$t" 51 0 nvme0q1
 irq_line "$t" 52 1 nvme0q2
-mkdir -p "$t/proc/4242" "$t/etc/default"
-echo irqbalance >"$t/proc/4242/comm"
+mkdir -p "$t/etc/default"
+irqbalance_proc "$t"
 printf '# irqbalance is a daemon process that distributes interrupts across CPUs.\n#IRQBALANCE_BANNED_CPULIST=\n' \
 	>"$t/etc/default/irqbalance"
 for cpu in 0 1; do
@@ -202,8 +212,8 @@ for q in 0 1 2 3 4 5 6 7; do
 done
 echo 32768 >"$t/proc/sys/net/core/rps_sock_flow_entries"
 echo 4096 >"$t/proc/sys/net/ipv4/tcp_max_syn_backlog"
-mkdir -p "$t/proc/4242" "$t/etc/default"
-echo irqbalance >"$t/proc/4242/comm"
+mkdir -p "$t/etc/default"
+irqbalance_proc "$t"
 printf '/usr/sbin/irqbalance\0--foreground\0' >"$t/proc/4242/cmdline"
 for q in 0 1 2 3 4 5 6 7; do printf -- '--banirq=%s\0' $((61 + q)) >>"$t/proc/4242/cmdline"; done
 printf 'IRQBALANCE_BANNED_CPULIST=1\nIRQBALANCE_ARGS="--banirq=61 --banirq=62 --banirq=63 --banirq=64 --banirq=65 --banirq=66 --banirq=67 --banirq=68"\n' \

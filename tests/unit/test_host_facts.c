@@ -125,6 +125,52 @@ static void test_hostile_tree(void **state)
 	rm_rf(dir);
 }
 
+/*
+ * Processes named irqbalance that are not the daemon: one run by a user
+ * (its IDs), one by root from a program of another name. Neither is taken
+ * for the daemon, both are named; the real one after them still is.
+ */
+static void test_irqbalance_impostors(void **state)
+{
+	static const char status[] = "Name:\tirqbalance\nTgid:\t%s\nUid:\t%s\t%s\t%s\t%s\n"
+				     "Gid:\t0\t0\t0\t0\nGroups:\t\nCapEff:\t0000000000000000\n"
+				     "Threads:\t1\n";
+	char *dir = make_tmpdir(), text[256], rel[64], link[PATH_MAX];
+	struct host_facts hf;
+
+	(void)state;
+	write_file(dir, "proc/1/comm", "init\n");
+	/* 100: a user's copy of a shell, with a saved set-user-ID of root's */
+	write_file(dir, "proc/100/comm", "irqbalance\n");
+	snprintf(text, sizeof(text), status, "100", "1000", "0", "0", "0");
+	write_file(dir, "proc/100/status", text);
+	/* 200: root's, but its program is a shell */
+	write_file(dir, "proc/200/comm", "irqbalance\n");
+	snprintf(text, sizeof(text), status, "200", "0", "0", "0", "0");
+	write_file(dir, "proc/200/status", text);
+	snprintf(link, sizeof(link), "%s/proc/200/exe", dir);
+	assert_int_equal(symlink("/usr/bin/dash", link), 0);
+	collect(dir, &hf);
+	assert_int_equal(hf.cpu.irqbalance_e.err, 0);
+	assert_false(hf.cpu.irqbalance_running);
+	assert_int_equal(hf.cpu.nimpostors, 2);
+	host_facts_free(&hf);
+
+	/* 300: the packaged daemon, root's in every ID: it counts, whatever the order they are listed in. */
+	write_file(dir, "proc/300/comm", "irqbalance\n");
+	snprintf(text, sizeof(text), status, "300", "0", "0", "0", "0");
+	write_file(dir, "proc/300/status", text);
+	snprintf(rel, sizeof(rel), "%s/proc/300/exe", dir);
+	assert_int_equal(symlink("/usr/sbin/irqbalance", rel), 0);
+	collect(dir, &hf);
+	assert_true(hf.cpu.irqbalance_running);
+	assert_int_equal(hf.cpu.irqbalance_pid, 300);
+	assert_false(hf.cpu.irqbalance_exe_checked);	/* a tree holds the link only */
+	assert_true(hf.cpu.nimpostors <= 2);
+	host_facts_free(&hf);
+	rm_rf(dir);
+}
+
 /* CPU isolation, IRQs and irqbalance from a derived tree. */
 static void test_cpu_facts(void **state)
 {
@@ -337,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_hostile_tree),
 		cmocka_unit_test(test_cpu_facts),
+		cmocka_unit_test(test_irqbalance_impostors),
 		cmocka_unit_test(test_net_facts),
 		cmocka_unit_test(test_dir_facts_captured),
 		cmocka_unit_test(test_dir_facts_live),
