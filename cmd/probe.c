@@ -226,7 +226,9 @@ static void table(struct report *r, const struct probe_result *p, bool contrast)
 		any |= p->modes[i].ran;
 	if (!any)
 		return;
-	report_note(r, "%s", contrast ? "\nContrast: the classic mistakes, measured here" : "");
+	report_note(r, "%s", "");
+	if (contrast)
+		report_note(r, "Contrast: the classic mistakes, measured here");
 	report_note(r, "  %-14s %9s %8s %8s %9s %9s %8s %9s %8s", "MODE", "IOPS", "p50 us",
 		    "p99 us", "p99.9 us", "PUNTS", "NEW WRK", "ENTER/IO", "VCSW/IO");
 	for (i = first; i < last; i++) {
@@ -247,7 +249,8 @@ static void histograms(struct report *r, const struct probe_result *p)
 	static const char bar[] = "########################################";
 	unsigned int i, b;
 
-	report_note(r, "\nCompletion latency (share of requests per microsecond range)");
+	report_note(r, "%s", "");
+	report_note(r, "Completion latency (share of requests per microsecond range)");
 	for (i = 0; i < PM__COUNT; i++) {
 		const struct probe_mode_result *m = &p->modes[i];
 		uint64_t max = 0;

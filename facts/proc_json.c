@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
 #include "json_bytes.h"
 #include "json_put.h"
 #include "proc_json.h"
@@ -200,11 +199,10 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	return err;
 }
 
-/* A note, so the comm is shown escaped here: notes are text with their own line breaks. */
+/* A note: the comm as it is, which the writers escape as they escape every note. */
 void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 {
 	size_t i, sq = 0, unnamed;
-	char *comm;
 
 	if (!fact_ok(&pf->e)) {
 		snprintf(buf, bufsz, "pid %d: %s", (int)pf->pid, pf->e.why);
@@ -216,9 +214,8 @@ void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 	snprintf(buf, bufsz,
 		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL%s), %u fds, %zu threads (%u iou-sqp, %u "
 		 "iou-wrk, %u in D)",
-		 (int)pf->pid, (comm = escape_text(pf->comm, 0, 0)),
+		 (int)pf->pid, pf->comm,
 		 pf->incomplete ? " [exited while read]" : "", pf->nrings, pf->nrings == 1 ? "" : "s",
 		 sq, unnamed ? ", and a SQPOLL thread no ring names" : "", pf->nfds, pf->threads.n,
 		 pf->threads.iou_sqp, pf->threads.iou_wrk, pf->threads.d_state);
-	free(comm);
 }

@@ -2,7 +2,6 @@
 /* The threads of one process, with what io_uring makes of them. */
 #include <ctype.h>
 #include <errno.h>
-#include <libproc2/pids.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,44 +84,6 @@ static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
 	return 0;
 }
 
-static int collect_live(pid_t pid, struct proc_threads *pt)
-{
-	enum pids_item items[] = { PIDS_ID_TID, PIDS_CMD, PIDS_STATE, PIDS_WCHAN_NAME,
-				   PIDS_PROCESSOR, PIDS_FLAGS };
-	enum { I_TID, I_CMD, I_STATE, I_WCHAN, I_CPU, I_FLAGS };
-	struct pids_info *info = NULL;
-	struct pids_fetch *fetch;
-	unsigned int these = (unsigned int)pid;
-	int i, err;
-
-	err = procps_pids_new(&info, items, ARRAY_SIZE(items));
-	if (err < 0)
-		return err;
-	fetch = procps_pids_select(info, &these, 1, PIDS_SELECT_PID_THREADS);
-	if (!fetch) {
-		procps_pids_unref(&info);
-		return -ENOENT;
-	}
-	for (i = 0; i < fetch->counts->total; i++) {
-		struct pids_stack *s = fetch->stacks[i];
-		struct proc_thread t = { .cpu = -1 };
-		const char *wchan = PIDS_VAL(I_WCHAN, str, s, info);
-
-		t.tid = PIDS_VAL(I_TID, s_int, s, info);
-		snprintf(t.comm, sizeof(t.comm), "%s", PIDS_VAL(I_CMD, str, s, info));
-		t.state = PIDS_VAL(I_STATE, s_ch, s, info);
-		snprintf(t.wchan, sizeof(t.wchan), "%s", wchan && strcmp(wchan, "-") ? wchan : "");
-		t.cpu = PIDS_VAL(I_CPU, s_int, s, info);
-		t.kind = thread_kind_of(PIDS_VAL(I_FLAGS, ul_int, s, info), t.comm);
-		if (add_thread(pt, &t)) {
-			procps_pids_unref(&info);
-			return -ENOMEM;
-		}
-	}
-	procps_pids_unref(&info);
-	return pt->n ? 0 : -ENOENT;
-}
-
 static int by_tid(const void *a, const void *b)
 {
 	const struct proc_thread *x = a, *y = b;
@@ -130,7 +91,13 @@ static int by_tid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static int collect_captured(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
+/*
+ * Each thread's stat (and wchan) through the sysroot, live and in a captured
+ * tree alike: one road, so a capture replays the threads a live run saw,
+ * and a thread's name is kept byte for byte as the kernel printed it (a
+ * name is whatever the program set: escaped only where it is shown).
+ */
+static int collect_tasks(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
 	struct proc_thread t;
 	struct task_iter it;
@@ -255,7 +222,7 @@ void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threa
 	int err;
 
 	memset(pt, 0, sizeof(*pt));
-	err = sr->live ? collect_live(pid, pt) : collect_captured(sr, pid, pt);
+	err = collect_tasks(sr, pid, pt);
 	/* In TID order, as the live /proc lists them, whatever order a tree's directory has. */
 	if (!err && pt->n > 1)
 		qsort(pt->v, pt->n, sizeof(*pt->v), by_tid);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
 #include "json_bytes.h"
 #include "json_put.h"
 #include "sockets_json.h"
@@ -202,14 +201,12 @@ bool proc_sockets_summary(const struct proc_sockets *ps, char *buf, size_t bufsz
 	for (i = 0; i < ps->nlisteners && i < SUMMARY_LISTENERS; i++) {
 		const struct proc_listener *l = &ps->listeners[i];
 		const struct proc_socket *s = &ps->v[l->first];
-		char *name;
+		const char *name = s->proto != NET_UNIX ? proc_socket_local(s, addr, sizeof(addr))
+				   : s->un.path ? s->un.path : "(unbound)";
 
-		if (s->proto == NET_UNIX)
-			name = escape_text(s->un.path ? s->un.path : "(unbound)", 120, 0);
-		else
-			name = escape_text(proc_socket_local(s, addr, sizeof(addr)), 0, 0);
-		add(buf, bufsz, &len, "%s %s", i ? "," : "; listening on", name);
-		free(name);
+		/* Raw, as every note is: the writers escape it (escape.h). */
+		add(buf, bufsz, &len, "%s %.120s%s", i ? "," : "; listening on", name,
+		    strlen(name) > 120 ? "..." : "");
 		if (l->in_netns > 1)
 			add(buf, bufsz, &len, " (%zu of this process's, a reuseport group of %zu)",
 			    l->ours, l->in_netns);
@@ -224,11 +221,7 @@ bool proc_sockets_summary(const struct proc_sockets *ps, char *buf, size_t bufsz
 		add(buf, bufsz, &len, "; %u registered socket%s not identifiable (this kernel's "
 		    "fdinfo names them only by protocol)", ps->registered_unidentified,
 		    ps->registered_unidentified == 1 ? "" : "s");
-	if (!fact_ok(&ps->e)) {
-		char *why = escape_text(ps->e.why, 200, 0);
-
-		add(buf, bufsz, &len, "; %s", why);
-		free(why);
-	}
+	if (!fact_ok(&ps->e))
+		add(buf, bufsz, &len, "; %.200s%s", ps->e.why, strlen(ps->e.why) > 200 ? "..." : "");
 	return true;
 }

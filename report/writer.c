@@ -53,17 +53,15 @@ int write_report(FILE *out, const struct report *r, enum output_format fmt,
 	}
 }
 
+/*
+ * A note is one line: a newline in it came from a name (a directory, a
+ * program's argv[0]) and is escaped with the rest, so no name can start a
+ * line of its own that reads like a finding.
+ */
 void write_note(FILE *out, const char *note)
 {
-	char *copy = xstrdup(note), *line, *next, *shown;
+	char *shown = escape_text(note, 0, 0);
 
-	for (line = copy; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		shown = escape_text(line, 0, ESCAPE_KEEP_BACKSLASH);
-		fprintf(out, "%s\n", shown);
-		free(shown);
-	}
-	free(copy);
+	fprintf(out, "%s\n", shown);
+	free(shown);
 }

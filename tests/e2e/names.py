@@ -17,7 +17,7 @@ import re
 import sys
 
 COMM = b"\x1b[31mx\x1b[0m\n"
-THREAD = b"t\x1b[2J\n)(|*_"
+THREAD = b"t\x1b[2J\n)(\xff|*_"
 FILES = [
     b"evil\x1b]0;PWNED\x07\x1b[2J\n  PASS   fd-o-direct           all good.dat",
     b"md`|*_[x](javascript:x)<b>&amp;\"'#.dat",
@@ -87,6 +87,26 @@ def check_json(path, datadir):
             fail("subject_base64 does not decode to the name: %r" % x["subject"])
 
 
+def submitters(obj):
+    if isinstance(obj, dict):
+        for s in obj.get("submitters", []) if isinstance(obj.get("submitters"), list) else []:
+            yield s
+        for v in obj.values():
+            yield from submitters(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from submitters(v)
+
+
+def check_ringmap(path):
+    """The named thread is a submitter in the ring map, its name given back byte for byte."""
+    with open(path, encoding="utf-8", errors="strict") as f:
+        doc = json.load(f)
+    names = [as_bytes(s, "comm") for s in submitters(doc) if s.get("comm") is not None]
+    if THREAD not in names:
+        fail("the thread %r is not a submitter by its exact name: %r" % (THREAD, names))
+
+
 def mangle(b):
     """seq_file_path(m, f, " \\t\\n\\\\"): those bytes as octal escapes (6.14+ UserFiles)."""
     return b"".join(b"\\%03o" % c if c in b" \t\n\\" else bytes([c]) for c in b)
@@ -124,6 +144,8 @@ if __name__ == "__main__":
         human(sys.argv[2])
     elif cmd == "json" and len(sys.argv) == 4:
         check_json(sys.argv[2], sys.argv[3])
+    elif cmd == "ringmap" and len(sys.argv) == 3:
+        check_ringmap(sys.argv[2])
     elif cmd == "tree" and len(sys.argv) == 3:
         tree(sys.argv[2])
     else:

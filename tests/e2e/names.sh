@@ -84,6 +84,14 @@ elif start hostile-names; then
 			skip "hostile names: promtool check metrics" "promtool is not installed (Debian: prometheus)"
 		fi
 	fi
+	# The ring map names its submitter by the name the thread set, every byte of it.
+	if [ "$(id -u)" -eq 0 ]; then
+		"$BIN" audit "$pid" --watch 1 --format json >"$TMP/names.watch.json" 2>"$TMP/names.watch.err"
+		checked "hostile names: the ring map gives the thread's name back exactly (comm_base64)" \
+			python3 "$CHECK" ringmap "$TMP/names.watch.json"
+	else
+		skip "hostile names: the ring map's thread name" "the watch needs root"
+	fi
 	stop "$pid"
 	for _ in $(seq 50); do [ -z "$(ls -A "$TMP/data")" ] && break; sleep 0.1; done
 	[ -z "$(ls -A "$TMP/data")" ] && ok "hostile names: files removed on SIGTERM" ||

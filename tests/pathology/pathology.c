@@ -271,11 +271,24 @@ static int one_cpu(void)
 }
 
 /* Names a process chooses, as hostile as they come; the e2e names suite knows them. */
+/*
+ * It drives a ring of its own (a NOP every 50 ms), so that a watched audit
+ * names it in the ring map as a submitter.
+ */
 static void *named_thread(void *arg)
 {
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+
 	(void)arg;
-	while (!stop)
+	ring_init(&ring, 4, 0, 0, -1);
+	while (!stop) {
+		io_uring_prep_nop(io_uring_get_sqe(&ring));
+		if (io_uring_submit_and_wait(&ring, 1) == 1 && !io_uring_peek_cqe(&ring, &cqe))
+			io_uring_cqe_seen(&ring, cqe);
 		sleep_ms(50);
+	}
+	io_uring_queue_exit(&ring);
 	return NULL;
 }
 
@@ -298,7 +311,7 @@ static void hostile_names(const char *dir)
 	ret = pthread_create(&t, NULL, named_thread, NULL);
 	if (ret)
 		die("pthread_create", ret);
-	ret = pthread_setname_np(t, "t\033[2J\n)(|*_");
+	ret = pthread_setname_np(t, "t\033[2J\n)(\xff|*_");
 	if (ret)
 		die("pthread_setname_np", ret);
 	for (i = 0; i < 4; i++) {
