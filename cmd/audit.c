@@ -19,6 +19,7 @@ enum {
 	OPT_DATA_PATH,
 	OPT_WATCH,
 	OPT_EXEC,
+	OPT_USER,
 };
 
 const struct cmd_option audit_options[] = {
@@ -33,6 +34,9 @@ const struct cmd_option audit_options[] = {
 	{ "exec", 0, OPT_EXEC, ARG_NONE, NULL, NULL, 0, "--exec runs a program on the live system",
 	  "run the program after --, watched from its start to its\nend (root): every ring's setup "
 	  "flags; exits with its status" },
+	{ "user", 0, OPT_USER, ARG_VALUE, "USER", NULL, 0, "--user runs a program on the live system",
+	  "with --exec: run the program as USER (a name or a uid),\nwith USER's groups, while "
+	  "uringlint keeps root to watch it" },
 	{ NULL },
 };
 
@@ -45,6 +49,7 @@ struct audit_args {
 	size_t ndata_paths, data_paths_cap;
 	unsigned int watch;	/* --watch SECONDS, 0: off */
 	bool exec;		/* --exec -- CMD ARGS */
+	const char *user;	/* --user USER: whom --exec's program runs as */
 };
 
 /* What the checks read of a file, for the collection; the application matched once. */
@@ -214,6 +219,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	struct audit_args a = { 0 };
 	struct host_facts *hf = NULL;
 	struct audit_opts aopts;
+	struct exec_user eu;
 	struct check_ctx ctx;
 	struct plan plan;
 	struct report r;
@@ -242,6 +248,8 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 			a.data_paths[a.ndata_paths++] = optarg;
 		} else if (c == OPT_EXEC) {
 			a.exec = true;
+		} else if (c == OPT_USER) {
+			a.user = optarg;
 		}
 	}
 	if (ret)
@@ -254,14 +262,21 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					    "--all or --watch");
 			goto out_args;
 		}
+		ret = exec_user_lookup(a.user, &eu);
+		if (ret)
+			goto out_args;
 		hf = cmd_host_report(&g->sr, &copts, "audit", &r);
 		plan_defaults(&plan);
 		aopts = (struct audit_opts){ .data_paths = a.data_paths,
 					     .ndata_paths = a.ndata_paths };
 		ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts,
 					  .th = &g->cfg->th, .report = &r };
-		ret = cmd_audit_exec(g, argv + optind, &ctx);
+		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &ctx);
 		cmd_host_report_free(hf, &r);
+		goto out_args;
+	}
+	if (a.user) {
+		ret = usage_error("--user is for the program --exec runs");
 		goto out_args;
 	}
 	for (; optind < argc; optind++) {

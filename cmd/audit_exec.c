@@ -10,18 +10,33 @@
  * and the report is written. uringlint exits with the program's status:
  * a wrapper must not change what its caller sees, unless asked to fail on
  * findings (--fail-on).
+ *
+ * What the program is given: uringlint's environment, stdin, stdout and
+ * stderr, and, without --user, its user (root, every capability). With
+ * --user the program runs as that user, with the user's groups (as
+ * initgroups(3) gives them) and HOME, SHELL, USER and LOGNAME set as su(1)
+ * sets them, and no capability; uringlint keeps root to watch it. CMD
+ * without a '/' is looked up in PATH, as env(1) and every wrapper do.
+ * The program ends with uringlint: it gets SIGTERM if uringlint dies
+ * (PR_SET_PDEATHSIG), so a killed watch leaves no orphan behind. (The
+ * kernel clears that at the exec of a set-user-ID or file-capability
+ * program, which then runs on.)
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "parse.h"
 #include "proc_facts.h"
 #include "ring_match.h"
 
@@ -110,22 +125,88 @@ static double since(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* In the child: wait for the go, then become the program; say why if it cannot. */
-static void child(char **argv, int go, int why)
+/* Why the child could not become the program: the step, and its errno. */
+enum child_step { STEP_USER, STEP_EXEC };
+struct child_why {
+	int step;
+	int err;
+};
+
+static void child_fail(int why, enum child_step step, int err)
+{
+	struct child_why w = { step, err };
+
+	if (write(why, &w, sizeof(w)) < 0) {
+		/* nothing more to say */
+	}
+	_exit(step == STEP_EXEC && err == ENOENT ? 127 : 126);
+}
+
+/* The user's credentials and the environment su(1) sets; 0 or -errno. */
+static int become_user(const struct exec_user *u)
+{
+	if (initgroups(u->name, u->gid) || setgid(u->gid) || setuid(u->uid))
+		return -errno;
+	/* Changed IDs: no way back to root, and every capability gone. */
+	if (!setuid(0))
+		return -EPERM;
+	setenv("HOME", u->home, 1);
+	setenv("SHELL", u->shell, 1);
+	setenv("USER", u->name, 1);
+	setenv("LOGNAME", u->name, 1);
+	return 0;
+}
+
+/*
+ * In the child: take the user's credentials, ask for SIGTERM when
+ * uringlint dies (after the IDs change, which would clear it), wait for
+ * the go, then become the program; say why if it cannot.
+ */
+static void child(char **argv, const struct exec_user *u, pid_t parent, int go, int why)
 {
 	char c;
 	int err;
 
 	forward_signals(false);
+	if (u && (u->uid != geteuid() || u->gid != getegid())) {
+		err = become_user(u);
+		if (err)
+			child_fail(why, STEP_USER, -err);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+		_exit(126);	/* uringlint is gone already */
 	while (read(go, &c, 1) < 0 && errno == EINTR)
 		;
 	close(go);
 	execvp(argv[0], argv);
-	err = errno;
-	if (write(why, &err, sizeof(err)) < 0) {
-		/* nothing more to say */
-	}
-	_exit(err == ENOENT ? 127 : 126);
+	child_fail(why, STEP_EXEC, errno);
+}
+
+int exec_user_lookup(const char *user, struct exec_user *eu)
+{
+	struct passwd *pw;
+	uint64_t uid;
+
+	memset(eu, 0, sizeof(*eu));
+	if (!user)
+		return 0;
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw && !parse_u64(user, 10, &uid) && uid < UINT32_MAX)
+		pw = getpwuid((uid_t)uid);
+	if (!pw)
+		return usage_error("--user: no such user: '%s'", user);
+	if (geteuid() != 0 && pw->pw_uid != geteuid())
+		return usage_error("--user %s: only root runs a program as another user", user);
+	if (strlen(pw->pw_name) >= sizeof(eu->name) || strlen(pw->pw_dir) >= sizeof(eu->home) ||
+	    strlen(pw->pw_shell) >= sizeof(eu->shell))
+		return usage_error("--user %s: the user's name, home or shell is too long", user);
+	eu->uid = pw->pw_uid;
+	eu->gid = pw->pw_gid;
+	snprintf(eu->name, sizeof(eu->name), "%s", pw->pw_name);
+	snprintf(eu->home, sizeof(eu->home), "%s", pw->pw_dir);
+	snprintf(eu->shell, sizeof(eu->shell), "%s", pw->pw_shell[0] ? pw->pw_shell : "/bin/sh");
+	return 0;
 }
 
 /* The program's status as a shell gives it: its exit code, or 128 + the signal. */
@@ -138,13 +219,16 @@ static int program_status(int status)
 	return EXIT_CANNOT;
 }
 
-int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx)
+int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *user,
+		   struct check_ctx *ctx)
 {
+	pid_t parent = getpid();
+	struct child_why cw;
 	struct exec_run x = { .sr = &g->sr, .go = -1 };
 	struct watch_exec ex = { .started = started, .tick = tick,
 				 .first_tick_ms = FIRST_READ_MS, .tick_ms = READ_EVERY_MS, .arg = &x };
 	struct punt_watch *w = calloc(1, sizeof(*w));
-	int go[2], why[2], status = 0, err = 0, st, ret;
+	int go[2], why[2], status = 0, st, ret;
 	struct timespec end;
 	bool watched;
 	ssize_t n;
@@ -165,7 +249,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx)
 	if (!pid) {
 		close(go[1]);
 		close(why[0]);
-		child(argv, go[0], why[1]);
+		child(argv, user, parent, go[0], why[1]);
 	}
 	close(go[0]);
 	close(why[1]);
@@ -194,15 +278,19 @@ int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx)
 			;
 	forward_signals(false);
 	child_pid = 0;
-	n = read(why[0], &err, sizeof(err));
+	n = read(why[0], &cw, sizeof(cw));
 	close(why[0]);
-	if (n == (ssize_t)sizeof(err)) {
-		error_msg("cannot run '%s': %s", argv[0], strerror(err));
+	if (n == (ssize_t)sizeof(cw)) {
+		if (cw.step == STEP_USER)
+			error_msg("cannot run '%s' as user %s: %s", argv[0], user->name,
+				  strerror(cw.err));
+		else
+			error_msg("cannot run '%s': %s", argv[0], strerror(cw.err));
 		if (x.have_last)
 			proc_facts_free(&x.last);
 		punt_watch_free(w);
 		free(w);
-		return err == ENOENT ? 127 : 126;
+		return cw.step == STEP_EXEC && cw.err == ENOENT ? 127 : 126;
 	}
 	st = program_status(status);
 

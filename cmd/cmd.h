@@ -150,12 +150,26 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 /* The inventory and the process checks of one process's facts, into ctx->report. */
 struct proc_facts;
 int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct check_policy *pol);
+/* Whom audit --exec's program runs as (--user): looked up before anything starts. */
+struct exec_user {
+	uid_t uid;
+	gid_t gid;		/* the user's primary group */
+	char name[64];
+	char home[256];
+	char shell[128];
+};
+
+/* --user USER (a name or a uid) looked up; 0, or a usage error's exit status. NULL: none. */
+int exec_user_lookup(const char *user, struct exec_user *eu);
+
 /*
  * audit --exec -- CMD ARGS (cmd/audit_exec.c): runs CMD watched from its
- * start to its end, and returns its exit status (127 not found, 126 not
- * runnable), or 1 when --fail-on was given and its findings reach it.
+ * start to its end (as user, when not NULL), and returns its exit status
+ * (127 not found, 126 not runnable), or 1 when --fail-on was given and its
+ * findings reach it.
  */
-int cmd_audit_exec(struct global_opts *g, char **argv, struct check_ctx *ctx);
+int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *user,
+		   struct check_ctx *ctx);
 struct probe_opts;
 int cmd_probe_into_report(const struct probe_opts *o, struct check_ctx *ctx,
 			  const struct check_policy *pol, bool histograms);
