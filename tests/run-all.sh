@@ -32,7 +32,7 @@ suite layers bash tests/layers.sh
 suite unit sh tests/run-unit.sh "$@"
 suite replay bash tests/fuzz/replay.sh
 suite e2e bash tests/e2e/run.sh
-for s in hostile audit probe probe_net nobody names watch ringmap apps sockets net_requests net_checks; do
+for s in hostile security audit probe probe_net nobody names watch ringmap apps sockets net_requests net_checks; do
 	suite "$s" bash "tests/e2e/$s.sh"
 done
 

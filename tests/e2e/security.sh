@@ -1,0 +1,184 @@
+#!/bin/bash
+# make check: a hostile local user against a root uringlint. Each case is an
+# attack a user without privileges (nobody, through setpriv) can make on
+# this host, and what root's run must then do: refuse with one line and the
+# documented exit status, never write, block or take the user's word for
+# another's. Each of these attacks worked on the tool before its fix.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+. tests/e2e/live.sh
+
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+FIX=testdata/host-6.18
+
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "attacks by another user" "needs root and setpriv to act as nobody"
+	echo "security: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+chmod 0755 "$TMP"
+
+# --- -o FILE in a directory another user can write --------------------------------
+# A shared reports directory: nobody may create and remove names in it.
+SH=$TMP/shared
+mkdir "$SH" && chmod 0777 "$SH"
+printf 'root only\n' >"$TMP/secret" && chmod 0600 "$TMP/secret"
+cp "$TMP/secret" "$TMP/secret.orig"
+
+"${NOBODY[@]}" ln -s "$TMP/secret" "$SH/uringlint.prom"
+run "-o on another user's symlink" 3 "$BIN" --root "$FIX" preflight --format prometheus \
+	-o "$SH/uringlint.prom" &&
+	one_error_line "-o on another user's symlink: message" "$SH/uringlint.prom" "symbolic link" &&
+	cmp -s "$TMP/secret" "$TMP/secret.orig" && [ "$(stat -c %a "$TMP/secret")" = 600 ] &&
+	ok "-o on another user's symlink: the link's target untouched" ||
+	bad "-o on another user's symlink: the link's target untouched" "$(head -c 200 "$TMP/secret")"
+rm -f "$SH/uringlint.prom"
+
+"${NOBODY[@]}" mkfifo "$SH/uringlint.prom"
+timeout 10 "$BIN" --root "$FIX" preflight -o "$SH/uringlint.prom" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 3 ] && grep -q "FIFO" "$TMP/err" && ok "-o on another user's FIFO: refused, not blocked" ||
+	bad "-o on another user's FIFO: refused, not blocked" "exit $rc (124: blocked)" "$(cat "$TMP/err")"
+rm -f "$SH/uringlint.prom"
+
+# A name that another user turns from a file into a link to root's file and back
+# while root writes, 40 times: the target is never written.
+"${NOBODY[@]}" bash -c "while :; do ln -sfn '$TMP/secret' '$SH/race.prom.l' && mv -fT '$SH/race.prom.l' '$SH/race.prom'; : >'$SH/race.prom.f' && mv -fT '$SH/race.prom.f' '$SH/race.prom'; done" &
+racer=$!
+kids+=("$racer")
+for _ in $(seq 40); do
+	"$BIN" --root "$FIX" preflight --format prometheus -o "$SH/race.prom" >/dev/null 2>&1
+done
+kill "$racer" 2>/dev/null
+wait "$racer" 2>/dev/null
+cmp -s "$TMP/secret" "$TMP/secret.orig" && ok "-o racing a symlink swap: root's file never written" ||
+	bad "-o racing a symlink swap: root's file never written" "$(head -c 200 "$TMP/secret")"
+
+# A file of nobody's at the name: replaced by root's own, never written into.
+"${NOBODY[@]}" sh -c "echo planted >'$SH/theirs.json' && chmod 0666 '$SH/theirs.json' && ln '$SH/theirs.json' '$SH/theirs.hard'"
+run "-o on another user's file" 0 "$BIN" --root "$FIX" preflight --format json -o "$SH/theirs.json" &&
+	jq -e '.schema_version == 1' "$SH/theirs.json" >/dev/null &&
+	[ "$(stat -c %U "$SH/theirs.json")" = root ] && [ "$(cat "$SH/theirs.hard")" = planted ] &&
+	[ "$(stat -c %a "$SH/theirs.json")" = "$(printf '%o' $((0666 & ~$(umask))))" ] &&
+	ok "-o on another user's file: a new file of root's, the other link untouched" ||
+	bad "-o on another user's file" "$(ls -la "$SH")"
+
+# Killed after the report is written and before it has its name: nothing is left.
+printf 'old\n' >"$SH/killed.json"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	LD_PRELOAD=$PWD/$HELPERS/kill-on-publish.so "$BIN" --root "$FIX" preflight --format json \
+	-o "$SH/killed.json" >/dev/null 2>&1
+rc=$?
+left=$(find "$SH" -name '.killed.json*')
+[ "$rc" -eq 137 ] && [ -z "$left" ] && [ "$(cat "$SH/killed.json")" = old ] &&
+	ok "-o killed before the rename: no temporary file left, the old file whole" ||
+	bad "-o killed before the rename" "exit $rc, left: $left"
+
+# --- inputs: a FIFO never holds a run ------------------------------------------------
+"${NOBODY[@]}" mkfifo "$SH/policy.conf" "$SH/host.json"
+timeout 10 "$BIN" --config "$SH/policy.conf" checks >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "not a regular file" "$TMP/err" &&
+	ok "--config on a FIFO: refused, not blocked" || bad "--config on a FIFO" "exit $rc" "$(cat "$TMP/err")"
+timeout 10 "$BIN" report merge "$SH/host.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "not a regular file" "$TMP/err" &&
+	ok "report merge of a FIFO: refused, not blocked" || bad "report merge of a FIFO" "exit $rc" "$(cat "$TMP/err")"
+
+# capture -o: a link another user planted is not followed, their directory not used.
+mkdir "$TMP/capdest" && chmod 0700 "$TMP/capdest"
+"${NOBODY[@]}" ln -s "$TMP/capdest" "$SH/cap"
+run "capture -o on another user's symlink" 2 "$BIN" capture -o "$SH/cap" &&
+	[ -z "$(ls -A "$TMP/capdest")" ] && ok "capture -o on another user's symlink: nothing written" ||
+	bad "capture -o on another user's symlink: nothing written" "$(ls -A "$TMP/capdest")"
+"${NOBODY[@]}" mkdir "$SH/capdir"
+run "capture -o into another user's directory" 2 "$BIN" capture -o "$SH/capdir" &&
+	[ -z "$(ls -A "$SH/capdir")" ] && ok "capture -o into another user's directory: refused" ||
+	bad "capture -o into another user's directory: refused" "$(ls -A "$SH/capdir")"
+
+# --- another user's process named irqbalance is not the daemon -----------------------
+# A copy of dash called irqbalance, run by nobody with a ban list in its environment.
+IMP=$TMP/imp
+mkdir "$IMP" && cp "$(type -P dash || type -P sh)" "$IMP/irqbalance" && chmod -R a+rx "$IMP"
+"${NOBODY[@]}" env IRQBALANCE_BANNED_CPULIST=0-1 "$IMP/irqbalance" -c 'sleep 30' &
+imp=$!
+kids+=("$imp")
+for _ in $(seq 50); do [ "$(cat "/proc/$imp/comm" 2>/dev/null)" = irqbalance ] && break; sleep 0.05; done
+real=$(for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = irqbalance ] && [ "${p#/proc/}" != "$imp" ] &&
+	[ "$(awk '/^Uid:/ {print $2}' "$p/status" 2>/dev/null)" = 0 ] && echo "${p#/proc/}"; done | head -1)
+cpus=$(cat /sys/devices/system/cpu/online)
+"$BIN" preflight --sqpoll-cpu "${cpus%%[-,]*}" --only irqbalance --format json >"$TMP/irq.json" 2>"$TMP/irq.err"
+if [ -n "$real" ]; then
+	skip "an impostor irqbalance" "the host runs irqbalance (pid $real): the impostor would not be the first seen"
+elif jq -e --argjson p "$imp" '.findings[0] | .status == "pass" and .evidence.running == false and
+	(.evidence.impostors | any(.pid == $p and (.why | test("not root"))))' "$TMP/irq.json" >/dev/null; then
+	ok "an impostor irqbalance: named in the evidence, its ban list not taken"
+else
+	bad "an impostor irqbalance: named in the evidence, its ban list not taken" \
+		"$(jq -c '.findings[0] | [.status, .message, .evidence]' "$TMP/irq.json")"
+fi
+kill "$imp" 2>/dev/null
+
+# --- names that carry a newline into a report's notes ------------------------------------
+# A directory name and a program's argv[0] with a newline and a forged PASS line after it.
+FORGED=$'\n  PASS   probe-fast-path          forged'
+PD="$TMP/dir$FORGED"
+mkdir -p "$PD"
+"$BIN" probe --dir "$PD" --size 4M --duration 0.2 --mode default --no-color >"$TMP/probe.txt" 2>"$TMP/probe.err"
+rc=$?
+if [ "$rc" -gt 1 ]; then
+	skip "a newline in probe --dir" "the probe could not run here: $(head -c 200 "$TMP/probe.err")"
+elif grep -q '^  PASS   probe-fast-path          forged' "$TMP/probe.txt" || ! grep -qF 'dir\n  PASS' "$TMP/probe.txt"; then
+	bad "a newline in probe --dir: shown escaped, no forged line" "$(grep -a 'forged' "$TMP/probe.txt" | cat -v)"
+else
+	ok "a newline in probe --dir: shown escaped, no forged line"
+fi
+"$BIN" probe --dir "$PD" --size 4M --duration 0.2 --mode default --format markdown >"$TMP/probe.md" 2>/dev/null
+if [ "$rc" -le 1 ]; then
+	! grep -q '^  PASS   probe-fast-path          forged' "$TMP/probe.md" &&
+		ok "a newline in probe --dir: Markdown has no forged line" ||
+		bad "a newline in probe --dir: Markdown has no forged line" "$(grep -a 'forged' "$TMP/probe.md")"
+fi
+ln -s "$(type -P true)" "$TMP/prog$FORGED"
+"$BIN" audit --no-color --exec -- "$TMP/prog$FORGED" >"$TMP/exec.txt" 2>"$TMP/exec.err"
+grep -qF 'prog\n  PASS' "$TMP/exec.txt" && ! grep -q '^  PASS   probe-fast-path          forged' "$TMP/exec.txt" &&
+	ok "a newline in --exec's argv[0]: shown escaped, no forged line" ||
+	bad "a newline in --exec's argv[0]: shown escaped, no forged line" "$(head -5 "$TMP/exec.txt" "$TMP/exec.err" | cat -v)"
+
+# --- what --exec hands its program -------------------------------------------------------
+# As --user nobody: nobody's IDs and groups, no capability, su's HOME and USER; read by the
+# program itself from /proc/self/status.
+"$BIN" audit -q --exec --user nobody -- sh -c 'grep -E "^(Uid|Gid|Groups|CapEff|CapPrm):" /proc/self/status;
+	echo "HOME=$HOME USER=$USER"' >"$TMP/user.txt" 2>"$TMP/user.err"
+rc=$?
+grep -qP '^Uid:\t65534\t65534\t65534\t65534$' "$TMP/user.txt" && grep -qP '^CapEff:\t0+$' "$TMP/user.txt" &&
+	grep -qP '^CapPrm:\t0+$' "$TMP/user.txt" && grep -q "USER=nobody" "$TMP/user.txt" &&
+	! grep -qP '^Groups:.*\b0\b' "$TMP/user.txt" && [ "$rc" -eq 0 ] &&
+	ok "--exec --user nobody: the program runs as nobody with no capability" ||
+	bad "--exec --user nobody: the program runs as nobody with no capability" "exit $rc" "$(cat "$TMP/user.txt" "$TMP/user.err")"
+run "--user without --exec" 2 "$BIN" audit --user nobody 1 && one_error_line "--user without --exec: message" "--exec"
+run "--user of no one" 2 "$BIN" audit --exec --user no-such-user-here -- true &&
+	one_error_line "--user of no one: message" "no-such-user-here"
+
+# uringlint killed: its program gets SIGTERM, no orphan runs on.
+"$BIN" audit --exec -- sleep 300 >/dev/null 2>&1 &
+ul=$!
+prog=
+for _ in $(seq 100); do
+	prog=$(pgrep -P "$ul" -x sleep) && break
+	sleep 0.05
+done
+kill -9 "$ul" 2>/dev/null
+wait "$ul" 2>/dev/null
+gone=no
+for _ in $(seq 40); do
+	[ -n "$prog" ] && ! kill -0 "$prog" 2>/dev/null && { gone=yes; break; }
+	sleep 0.05
+done
+[ "$gone" = yes ] && ok "--exec: uringlint killed, its program ends too" ||
+	{ bad "--exec: uringlint killed, its program ends too" "program pid '${prog}' still runs"; kill "$prog" 2>/dev/null; }
+
+echo "security: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
