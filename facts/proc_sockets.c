@@ -173,6 +173,8 @@ static void join_tables(const struct sysroot *sr, pid_t pid, struct net_ns *ns,
 			continue;
 		}
 		ps->tables |= 1u << p;
+		if (p == NET_UNIX)
+			ps->unix_from_diag = ns->unx.from_diag;
 		for (i = 0; i < ps->n; i++) {
 			struct proc_socket *s = &ps->v[i];
 			const struct unix_sock *un;
@@ -183,6 +185,14 @@ static void join_tables(const struct sysroot *sr, pid_t pid, struct net_ns *ns,
 			if (p == NET_UNIX && (un = net_ns_unix(ns, s->inode, &s->ambiguous))) {
 				s->un = *un;
 				s->un.path = un->path ? strdup(un->path) : NULL;
+				s->un.name = un->name ? malloc(un->name_len) : NULL;
+				if (s->un.name)
+					memcpy(s->un.name, un->name, un->name_len);
+				else
+					s->un.name_len = 0;
+			} else if (p == NET_UNIX && s->ambiguous) {
+				/* A unix socket, but which one two lines do not say: no path, no state. */
+				memset(&s->un, 0, sizeof(s->un));
 			} else if (p != NET_UNIX && (in = net_ns_inet(ns, p, s->inode, &s->ambiguous))) {
 				s->in = *in;
 			} else {
@@ -410,8 +420,10 @@ void proc_sockets_free(struct proc_sockets *ps)
 {
 	size_t i;
 
-	for (i = 0; i < ps->n; i++)
+	for (i = 0; i < ps->n; i++) {
 		free(ps->v[i].un.path);
+		free(ps->v[i].un.name);
+	}
 	free(ps->v);
 	for (i = 0; i < ps->nlisteners; i++)
 		free(ps->listeners[i].fds);

@@ -48,6 +48,7 @@ struct proc_sockets {
 	struct fact_err e;	/* the first table that could not be had, and why */
 	uint64_t netns;		/* 0 unknown (the link unreadable) */
 	unsigned int tables;	/* bit per enum net_proto read */
+	bool unix_from_diag;	/* unix sockets from sock_diag, not the table */
 	struct proc_socket *v;
 	size_t n, cap;
 	struct proc_listener *listeners;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* A process's sockets in the JSON inventory and in one line of the text report. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "json_bytes.h"
 #include "json_put.h"
 #include "sockets_json.h"
+#include "utf8.h"
 
 /* A listener's address, without its port: "127.0.0.1", "::1", a unix path or NULL. */
 static const char *listener_addr(const struct proc_socket *s, char *buf, size_t bufsz)
@@ -41,18 +43,48 @@ static struct json_object *listener_json(const struct proc_sockets *ps,
 	return o;
 }
 
+/* The name's bytes are not what the table's form says: abstract, a NUL, or not UTF-8. */
+static bool unix_name_differs(const struct unix_sock *u)
+{
+	return memchr(u->name, '\0', u->name_len) || !utf8_valid(u->path);
+}
+
+/* Why a socket's identity is not whole (the unix table's lines), or NULL. */
+static const char *socket_error(const struct proc_socket *s, char *buf, size_t bufsz)
+{
+	if (s->ambiguous) {
+		snprintf(buf, bufsz, "two lines of its namespace's %s table claim inode %" PRIu64
+			 " (a bound path can hold a newline and a forged line): neither is taken, "
+			 "so its address and state are not known", net_proto_name(s->proto), s->inode);
+		return buf;
+	}
+	if (s->proto == NET_UNIX && s->un.path_suspect)
+		return "the next line of the unix table claims a socket another line also claims: "
+		       "it may be the rest of this socket's path, which may be cut short";
+	return NULL;
+}
+
 static int socket_json_put(struct json_put *p, const struct proc_sockets *ps,
 			   const struct proc_socket *s)
 {
 	bool inet = s->proto != NET_OTHER && s->proto != NET_UNIX;
-	char local[INET_ADDR_MAX], remote[INET_ADDR_MAX];
+	char local[INET_ADDR_MAX], remote[INET_ADDR_MAX], why[256];
 	int reg = proc_socket_registered(ps, s);
 
 	json_put_begin(p);
 	json_put_int_known(p, "fd", s->fd >= 0, s->fd);
 	json_put_int(p, "inode", (int64_t)s->inode);
 	json_put_string(p, "proto", net_proto_name(s->proto));
-	json_put_bytes(p, "local", proc_socket_local(s, local, sizeof(local)));
+	if (s->proto == NET_UNIX && s->un.name && unix_name_differs(&s->un)) {
+		/* An abstract name, or one with a NUL: the table's form, and the exact bytes. */
+		char *b64 = json_base64(s->un.name, s->un.name_len);
+
+		json_put_string(p, "local", s->un.path);
+		json_put_string(p, "local_base64", b64);
+		free(b64);
+	} else {
+		json_put_bytes(p, "local", proc_socket_local(s, local, sizeof(local)));
+	}
 	json_put_string(p, "remote", proc_socket_remote(s, remote, sizeof(remote)));
 	json_put_string(p, "state", proc_socket_state(s));
 	json_put_string(p, "type", s->proto == NET_UNIX ? unix_type_name(s->un.type) : NULL);
@@ -66,6 +98,7 @@ static int socket_json_put(struct json_put *p, const struct proc_sockets *ps,
 	json_put_int_known(p, "ring_fd", s->ring_fd >= 0, s->ring_fd);
 	json_put_bool(p, "ambiguous", s->ambiguous);
 	json_put_int_known(p, "backlog", s->has_backlog, s->backlog);
+	json_put_string(p, "error", socket_error(s, why, sizeof(why)));
 	return json_put_end(p);
 }
 
@@ -131,6 +164,8 @@ int proc_sockets_json_write(const struct proc_sockets *ps, FILE *out)
 		if (ps->tables & 1u << t)
 			json_object_array_add(tables, json_object_new_string(net_proto_name(t)));
 	json_object_object_add(o, "tables", tables);
+	json_object_object_add(o, "unix_source", !(ps->tables & 1u << NET_UNIX) ? NULL :
+			       json_object_new_string(ps->unix_from_diag ? "sock_diag" : "table"));
 	json_object_object_add(o, "registered_unidentified",
 			       json_object_new_int64(ps->registered_unidentified));
 	for (i = 0; i < ps->nlisteners; i++)

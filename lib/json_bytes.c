@@ -29,6 +29,11 @@ static char *base64(const unsigned char *s, size_t n)
 	return out;
 }
 
+char *json_base64(const void *s, size_t n)
+{
+	return base64(s, n);
+}
+
 struct json_object *json_bytes_string(const char *s)
 {
 	size_t n = strlen(s), len, used = 0;

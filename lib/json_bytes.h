@@ -20,6 +20,9 @@
 /* The string, with bytes that are not UTF-8 as \xHH; never NULL. */
 struct json_object *json_bytes_string(const char *s);
 
+/* The bytes in base64 (RFC 4648, with padding), on the heap; never NULL. */
+char *json_base64(const void *s, size_t n);
+
 /* Adds key (as json_bytes_string) and, when s is not UTF-8, key_base64. s NULL adds null. */
 void json_add_bytes(struct json_object *o, const char *key, const char *s);
 

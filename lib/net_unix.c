@@ -70,45 +70,105 @@ static int parse_line(const char *p, const char *end, struct unix_sock *u)
 	return u->path ? 0 : -ENOMEM;
 }
 
+/* A line that is no socket after a bound socket: the rest of its path, after a newline. */
+static int join_path(struct unix_sock *u, const char *p, const char *end)
+{
+	size_t old = strlen(u->path), add = (size_t)(end - p);
+	char *path = realloc(u->path, old + 1 + add + 1);
+
+	if (!path)
+		return -ENOMEM;
+	path[old] = '\n';
+	memcpy(path + old + 1, p, add);
+	path[old + 1 + add] = '\0';
+	u->path = path;
+	return 0;
+}
+
+struct by_inode {
+	uint64_t inode;
+	size_t i;
+};
+
+static int by_inode_cmp(const void *a, const void *b)
+{
+	const struct by_inode *x = a, *y = b;
+
+	if (x->inode != y->inode)
+		return x->inode < y->inode ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Lines first..t->n that claim an inode twice: the line before each claim may hold a cut path. */
+static int mark_suspects(struct unix_table *t, size_t first)
+{
+	size_t n = t->n - first, i;
+	struct by_inode *v;
+
+	if (n < 2)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = (struct by_inode){ t->v[first + i].inode, first + i };
+	qsort(v, n, sizeof(*v), by_inode_cmp);
+	for (i = 1; i < n; i++) {
+		if (v[i].inode != v[i - 1].inode)
+			continue;
+		if (v[i].i > first)
+			t->v[v[i].i - 1].path_suspect = true;
+		if (v[i - 1].i > first)
+			t->v[v[i - 1].i - 1].path_suspect = true;
+	}
+	free(v);
+	return 0;
+}
+
 int unix_table_parse(const char *text, struct unix_table *t)
 {
 	const char *p = text, *nl;
+	size_t first = t->n;
+	uint32_t line = 0;
 	int err;
 
 	nl = strchr(p, '\n');
 	if (!nl || strncmp(p, "Num ", 4))
 		return -EBADMSG;
 	for (p = nl + 1; *p; p = nl + 1) {
-		nl = memchr(p, '\n', strnlen(p, UNIX_LINE_MAX + 1));
-		if (!nl) {
-			/* cut short, or the rest of a path no line can hold */
-			if (strnlen(p, UNIX_LINE_MAX + 1) <= UNIX_LINE_MAX)
-				return -EBADMSG;
-			t->skipped++;
-			nl = strchr(p, '\n');
-			if (!nl)
-				return -EBADMSG;
-			continue;
-		}
+		line++;
+		nl = strchr(p, '\n');
+		if (!nl)
+			return -EBADMSG;	/* cut short */
 		if (array_grow(&t->v, &t->cap, t->n + 1))
 			return -ENOMEM;
-		err = parse_line(p, nl, &t->v[t->n]);
+		err = (size_t)(nl - p) > UNIX_LINE_MAX ? -EBADMSG : parse_line(p, nl, &t->v[t->n]);
 		if (err == -ENOMEM)
 			return err;
-		if (err)
+		if (!err) {
+			t->v[t->n++].line = line;
+			continue;
+		}
+		/* No socket line: the rest of the path of the socket before it. */
+		if (t->n > first && t->v[t->n - 1].path) {
+			err = join_path(&t->v[t->n - 1], p, nl);
+			if (err)
+				return err;
+		} else {
 			t->skipped++;
-		else
-			t->n++;
+		}
 	}
-	return 0;
+	return mark_suspects(t, first);
 }
 
 void unix_table_free(struct unix_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		free(t->v[i].path);
+		free(t->v[i].name);
+	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 }

@@ -98,6 +98,47 @@ run "capture -o into another user's directory" 2 "$BIN" capture -o "$SH/capdir" 
 	[ -z "$(ls -A "$SH/capdir")" ] && ok "capture -o into another user's directory: refused" ||
 	bad "capture -o into another user's directory: refused" "$(ls -A "$SH/capdir")"
 
+# --- a unix socket name that forges a line of /proc/net/unix ----------------------------
+# Debian's python3, which nobody may run (a python3 earlier in root's PATH may not be).
+PY=$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
+# Root's service listens on a unix socket; nobody binds an abstract name holding a
+# newline and a whole table line that claims the service's inode. The audit must still
+# name the service's socket, its path and state (sock_diag gives each name whole).
+VS=$TMP/victim.sock
+"$PY" -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8)
+print("ready", flush=True); time.sleep(60)' "$VS" >"$TMP/victim.out" &
+victim=$!
+kids+=("$victim")
+for _ in $(seq 100); do grep -q ready "$TMP/victim.out" 2>/dev/null && break; sleep 0.05; done
+vino=$(ls -l "/proc/$victim/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\].*/\1/p' | head -1)
+"${NOBODY[@]}" "$PY" -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind("\0x\n0000000000000000: 00000002 00000000 00000000 0001 01 %s /forged" % sys.argv[1])
+print("ready", flush=True); time.sleep(60)' "$vino" >"$TMP/forger.out" &
+forger=$!
+kids+=("$forger")
+for _ in $(seq 100); do grep -q ready "$TMP/forger.out" 2>/dev/null && break; sleep 0.05; done
+if [ -z "$vino" ] || [ "$(grep -c " $vino " /proc/net/unix)" -lt 2 ]; then
+	bad "a forged unix line: the attack is in place" "inode '$vino'; the table:" "$(grep -a forged /proc/net/unix)"
+else
+	"$BIN" audit "$victim" --format json --fail-on never >"$TMP/victim.json" 2>"$TMP/victim.err"
+	jq -e --argjson i "$vino" --arg p "$VS" '.processes[0].sockets as $s | $s.unix_source == "sock_diag" and
+		($s.list[] | select(.inode == $i) | .proto == "unix" and .local == $p and .state == "LISTEN" and
+		 (.ambiguous | not) and .error == null)' "$TMP/victim.json" >/dev/null &&
+		ok "a forged unix line: the service's socket keeps its path and state" ||
+		bad "a forged unix line: the service's socket keeps its path and state" \
+			"$(jq -c --argjson i "$vino" '.processes[0].sockets.list[] | select(.inode == $i)' "$TMP/victim.json")"
+	# The forger's own name, every byte of it, newline and NULs included.
+	"$BIN" audit "$forger" --format json --fail-on never >"$TMP/forger.json" 2>"$TMP/forger.err"
+	want=$(printf '\0x\n0000000000000000: 00000002 00000000 00000000 0001 01 %s /forged' "$vino" | base64 -w0)
+	jq -e --arg w "$want" '[.processes[0].sockets.list[] | select(.local_base64 == $w)] | length == 1' \
+		"$TMP/forger.json" >/dev/null &&
+		ok "a forged unix line: the forger's name is given whole (local_base64)" ||
+		bad "a forged unix line: the forger's name is given whole" "$(jq -c '.processes[0].sockets.list' "$TMP/forger.json")"
+fi
+kill "$victim" "$forger" 2>/dev/null
+
 # --- another user's process named irqbalance is not the daemon -----------------------
 # A copy of dash called irqbalance, run by nobody with a ban list in its environment.
 IMP=$TMP/imp

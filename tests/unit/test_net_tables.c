@@ -14,6 +14,13 @@
 #include "net_inet.h"
 #include "net_unix.h"
 #include "testutil.h"
+#include "unix_diag.h"
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/socket.h>
 
 static const char tcp[] =
 	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode                                                     \n"
@@ -168,19 +175,93 @@ static void test_unix_hostile(void **state)
 	(void)state;
 	assert_int_equal(unix_table_parse("", &t), -EBADMSG);
 	assert_int_equal(unix_table_parse("garbage\n", &t), -EBADMSG);
-	/* a path with a newline: the rest of it is no socket */
+	/* a path with a newline: the rest of it is no socket, but the rest of the path */
 	assert_int_equal(unix_table_parse("Num       RefCount Protocol Flags    Type St Inode Path\n"
 					  "0000000000000000: 00000002 00000000 00010000 0001 01 77 /tmp/a\n"
 					  "b c\n"
 					  "0000000000000000: 00000002 00000000 00000000 0002 01 78\n", &t), 0);
 	assert_int_equal(t.n, 2);
-	assert_int_equal(t.skipped, 1);
-	assert_string_equal(t.v[0].path, "/tmp/a");
+	assert_int_equal(t.skipped, 0);
+	assert_string_equal(t.v[0].path, "/tmp/a\nb c");
+	assert_false(t.v[0].path_suspect);
+	unix_table_free(&t);
+	/*
+	 * A path that holds a whole line claiming another socket's inode (78):
+	 * the inode is listed twice, and the line before each claim may be cut.
+	 */
+	assert_int_equal(unix_table_parse("Num       RefCount Protocol Flags    Type St Inode Path\n"
+					  "0000000000000000: 00000002 00000000 00010000 0001 01 78 /run/victim\n"
+					  "0000000000000000: 00000002 00000000 00000000 0001 01 79 /tmp/x\n"
+					  "0000000000000000: 00000002 00000000 00010000 0001 01 78 /evil\n", &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_false(t.v[0].path_suspect);
+	assert_true(t.v[1].path_suspect);
+	assert_false(t.v[2].path_suspect);
 	unix_table_free(&t);
 	cut = strndup(unx, strlen(unx) - 5);
 	assert_int_equal(unix_table_parse(cut, &t), -EBADMSG);
 	unix_table_free(&t);
 	free(cut);
+}
+
+/* One SOCK_DIAG_BY_FAMILY message for a unix socket, with a name attribute of nlen bytes. */
+static size_t diag_msg(char *buf, uint32_t ino, uint8_t type, uint8_t state, const char *name,
+		       size_t nlen)
+{
+	struct nlmsghdr h = { .nlmsg_type = SOCK_DIAG_BY_FAMILY };
+	struct unix_diag_msg m = { .udiag_family = AF_UNIX, .udiag_type = type,
+				   .udiag_state = state, .udiag_ino = ino };
+	struct rtattr a = { .rta_len = (unsigned short)RTA_LENGTH(nlen), .rta_type = UNIX_DIAG_NAME };
+	size_t len = NLMSG_LENGTH(sizeof(m)) + (name ? RTA_SPACE(nlen) : 0);
+
+	memset(buf, 0, NLMSG_ALIGN(len));
+	h.nlmsg_len = (uint32_t)len;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + NLMSG_HDRLEN, &m, sizeof(m));
+	if (name) {
+		memcpy(buf + NLMSG_LENGTH(sizeof(m)), &a, sizeof(a));
+		memcpy(buf + NLMSG_LENGTH(sizeof(m)) + RTA_LENGTH(0), name, nlen);
+	}
+	return NLMSG_ALIGN(len);
+}
+
+/*
+ * sock_diag's unix answers: a path with the NUL bind() stores, an abstract
+ * name holding a NUL and a newline, an unbound socket; then a cut one.
+ */
+static void test_unix_diag(void **state)
+{
+	static const char path[] = "/run/a.sock", abstract[] = "\0x\0y\nz";
+	struct nlmsghdr done = { .nlmsg_len = NLMSG_LENGTH(4), .nlmsg_type = NLMSG_DONE };
+	struct unix_table t = { 0 };
+	long buf[512];
+	char *p = (char *)buf;
+	size_t len = 0;
+
+	(void)state;
+	len += diag_msg(p + len, 101, 1, 10, path, sizeof(path));
+	len += diag_msg(p + len, 102, 2, 7, abstract, sizeof(abstract) - 1);
+	len += diag_msg(p + len, 103, 1, 1, NULL, 0);
+	memcpy(p + len, &done, sizeof(done));
+	assert_int_equal(unix_diag_parse(buf, len + NLMSG_LENGTH(4), &t), 1);
+	assert_true(t.from_diag);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.v[0].inode, 101);
+	assert_true(t.v[0].listening);
+	assert_string_equal(unix_state_name(&t.v[0]), "LISTEN");
+	assert_string_equal(t.v[0].path, "/run/a.sock");
+	assert_int_equal(t.v[0].name_len, strlen(path));
+	assert_string_equal(t.v[1].path, "@x@y\nz");
+	assert_int_equal(t.v[1].name_len, sizeof(abstract) - 1);
+	assert_memory_equal(t.v[1].name, abstract, sizeof(abstract) - 1);
+	assert_string_equal(unix_state_name(&t.v[1]), "UNCONNECTED");
+	assert_null(t.v[2].path);
+	assert_string_equal(unix_state_name(&t.v[2]), "ESTABLISHED");
+	unix_table_free(&t);
+	/* cut inside the second message */
+	assert_int_equal(unix_diag_parse(buf, NLMSG_ALIGN(NLMSG_LENGTH(sizeof(struct unix_diag_msg)) +
+						      RTA_SPACE(sizeof(path))) + 10, &t), -EBADMSG);
+	unix_table_free(&t);
 }
 
 int main(void)
@@ -191,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_inet_garbage),
 		cmocka_unit_test(test_unix),
 		cmocka_unit_test(test_unix_hostile),
+		cmocka_unit_test(test_unix_diag),
 	};
 
 	return cmocka_run_group_tests_name("net_tables", tests, NULL, NULL);
