@@ -13,10 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include "array.h"
+#include "nl_dump.h"
 #include "sock_diag.h"
 
 #define DIAG_TCP_LISTEN 10	/* include/net/tcp_states.h */
@@ -40,53 +39,41 @@ static bool wanted(const uint64_t *want, size_t nwant, uint64_t ino)
 	return false;
 }
 
-int sock_diag_parse(const void *buf, size_t len, const uint64_t *want, size_t nwant,
-		    struct diag_listeners *t)
+struct listen_walk {
+	const uint64_t *want;
+	size_t nwant;
+	struct diag_listeners *t;
+};
+
+static int each_listener(const void *payload, size_t len, void *arg)
 {
-	const char *p = buf;
+	struct listen_walk *w = arg;
+	struct inet_diag_msg m;
 
-	while (len > 0) {
-		struct nlmsghdr h;
-		struct inet_diag_msg m;
-		struct nlmsgerr e;
-		size_t step;
-
-		if (len < sizeof(h))
-			return -EBADMSG;
-		memcpy(&h, p, sizeof(h));
-		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
-			return -EBADMSG;
-		if (h.nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (h.nlmsg_type == NLMSG_ERROR) {
-			if (h.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
-				return -EBADMSG;
-			memcpy(&e, p + NLMSG_HDRLEN, sizeof(e));
-			return e.error < 0 && e.error > -4096 ? e.error : -EBADMSG;
-		}
-		if (h.nlmsg_type != SOCK_DIAG_BY_FAMILY || h.nlmsg_len < NLMSG_LENGTH(sizeof(m)))
-			return -EBADMSG;
-		memcpy(&m, p + NLMSG_HDRLEN, sizeof(m));
-		if (m.idiag_state == DIAG_TCP_LISTEN &&
-		    (!want || wanted(want, nwant, m.idiag_inode))) {
-			if (t->n >= DIAG_MAX_LISTENERS)
-				return -EBADMSG;
-			if (array_grow(&t->v, &t->cap, t->n + 1))
-				return -ENOMEM;
-			t->v[t->n++] = (struct diag_listener){ .inode = m.idiag_inode,
-							       .queued = m.idiag_rqueue,
-							       .backlog = m.idiag_wqueue };
-		}
-		step = NLMSG_ALIGN(h.nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
-	}
+	if (len < sizeof(m))
+		return -EBADMSG;
+	memcpy(&m, payload, sizeof(m));
+	if (m.idiag_state != DIAG_TCP_LISTEN || (w->want && !wanted(w->want, w->nwant, m.idiag_inode)))
+		return 0;
+	if (w->t->n >= DIAG_MAX_LISTENERS)
+		return -EBADMSG;
+	if (array_grow(&w->t->v, &w->t->cap, w->t->n + 1))
+		return -ENOMEM;
+	w->t->v[w->t->n++] = (struct diag_listener){ .inode = m.idiag_inode,
+						     .queued = m.idiag_rqueue,
+						     .backlog = m.idiag_wqueue };
 	return 0;
 }
 
-static int dump_family(int fd, uint8_t family, const uint64_t *want, size_t nwant,
+int sock_diag_parse(const void *buf, size_t len, const uint64_t *want, size_t nwant,
+		    struct diag_listeners *t)
+{
+	struct listen_walk w = { want, nwant, t };
+
+	return nl_walk(buf, len, each_listener, &w);
+}
+
+static int dump_family(uint8_t family, const uint64_t *want, size_t nwant,
 		       struct diag_listeners *t)
 {
 	struct {
@@ -98,24 +85,9 @@ static int dump_family(int fd, uint8_t family, const uint64_t *want, size_t nwan
 		.r = { .sdiag_family = family, .sdiag_protocol = IPPROTO_TCP,
 		       .idiag_states = 1u << DIAG_TCP_LISTEN },
 	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	long buf[8192 / sizeof(long)];
-	int ret;
+	struct listen_walk w = { want, nwant, t };
 
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		return -errno;
-	do {
-		struct sockaddr_nl from;
-		socklen_t fromlen = sizeof(from);
-		ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen);
-
-		if (n < 0)
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		if (fromlen != sizeof(from) || from.nl_pid != 0)
-			continue;	/* only the kernel answers */
-		ret = sock_diag_parse(buf, (size_t)n, want, nwant, t);
-	} while (ret == 0);
-	return ret < 0 ? ret : 0;
+	return nl_dump(&req, sizeof(req), each_listener, &w);
 }
 
 static int inode_cmp(const void *a, const void *b)
@@ -127,18 +99,10 @@ static int inode_cmp(const void *a, const void *b)
 
 int sock_diag_listeners(const uint64_t *want, size_t nwant, struct diag_listeners *t)
 {
-	struct timeval tv = { .tv_sec = 2 };
-	int fd, ret;
+	int ret = dump_family(AF_INET, want, nwant, t);
 
-	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0)
-		return -errno;
-	/* A kernel that never answers must not hang the audit. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	ret = dump_family(fd, AF_INET, want, nwant, t);
 	if (!ret)
-		ret = dump_family(fd, AF_INET6, want, nwant, t);
-	close(fd);
+		ret = dump_family(AF_INET6, want, nwant, t);
 	if (!ret && t->n > 1)
 		qsort(t->v, t->n, sizeof(*t->v), inode_cmp);
 	return ret;

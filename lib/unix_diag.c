@@ -15,10 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include "array.h"
+#include "nl_dump.h"
 #include "unix_diag.h"
 
 /* include/net/tcp_states.h: what sk_state holds for a unix socket */
@@ -123,50 +122,28 @@ static int add(struct unix_table *t, const struct unix_diag_msg *m, const char *
 	return 0;
 }
 
-int unix_diag_parse(const void *buf, size_t len, struct unix_table *t)
+static int each_unix(const void *payload, size_t len, void *arg)
 {
-	const char *p = buf;
+	struct unix_table *t = arg;
+	struct unix_diag_msg m;
+	const char *name;
+	size_t nlen;
 	int err;
 
-	t->from_diag = true;
-	while (len > 0) {
-		struct nlmsghdr h;
-		struct unix_diag_msg m;
-		struct nlmsgerr e;
-		const char *name;
-		size_t step, nlen;
+	if (len < sizeof(m))
+		return -EBADMSG;
+	memcpy(&m, payload, sizeof(m));
+	if (m.udiag_family != AF_UNIX)
+		return -EBADMSG;
+	err = find_name((const char *)payload + NLMSG_ALIGN(sizeof(m)),
+			len - NLMSG_ALIGN(sizeof(m)), &name, &nlen);
+	return err ? err : add(t, &m, name, nlen);
+}
 
-		if (len < sizeof(h))
-			return -EBADMSG;
-		memcpy(&h, p, sizeof(h));
-		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
-			return -EBADMSG;
-		if (h.nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (h.nlmsg_type == NLMSG_ERROR) {
-			if (h.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
-				return -EBADMSG;
-			memcpy(&e, p + NLMSG_HDRLEN, sizeof(e));
-			return e.error < 0 && e.error > -4096 ? e.error : -EBADMSG;
-		}
-		if (h.nlmsg_type != SOCK_DIAG_BY_FAMILY || h.nlmsg_len < NLMSG_LENGTH(sizeof(m)))
-			return -EBADMSG;
-		memcpy(&m, p + NLMSG_HDRLEN, sizeof(m));
-		if (m.udiag_family != AF_UNIX)
-			return -EBADMSG;
-		err = find_name(p + NLMSG_LENGTH(sizeof(m)), h.nlmsg_len - NLMSG_LENGTH(sizeof(m)),
-				&name, &nlen);
-		if (!err)
-			err = add(t, &m, name, nlen);
-		if (err)
-			return err;
-		step = NLMSG_ALIGN(h.nlmsg_len);
-		if (step >= len)
-			break;
-		p += step;
-		len -= step;
-	}
-	return 0;
+int unix_diag_parse(const void *buf, size_t len, struct unix_table *t)
+{
+	t->from_diag = true;
+	return nl_walk(buf, len, each_unix, t);
 }
 
 int unix_diag_dump(struct unix_table *t)
@@ -179,31 +156,7 @@ int unix_diag_dump(struct unix_table *t)
 			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1 },
 		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u, .udiag_show = UDIAG_SHOW_NAME },
 	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct timeval tv = { .tv_sec = 2 };
-	long buf[32768 / sizeof(long)];
-	int fd, ret = 0;
 
-	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (fd < 0)
-		return -errno;
-	/* A kernel that never answers must not hang the audit. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
-		ret = -errno;
-	while (!ret) {
-		struct sockaddr_nl from;
-		socklen_t fromlen = sizeof(from);
-		ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen);
-
-		if (n < 0) {
-			ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
-			break;
-		}
-		if (fromlen != sizeof(from) || from.nl_pid != 0)
-			continue;	/* only the kernel answers */
-		ret = unix_diag_parse(buf, (size_t)n, t);
-	}
-	close(fd);
-	return ret < 0 ? ret : 0;
+	t->from_diag = true;
+	return nl_dump(&req, sizeof(req), each_unix, t);
 }
