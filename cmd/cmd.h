@@ -119,6 +119,9 @@ extern const struct cmd_option preflight_options[], audit_options[], probe_optio
  */
 int cmd_getopt(int argc, char **argv, struct global_opts *g, int *ret);
 
+/* --only and --skip name known checks: 0, or EXIT_USAGE with the message printed. */
+int cmd_policy_check(const struct global_opts *g);
+
 /* getopt's tables of the global options alone (main, before the command). */
 const char *global_shortopts(void);
 const struct option *global_longopts(void);

@@ -64,16 +64,23 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 				     hf->tcp_max_syn_backlog.value, &hf->tcp_max_syn_backlog.e);
 }
 
-int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr)
+int cmd_policy_check(const struct global_opts *g)
 {
 	char *bad = NULL;
-	int err;
 
-	if (check_policy_validate(&g->policy, &bad)) {
-		usage_error("unknown check '%s' (see 'uringlint checks')", bad);
-		free(bad);
-		return EXIT_USAGE;
-	}
+	if (!check_policy_validate(&g->policy, &bad))
+		return 0;
+	usage_error("unknown check '%s' (see 'uringlint checks')", bad);
+	free(bad);
+	return EXIT_USAGE;
+}
+
+int cmd_open_sysroot(const struct global_opts *g, struct sysroot *sr)
+{
+	int err = cmd_policy_check(g);
+
+	if (err)
+		return err;
 	err = sysroot_open(sr, g->root);
 	if (err) {
 		if (g->root && err == -ENOENT && access(g->root, F_OK) == 0)

@@ -179,6 +179,9 @@ static int apply_row(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	if (g->live_reason && arg_live_only(g, g->live_reason))
 		return EXIT_USAGE;
+	/* An unknown id in --only or --skip is refused by every command alike. */
+	if (cmd_policy_check(g))
+		return EXIT_USAGE;
 	if (cmd->flags & CMD_SYSROOT) {
 		int ret = cmd_open_sysroot(g, &g->sr);
 

@@ -75,6 +75,8 @@ run "bad option" 2 "$BIN" preflight --bogus && one_error_line "bad option messag
 run "missing argument" 2 "$BIN" preflight --format && one_error_line "missing argument message" "--format"
 run "bad fail-on" 2 "$BIN" --fail-on sometimes preflight && one_error_line "bad fail-on message" "sometimes"
 run "unknown --only id" 2 "$BIN" preflight --only nosuch-check && one_error_line "unknown --only message" "nosuch-check"
+run "unknown --only id in checks" 2 "$BIN" checks --only nosuch-check && one_error_line "checks: unknown --only message" "nosuch-check"
+run "unknown --skip id in explain" 2 "$BIN" explain fd-o-direct --skip nosuch-check && one_error_line "explain: unknown --skip message" "nosuch-check"
 run "no command" 2 "$BIN" && one_error_line "no command message" "no command"
 run "root missing" 2 "$BIN" --root /nonexistent/uringlint preflight &&
 	one_error_line "root missing message" "/nonexistent/uringlint" "No such file or directory"
