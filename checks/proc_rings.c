@@ -35,7 +35,7 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	char subject[32], list[1024] = "";
-	unsigned int busy = 0, unnamed = 0;
+	unsigned int busy = 0, unnamed = 0, locked = 0, unreadable = 0;
 	struct finding *fi;
 	size_t i;
 
@@ -58,7 +58,10 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 			snprintf(one, sizeof(one), "fd %d (%s%u files, %u buffers)", r->fd,
 				 r->u.sq_thread > 0 ? "SQPOLL, " : "", r->u.user_files, r->u.user_bufs);
 		busy += r->busy || !sqpoll_known(pf, r);
+		locked += r->busy;
 		unnamed += !r->busy && fact_ok(&r->e) && !sqpoll_known(pf, r);
+		/* Not the lock: a file past any real one, or garbage, is an error of its own. */
+		unreadable += !r->busy && !fact_ok(&r->e) && fact_status(&r->e) == STATUS_ERROR;
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "; " : "", one);
 	}
 	if (pf->incomplete)
@@ -66,7 +69,8 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 			      "pid %d exited while being read: what was read is reported, and it is "
 			      "incomplete; rings: %s", (int)pf->pid, list);
 	else
-		fi = proc_add(c, ctx, busy ? STATUS_WARN : STATUS_PASS, subject,
+		fi = proc_add(c, ctx, unreadable ? STATUS_ERROR : busy ? STATUS_WARN : STATUS_PASS,
+			      subject,
 			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s%s",
 			      pf->nrings, pf->nrings == 1 ? "" : "s", pf->threads.iou_wrk,
 			      pf->threads.iou_wrk == 1 ? "" : "s", pf->threads.iou_sqp,
@@ -74,14 +78,15 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 			      busy ? "; rings whose state is unknown are left out of the SQPOLL checks"
 				   : "",
 			      unnamed ? " (" SQP_UNNAMED_WHY ")" : "");
-	if (busy > unnamed)
+	if (locked)
 		finding_set_fix(fi, "run the audit again; a ring under constant register/unregister "
 				    "load keeps its lock busy");
-	else if (busy)
+	else if (unnamed)
 		finding_set_fix(fi, "run the audit again while the SQPOLL ring is idle, or on a "
 				    "kernel with 6.7's fdinfo, which names a busy SQPOLL thread");
 	finding_ev_int(fi, "rings", (int64_t)pf->nrings);
 	finding_ev_int(fi, "unknown", busy);
+	finding_ev_int(fi, "unreadable", unreadable);
 }
 
 /* Each SQPOLL thread once, with the first ring that names it. */

@@ -20,6 +20,8 @@ static void test_gates(void **state)
 
 static void test_rings(void **state)
 {
+	const struct finding *f;
+	struct report r;
 
 	setup(state);
 	expect("proc-rings", STATUS_PASS);
@@ -27,6 +29,16 @@ static void test_rings(void **state)
 	rings[1] = (struct proc_ring){ .fd = 4, .busy = true, .reads = 5 };
 	pf.nrings = 2;
 	expect_says("proc-rings", STATUS_WARN, "lock busy");
+	f = run("proc-rings", &r);
+	assert_contains(finding_fix(f), "register/unregister");
+	report_free(&r);
+	/* A fdinfo past any real one is an error of its own: no word of a busy lock. */
+	rings[1] = (struct proc_ring){ .fd = 4 };
+	fact_fail(&rings[1].e, -EFBIG, "cannot read 'proc/42/fdinfo/4': File too large");
+	expect_says("proc-rings", STATUS_ERROR, "File too large");
+	f = run("proc-rings", &r);
+	assert_true(!finding_fix(f) || !strstr(finding_fix(f), "lock"));
+	report_free(&r);
 	pf.incomplete = true;
 	expect("proc-rings", STATUS_ERROR);
 }
