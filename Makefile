@@ -24,9 +24,10 @@ DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 # make deb and make check-fleet: the package build and lintian, systemd-analyze,
-# node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook.
+# node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook,
+# and a Debian 12 guest under its own systemd for the units (debootstrap, nspawn).
 DEB_FLEET := debhelper dpkg-dev fakeroot lintian systemd prometheus prometheus-node-exporter \
-	ansible-core curl
+	ansible-core curl debootstrap systemd-container zstd
 DEB_PKGS := $(DEB_BUILD) $(DEB_TEST) $(DEB_FLEET)
 # make check-kernels: qemu, and busybox for the guest's userland.
 DEB_KERNELS := qemu-system-x86 busybox-static e2fsprogs

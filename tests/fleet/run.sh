@@ -9,7 +9,7 @@ export URINGLINT_RESULTS
 : >"$URINGLINT_RESULTS"
 
 rc=0
-for s in rules package ansible; do
+for s in rules package unit ansible; do
 	t0=$(date +%s)
 	bash "tests/fleet/$s.sh"
 	st=$?
