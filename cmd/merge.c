@@ -133,8 +133,8 @@ int cmd_report_merge(int argc, char **argv, struct global_opts *g)
 		if (!seen)
 			continue;
 		/* A check skipped everywhere is a skip; skipped on some hosts only, it is not. */
-		if (worst == STATUS_SKIP && x->hosts[STATUS_PASS])
-			worst = STATUS_PASS;
+		if (worst == STATUS_SKIP && (x->hosts[STATUS_PASS] || x->hosts[STATUS_INFO]))
+			worst = x->hosts[STATUS_INFO] ? STATUS_INFO : STATUS_PASS;
 		hosts_list(x->failing, fail, sizeof(fail));
 		hosts_list(x->warning, warn, sizeof(warn));
 		f = report_add(&r, &check_table[i].info, worst, "fleet",

@@ -14,6 +14,7 @@
 
 static const char *const status_names[STATUS__COUNT] = {
 	[STATUS_PASS] = "pass",
+	[STATUS_INFO] = "info",
 	[STATUS_SKIP] = "skip",
 	[STATUS_WARN] = "warn",
 	[STATUS_FAIL] = "fail",
@@ -214,7 +215,7 @@ bool report_reaches(const struct report *r, enum check_status threshold)
 	for (i = 0; i < r->nfindings; i++) {
 		enum check_status st = r->findings[i].status;
 
-		if (st == STATUS_SKIP || st == STATUS_PASS)
+		if (st == STATUS_SKIP || st == STATUS_PASS || st == STATUS_INFO)
 			continue;
 		if (st >= threshold)
 			return true;

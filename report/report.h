@@ -9,8 +9,14 @@
 #include <stdio.h>
 
 /* Ordered by how much a finding should worry the reader. */
+/*
+ * In the order of what they weigh: --fail-on and report merge take the
+ * greater. info is advice about how the application itself is written,
+ * shown with its evidence and never counted by --fail-on.
+ */
 enum check_status {
 	STATUS_PASS,
+	STATUS_INFO,
 	STATUS_SKIP,
 	STATUS_WARN,
 	STATUS_FAIL,

@@ -57,7 +57,7 @@ static struct json_object *finding_to_json(const struct finding *f)
 
 /* The contract's order, so a reader sees pass, warn, fail first. */
 static const enum check_status summary_order[] = {
-	STATUS_PASS, STATUS_WARN, STATUS_FAIL, STATUS_SKIP, STATUS_ERROR,
+	STATUS_PASS, STATUS_WARN, STATUS_FAIL, STATUS_SKIP, STATUS_ERROR, STATUS_INFO,
 };
 
 struct json_object *report_to_json(const struct report *r)

@@ -93,6 +93,8 @@ int write_report_junit(FILE *out, const struct report *r)
 			fputs("      <system-out>", out);
 			if (f->status == STATUS_WARN)
 				fputs("WARN: ", out);
+			else if (f->status == STATUS_INFO)
+				fputs("INFO: ", out);
 			put_xml(out, f->message);
 			if (fix) {
 				fputs(" Fix: ", out);

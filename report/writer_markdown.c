@@ -100,7 +100,10 @@ int write_report_markdown(FILE *out, const struct report *r)
 		}
 	}
 	report_count(r, n);
-	fprintf(out, "\n**%zu checks:** %u pass, %u warn, %u fail, %u skip, %u error\n", r->nfindings,
+	fprintf(out, "\n**%zu checks:** %u pass, %u warn, %u fail, %u skip, %u error", r->nfindings,
 		n[STATUS_PASS], n[STATUS_WARN], n[STATUS_FAIL], n[STATUS_SKIP], n[STATUS_ERROR]);
+	if (n[STATUS_INFO])
+		fprintf(out, ", %u info (advice on how the application is written)", n[STATUS_INFO]);
+	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
 }

@@ -59,6 +59,8 @@ static int status_value(enum check_status st)
 		return 2;
 	case STATUS_SKIP:
 		return -1;
+	case STATUS_INFO:
+		return 4;
 	default:
 		return 3;
 	}
@@ -184,7 +186,7 @@ int write_report_prometheus(FILE *out, const struct report *r)
 	size_t i;
 
 	fputs("# HELP uringlint_check_status Result of a uringlint check: 0 pass, 1 warn, 2 fail, "
-	      "-1 skip, 3 error.\n# TYPE uringlint_check_status gauge\n", out);
+	      "-1 skip, 3 error, 4 info (advice).\n# TYPE uringlint_check_status gauge\n", out);
 	for (i = 0; i < r->nfindings; i++) {
 		const struct finding *f = &r->findings[i];
 		char *label, *other;

@@ -20,6 +20,7 @@
 
 static const char *const status_color[STATUS__COUNT] = {
 	[STATUS_PASS] = "\033[32m",
+	[STATUS_INFO] = "\033[36m",
 	[STATUS_SKIP] = "\033[2m",
 	[STATUS_WARN] = "\033[33m",
 	[STATUS_FAIL] = "\033[1;31m",
@@ -28,15 +29,54 @@ static const char *const status_color[STATUS__COUNT] = {
 
 static const char *const status_tag[STATUS__COUNT] = {
 	[STATUS_PASS] = "PASS",
+	[STATUS_INFO] = "INFO",
 	[STATUS_SKIP] = "SKIP",
 	[STATUS_WARN] = "WARN",
 	[STATUS_FAIL] = "FAIL",
 	[STATUS_ERROR] = "ERROR",
 };
 
+/* Advice (info) is listed with -v; otherwise put_info_line() sums it up. */
 static bool shown(const struct finding *f, const struct writer_opts *o)
 {
+	if (f->status == STATUS_INFO)
+		return o->verbosity > 0;
 	return o->verbosity >= 0 || (f->status != STATUS_PASS && f->status != STATUS_SKIP);
+}
+
+/*
+ * The info findings not listed, in one line: how many, of which checks
+ * (each check once, with its count), and how to see them.
+ */
+static void put_info_line(FILE *out, const struct report *r, const struct writer_opts *o)
+{
+	size_t i, j, n = 0, listed = 0;
+
+	if (o->verbosity > 0)
+		return;
+	for (i = 0; i < r->nfindings; i++)
+		n += r->findings[i].status == STATUS_INFO;
+	if (!n)
+		return;
+	fprintf(out, "\n%zu finding%s of advice on how the application is written (info, never a "
+		     "failure; -v lists them):", n, n == 1 ? "" : "s");
+	for (i = 0; i < r->nfindings; i++) {
+		const struct check_info *c = r->findings[i].check;
+		size_t k = 0;
+
+		if (r->findings[i].status != STATUS_INFO)
+			continue;
+		for (j = 0; j < i && (r->findings[j].status != STATUS_INFO || r->findings[j].check != c); j++)
+			;
+		if (j < i)
+			continue;	/* named with the first finding of its check */
+		for (j = i; j < r->nfindings; j++)
+			k += r->findings[j].status == STATUS_INFO && r->findings[j].check == c;
+		fprintf(out, "%s %s", listed++ ? "," : "", c->id);
+		if (k > 1)
+			fprintf(out, " (%zu)", k);
+	}
+	fputc('\n', out);
 }
 
 static void put_finding(FILE *out, const struct finding *f, size_t idw, const struct writer_opts *o)
@@ -85,6 +125,8 @@ static void put_summary(FILE *out, const struct report *r)
 		n[STATUS_WARN], n[STATUS_FAIL]);
 	if (n[STATUS_SKIP])
 		fprintf(out, ", %u skip", n[STATUS_SKIP]);
+	if (n[STATUS_INFO])
+		fprintf(out, ", %u info", n[STATUS_INFO]);
 	if (n[STATUS_ERROR])
 		fprintf(out, ", %u error", n[STATUS_ERROR]);
 	fputc('\n', out);
@@ -140,6 +182,7 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 			put_finding(out, f, idw, o);
 		}
 	}
+	put_info_line(out, r, o);
 	fputc('\n', out);
 	put_summary(out, r);
 	return ferror(out) ? -EIO : 0;

@@ -59,8 +59,21 @@ static void test_submitters(void **state)
 	urings[0].nsubmitters = 2;
 	urings[0].submitters[0].reqs = 600;
 	urings[0].submitters[1] = (struct ut_submitter){ .tid = 101, .reqs = 400 };
-	expect_says("ring-submitters", STATUS_WARN, "2 threads submit to this ring (tid 100 60%, "
+	/* The application's way: advice (info), as no other ring shows a thread of its own. */
+	expect_says("ring-submitters", STATUS_INFO, "2 threads submit to this ring (tid 100 60%, "
 		    "tid 101 40%");
+	/* Two more rings, each driven by one thread: a ring per thread, which this one breaks. */
+	urings[1] = urings[2] = urings[0];
+	urings[1].fd = 4;
+	urings[2].fd = 5;
+	urings[1].nsubmitters = urings[2].nsubmitters = 1;
+	urings[1].submitters[0] = (struct ut_submitter){ .tid = 102, .reqs = 1000 };
+	urings[2].submitters[0] = (struct ut_submitter){ .tid = 103, .reqs = 1000 };
+	matches[1] = (struct watch_ring_match){ 4, RING_MATCH_ENTER };
+	matches[2] = (struct watch_ring_match){ 5, RING_MATCH_ENTER };
+	watch.ut.nrings = 3;
+	expect_says("ring-submitters", STATUS_WARN, "this ring breaks that design");
+	watch.ut.nrings = 1;
 	/* The second is the SQPOLL thread: one submitter still. */
 	urings[0].submitters[1].sq_thread = true;
 	expect_says("ring-submitters", STATUS_PASS, "one submitting thread");
@@ -73,7 +86,7 @@ static void test_submitters(void **state)
 		urings[0].submitters[k] = (struct ut_submitter){ .tid = 200 + (pid_t)k, .reqs = 40 };
 	urings[0].nsubmitters = UT_MAX_SUBMITTERS;
 	urings[0].submitters_other = 360;
-	expect_says("ring-submitters", STATUS_WARN, "more than 17 threads submit to this ring "
+	expect_says("ring-submitters", STATUS_INFO, "more than 17 threads submit to this ring "
 		    "(none with 5%");
 }
 
@@ -118,12 +131,19 @@ static void test_cq_fill(void **state)
 	fills[0] = (struct watch_fill){ .fd = 3, .sq_entries = 64, .cq_entries = 128,
 					.r = readings, .n = 10, .cap = 10 };
 	for (i = 0; i < 10; i++)
-		readings[i] = (struct fill_reading){ 0, 10 * i };
+		readings[i] = (struct fill_reading){ 0, 10 * i, 0 };
 	watch.fills = fills;
 	watch.nfills = 1;
 	expect_says("ring-cq-fill", STATUS_PASS, "no completion queue of the 1 rings read");
 	readings[7].cq = 120;	/* 94% of 128 */
+	/* Nearly full, but no more owed than it holds (an iodepth of 8 on a CQ of 128): no risk. */
+	for (i = 0; i < 10; i++)
+		readings[i].inflight = 8;
+	expect_says("ring-cq-fill", STATUS_PASS, "it cannot overflow as driven");
+	readings[7].inflight = 20;	/* 120 waiting and 20 in flight: 140 owed */
 	expect_says("ring-cq-fill", STATUS_WARN, "held up to 120 of 128 entries");
+	readings[7].inflight = -3;	/* more completions than submissions: multishot */
+	expect_says("ring-cq-fill", STATUS_WARN, "multishot");
 }
 
 static void test_setup_flags(void **state)
@@ -135,7 +155,7 @@ static void test_setup_flags(void **state)
 	urings[0].created_fd = 3;
 	urings[0].creator = 100;
 	urings[0].setup_flags = 1u << 8;	/* COOP_TASKRUN */
-	expect_says("ring-setup-flags", STATUS_WARN, "1 ring set up while watched with "
+	expect_says("ring-setup-flags", STATUS_INFO, "1 ring set up while watched with "
 		    "COOP_TASKRUN, each submitted to only by the thread that set it up");
 	/* Set up by another thread: SINGLE_ISSUER would bind it to that one (EEXIST). */
 	urings[0].creator = 99;
@@ -169,7 +189,8 @@ static void test_thread_cpus(void **state)
 	snprintf(threads[2].cpus_allowed, sizeof(threads[2].cpus_allowed), "0-1");
 	urings[0].submitters[0].cpus = 3;
 	urings[0].submitters[0].migrations = 7;
-	expect_says("ring-thread-cpus", STATUS_WARN, "thread worker submits 100% of ring fd 3's "
+	/* One thread, not pinned: how the application is written (info). */
+	expect_says("ring-thread-cpus", STATUS_INFO, "thread worker submits 100% of ring fd 3's "
 		    "requests and is not pinned (it may run on CPUs 0-1): its submissions came from "
 		    "CPUs 0-1 and moved to another CPU 7 times");
 	/* Free, but it never moved while sampled. */
@@ -197,6 +218,18 @@ static void test_thread_cpus(void **state)
 	rings[0].u.sq_thread = 0;
 	snprintf(threads[3].cpus_allowed, sizeof(threads[3].cpus_allowed), "1");
 	expect_says("ring-thread-cpus", STATUS_PASS, "2 ring-driving threads pinned");
+	/* A third ring whose thread is not pinned and moves: it breaks the design the two show. */
+	threads[4] = (struct proc_thread){ .tid = 102, .comm = "stray", .state = 'S',
+					   .cpus_allowed = "0-1" };
+	pf.threads.n = 5;
+	urings[2] = urings[0];
+	urings[2].fd = 5;
+	urings[2].submitters[0] = (struct ut_submitter){ .tid = 102, .reqs = 1000, .cpus = 3,
+							 .migrations = 9 };
+	matches[2] = (struct watch_ring_match){ 5, RING_MATCH_ENTER };
+	watch.ut.nrings = 3;
+	expect_says("ring-thread-cpus", STATUS_WARN, "and this one breaks that design");
+	watch.ut.nrings = 2;
 	/* Only SQPOLL submits: nothing to judge. */
 	urings[0].submitters[0].sq_thread = true;
 	urings[1].submitters[0].sq_thread = true;
@@ -218,7 +251,7 @@ static void test_taskrun(void **state)
 					  .tw_items = 4100, .tw_outside = 3990 };
 	watch.ut.threads = tthreads;
 	watch.ut.nthreads = 1;
-	expect_says("ring-taskrun", STATUS_WARN, "no COOP_TASKRUN: its thread tid 100 ran io_uring's "
+	expect_says("ring-taskrun", STATUS_INFO, "no COOP_TASKRUN: its thread tid 100 ran io_uring's "
 		    "completion work 1995 times a second outside io_uring_enter (3990 of 4000 "
 		    "batches, 4100 items, 10 io_uring_enter calls");
 	/* The same batches run while it waited in one io_uring_enter: no interruption. */
@@ -252,7 +285,7 @@ static void test_latency_tail(void **state)
 	op->latency_n = 1000;
 	op->latency[uring_trace_lat_bucket(40000)] = 990;
 	op->latency[uring_trace_lat_bucket(5000000)] = 10;
-	expect_says("ring-latency-tail", STATUS_WARN, "READ: p99.9 5.2 ms over 1000 requests, 128 "
+	expect_says("ring-latency-tail", STATUS_INFO, "READ: p99.9 5.2 ms over 1000 requests, 128 "
 		    "times the median of 41 us (p99 41 us; bucket edges, high by 25% at most; from "
 		    "the median up: <=66 us 990, <=8.4 ms 10;");
 	/* The same tail under 1 ms: not an outlier worth a word. */
