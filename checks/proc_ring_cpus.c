@@ -144,7 +144,14 @@ static void format_seen(const struct driver *dr, char *buf, size_t n)
 		snprintf(buf + strlen(buf), n - strlen(buf), "%s64 and above", buf[0] ? ", " : "");
 }
 
-static void judge_unpinned(const struct check *c, struct check_ctx *ctx, struct driver *dr)
+/*
+ * An unpinned thread: a warn where the application shows the thread-per-core
+ * design it breaks (most of its ring-driving threads pinned, each to one
+ * CPU); elsewhere how the application is written, advice (info): a runtime
+ * that does not pin is no setting an operator can change.
+ */
+static void judge_unpinned(const struct check *c, struct check_ctx *ctx, struct driver *dr,
+			   bool per_core)
 {
 	const struct proc_facts *pf = ctx->proc;
 	char subject[48], ring[48], seen[128];
@@ -153,14 +160,18 @@ static void judge_unpinned(const struct check *c, struct check_ctx *ctx, struct 
 	dr->judged = true;
 	format_seen(dr, seen, sizeof(seen));
 	snprintf(subject, sizeof(subject), "pid %d tid %d", (int)pf->pid, (int)dr->tid);
-	fi = proc_add(c, ctx, STATUS_WARN, subject,
+	fi = proc_add(c, ctx, per_core ? STATUS_WARN : STATUS_INFO, subject,
 		      "thread %s submits %.0f%% of %s's requests%s and is not pinned (it may run on "
 		      "CPUs %.64s): its submissions came from CPUs %s and moved to another CPU %llu "
-		      "times in the %s watched, and the ring's memory moved with them",
+		      "times in the %s watched, and the ring's memory moved with them%s",
 		      dr->t->comm, 100 * dr->share, ringmap_ring_name(pf, dr->ring, ring, sizeof(ring)),
 		      dr->rings > 1 ? " (and drives other rings)" : "", dr->t->cpus_allowed, seen,
-		      (unsigned long long)dr->migrations, punt_watch_span(pf->watch).s);
+		      (unsigned long long)dr->migrations, punt_watch_span(pf->watch).s,
+		      per_core ? "; the process's other ring-driving threads are pinned each to a "
+				 "CPU of its own, and this one breaks that design"
+			       : "");
 	finding_ev_int(fi, "tid", dr->tid);
+	finding_ev_bool(fi, "thread_per_core", per_core);
 	finding_ev_int(fi, "migrations", (int64_t)dr->migrations);
 }
 
@@ -270,9 +281,9 @@ void check_ring_thread_cpus(const struct check *c, struct check_ctx *ctx)
 	const struct proc_facts *pf = ctx->proc;
 	struct drivers d = { 0 };
 	struct cpuset sq;
-	bool bad = false;
+	bool bad = false, per_core;
 	char subject[32];
-	size_t i, j;
+	size_t i, j, pinned, known;
 
 	if (!ringmap_watch(c, ctx))
 		return;
@@ -289,11 +300,17 @@ void check_ring_thread_cpus(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	sqpoll_cpus(pf, &sq);
+	for (i = 0, pinned = 0, known = 0; i < d.n; i++) {
+		known += d.v[i].allowed > 0;
+		pinned += d.v[i].allowed == 1;
+	}
+	/* The design shown: two or more ring-driving threads, most pinned each to one CPU. */
+	per_core = pinned >= 2 && 2 * pinned > known;
 	for (i = 0; i < d.n; i++) {
 		struct driver *dr = &d.v[i];
 
 		if (dr->allowed > 1 && dr->migrations) {
-			judge_unpinned(c, ctx, dr);
+			judge_unpinned(c, ctx, dr, per_core);
 		} else if (dr->allowed == 1 && !dr->judged) {
 			for (j = i + 1; j < d.n; j++)
 				if (d.v[j].allowed == 1 && d.v[j].cpu == dr->cpu)

@@ -100,7 +100,8 @@ void check_ring_latency(const struct check *c, struct check_ctx *ctx)
 			format_ns(p999, d, sizeof(d));
 			histogram(op, p50, hist, sizeof(hist));
 			ringmap_subject(pf, i, subject, sizeof(subject));
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
+			/* What the device and the application's load make: advice, not a setting. */
+			fi = proc_add(c, ctx, STATUS_INFO, subject,
 				      "%s: p99.9 %s over %llu requests, %.0f times the median of %s "
 				      "(p99 %s; bucket edges, high by 25%% at most; from the median up: "
 				      "%s; %llu still open when sampling stopped)",

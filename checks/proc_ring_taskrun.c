@@ -84,7 +84,8 @@ void check_ring_taskrun(const struct check *c, struct check_ctx *ctx)
 		pt = proc_threads_find(&pf->threads, t->tid);
 		uring_setup_flags_format(r->setup_flags, flags, sizeof(flags));
 		ringmap_subject(pf, i, subject, sizeof(subject));
-		fi = proc_add(c, ctx, STATUS_WARN, subject,
+		/* A setup flag of the application's own code: advice. */
+		fi = proc_add(c, ctx, STATUS_INFO, subject,
 			      "set up with %s, no COOP_TASKRUN: its thread tid %d%s%s%s ran io_uring's "
 			      "completion work %.0f times a second outside io_uring_enter (%llu of "
 			      "%llu batches, %llu items, %llu io_uring_enter calls, in the %s watched); "

@@ -104,21 +104,35 @@ static unsigned int plain_drivers(const struct ut_ring *r, char *list, size_t n,
 	return plain;
 }
 
+/*
+ * Rings shared by submitting threads take the ring's lock on each
+ * submission. Many applications share a ring by design (a database's I/O
+ * threads): that is how the application is written, advice (info). Where
+ * the application shows a ring per thread (two or more rings, each driven
+ * by one thread) a shared ring breaks that design: a warn.
+ */
 void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w;
-	unsigned int judged = 0, shared = 0;
+	unsigned int judged = 0, shared = 0, owned = 0;
 	char subject[64], list[256];
+	bool many, per_thread;
 	size_t i;
 
 	w = ringmap_watch(c, ctx);
 	if (!w)
 		return;
 	for (i = 0; i < w->ut.nrings; i++) {
+		if (w->ut.rings[i].reqs) {
+			plain_drivers(&w->ut.rings[i], list, sizeof(list), &many);
+			owned += !many;
+		}
+	}
+	per_thread = owned >= 2;
+	for (i = 0; i < w->ut.nrings; i++) {
 		const struct ut_ring *r = &w->ut.rings[i];
 		unsigned int threads;
-		bool many;
 
 		if (!r->reqs)
 			continue;
@@ -128,12 +142,14 @@ void check_ring_submitters(const struct check *c, struct check_ctx *ctx)
 			continue;
 		shared++;
 		ringmap_subject(pf, i, subject, sizeof(subject));
-		proc_add(c, ctx, STATUS_WARN, subject,
+		proc_add(c, ctx, per_thread ? STATUS_WARN : STATUS_INFO, subject,
 			 "%s%u threads submit to this ring (%s of its %llu requests in the %s watched) "
 			 "and none of them is its SQPOLL thread: each submission takes the ring's "
-			 "lock, and the ring's memory moves between their CPUs",
+			 "lock, and the ring's memory moves between their CPUs%s",
 			 r->submitters_other ? "more than " : "", threads, list[0] ? list : "none with 5%",
-			 (unsigned long long)r->reqs, punt_watch_span(w).s);
+			 (unsigned long long)r->reqs, punt_watch_span(w).s,
+			 per_thread ? "; the process drives its other rings from one thread each, "
+				      "and this ring breaks that design" : "");
 	}
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!shared)
@@ -266,6 +282,25 @@ static unsigned int fill_unread(const struct punt_watch *w)
 	return n;
 }
 
+/*
+ * The most completions that could have been owed at once: those waiting
+ * plus the requests in flight, over the readings; -1 when a reading's
+ * in-flight count is unknown (negative: multishot or CQE_SKIP requests).
+ */
+static int64_t fill_demand(const struct watch_fill *f)
+{
+	int64_t most = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->r[i].inflight < 0)
+			return -1;
+		if ((int64_t)f->r[i].cq + f->r[i].inflight > most)
+			most = (int64_t)f->r[i].cq + f->r[i].inflight;
+	}
+	return most;
+}
+
 void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -294,6 +329,7 @@ void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 	for (i = 0; i < w->nfills; i++) {
 		const struct watch_fill *f = &w->fills[i];
 		uint32_t max;
+		int64_t most;
 
 		if (!f->n || !f->cq_entries)
 			continue;
@@ -301,12 +337,26 @@ void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 		max = watch_fill_max(f, true);
 		if (max < CQ_NEAR_FULL * f->cq_entries)
 			continue;
-		full++;
 		snprintf(subject, sizeof(subject), "pid %d ring fd %d", (int)pf->pid, f->fd);
+		most = fill_demand(f);
+		if (most >= 0 && most <= f->cq_entries) {
+			/* Full, but no more could complete than it holds: the risk cannot happen. */
+			proc_add(c, ctx, STATUS_PASS, subject,
+				 "its completion queue held up to %u of %u entries, but never more "
+				 "completions waited and requests were in flight than it holds (at most "
+				 "%lld in %zu readings 100 ms apart): it cannot overflow as driven",
+				 max, f->cq_entries, (long long)most, f->n);
+			continue;
+		}
+		full++;
 		proc_add(c, ctx, STATUS_WARN, subject,
 			 "its completion queue held up to %u of %u entries (%u in 99%% of %zu readings "
-			 "100 ms apart): completions are reaped late, and one more burst overflows it",
-			 max, f->cq_entries, watch_fill_quantile(f, true, 0.99), f->n);
+			 "100 ms apart) %s: completions are reaped late, and one more burst overflows it",
+			 max, f->cq_entries, watch_fill_quantile(f, true, 0.99), f->n,
+			 most < 0 ? "with requests that post several completions each (multishot) or "
+				    "none, so more may come than were submitted"
+				  : "while more completions waited and requests were in flight than it "
+				    "holds");
 	}
 	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
 	if (!read)
@@ -392,7 +442,8 @@ void check_ring_setup_flags(const struct check *c, struct check_ctx *ctx)
 		else
 			snprintf(subject, sizeof(subject), "pid %d rings set up with %s", (int)pf->pid,
 				 flags);
-		proc_add(c, ctx, STATUS_WARN, subject,
+		/* A flag of the application's own code: advice, never a risk to act on. */
+		proc_add(c, ctx, STATUS_INFO, subject,
 			 "%u ring%s set up while watched with %s, each submitted to only by the thread "
 			 "that set it up (%llu requests, all sampled, in the %s watched): "
 			 "SINGLE_ISSUER (6.0) is that thread's promise to be the only submitter, and "

@@ -145,7 +145,9 @@ static void read_fills(const struct sysroot *live, pid_t pid, struct punt_watch 
 		} else {
 			f->sq_entries = u.sq_entries;
 			f->cq_entries = u.cq_entries;
-			f->r[f->n++] = (struct fill_reading){ u.sqes_pending, u.cqes_pending };
+			f->r[f->n++] = (struct fill_reading){
+				u.sqes_pending, u.cqes_pending,
+				(int32_t)(u.cached_sq_head - u.cached_cq_tail) };
 		}
 		uring_fdinfo_free(&u);
 		free(text);

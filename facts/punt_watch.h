@@ -95,6 +95,12 @@ struct watch_fill {
 	uint32_t sq_entries, cq_entries;
 	struct fill_reading {
 		uint32_t sq, cq;
+		/*
+		 * Requests the kernel took and has not completed: SQEs consumed less
+		 * CQEs posted (CachedSqHead - CachedCqTail), negative where a request
+		 * posts several CQEs (multishot) or none (CQE_SKIP).
+		 */
+		int32_t inflight;
 	} *r;				/* one every 100 ms */
 	size_t n, cap;
 	unsigned int unread;		/* readings without the ring lines (lock busy, fd closed) */
