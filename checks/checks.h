@@ -81,8 +81,16 @@ struct thresholds {
 	double busy_idle;		/* SQPOLL work ratio below this spins idle (0.10) */
 	double busy_saturated;		/* above this is saturated (0.95) */
 	unsigned int extent_limit;	/* a data file with more extents is fragmented (1000) */
-	double punt_tolerance;		/* probe: share of punted requests tolerated (0.001) */
+	/*
+	 * The share of a process's (or a file's, or the probe's) requests that
+	 * may be punted without a failure: one rule for every punt check. Under
+	 * it, punts are named with their cause as advice (info): another
+	 * reader's page cache, an XFS timestamp update now and then.
+	 */
+	double punt_tolerance;
 };
+
+#define PUNT_TOLERANCE_DEFAULT 0.01
 
 void thresholds_defaults(struct thresholds *t);
 
@@ -112,6 +120,12 @@ struct check_ctx {
 
 /* The context's thresholds, or the defaults. */
 const struct thresholds *check_thresholds(const struct check_ctx *ctx);
+
+/*
+ * One rule for every punt check: fail when punts exceed the tolerated
+ * share of reqs (or reqs is unknown), info under it, pass without punts.
+ */
+enum check_status punt_status(const struct check_ctx *ctx, uint64_t punts, uint64_t reqs);
 
 struct check;
 typedef void (*check_run_fn)(const struct check *c, struct check_ctx *ctx);

@@ -23,7 +23,16 @@ void thresholds_defaults(struct thresholds *t)
 	t->busy_idle = 0.10;
 	t->busy_saturated = 0.95;
 	t->extent_limit = 1000;
-	t->punt_tolerance = 0.001;
+	t->punt_tolerance = PUNT_TOLERANCE_DEFAULT;
+}
+
+enum check_status punt_status(const struct check_ctx *ctx, uint64_t punts, uint64_t reqs)
+{
+	if (!punts)
+		return STATUS_PASS;
+	if (!reqs || (double)punts > check_thresholds(ctx)->punt_tolerance * (double)reqs)
+		return STATUS_FAIL;
+	return STATUS_INFO;
 }
 
 const struct thresholds *check_thresholds(const struct check_ctx *ctx)

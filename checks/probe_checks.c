@@ -89,10 +89,9 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 			continue;
 		ran++;
 		tracepoint |= m->punts_tracepoint;
-		/* More than 0.1% of requests punted, or any new worker when only threads tell. */
-		if (m->punts_tracepoint
-			    ? (double)m->punts > check_thresholds(ctx)->punt_tolerance * (double)m->ios
-			    : m->punts > 0) {
+		/* More punts than the tolerance, or any new worker when only threads tell. */
+		if (m->punts_tracepoint ? punt_status(ctx, m->punts, m->ios) == STATUS_FAIL
+					: m->punts > 0) {
 			snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s%s %llu of %llu",
 				 nbad ? ", " : "", probe_mode_name((enum probe_mode)i),
 				 (unsigned long long)m->punts, (unsigned long long)m->ios);

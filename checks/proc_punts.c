@@ -109,6 +109,24 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* "12%", "0.11%": a small share keeps its digits, so it never reads as 0%. */
+static const char *share_text(double share, char *buf, size_t n)
+{
+	snprintf(buf, n, share >= 10 ? "%.0f%%" : share >= 1 ? "%.1f%%" : "%.2f%%", share);
+	return buf;
+}
+
+/* ", under the punt tolerance of 1%" for an info finding, "" otherwise. */
+static const char *under_tolerance(const struct check_ctx *ctx, enum check_status st, char *buf,
+				   size_t n)
+{
+	if (st != STATUS_INFO)
+		return "";
+	snprintf(buf, n, ", under the punt tolerance of %g%% (punt-tolerance): not off the fast "
+		 "path, named for its cause", 100 * check_thresholds(ctx)->punt_tolerance);
+	return buf;
+}
+
 /* The causes the file's flags and state support, for punted reads or writes. */
 struct causes {
 	char text[1024];
@@ -262,9 +280,10 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	uint64_t punts = ut_file_fault_punts(uf), reqs = ut_file_fault_reqs(uf);
 	uint64_t async = uf->async_punts - uf->socket_async_punts;
 	struct causes cs = { .list = json_object_new_array() };
-	char subject[4200], kernel[320] = "";
-	struct finding *fi;
+	char subject[4200], kernel[320] = "", sh[16], tol[128];
 	double share = pct(punts, reqs);
+	enum check_status st;
+	struct finding *fi;
 
 	if (async && w->ut.drain_seen) {
 		/* Drained requests carry the same bit: the application may not have asked. */
@@ -296,10 +315,12 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 		      "%llu punted requests were neither reads nor writes",
 		      (unsigned long long)other);
 	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
-	fi = proc_add(c, ctx, share >= 1.0 ? STATUS_FAIL : STATUS_WARN, subject,
-		      "%llu of %llu io_uring requests on this file were punted to io-wq (%.0f%%) in "
-		      "%s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
-		      share, punt_watch_span(w).s, kernel, cs.text);
+	st = punt_status(ctx, punts, reqs);
+	fi = proc_add(c, ctx, st, subject,
+		      "%llu of %llu io_uring requests on this file were punted to io-wq (%s) in "
+		      "%s%s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
+		      share_text(share, sh, sizeof(sh)), punt_watch_span(w).s, kernel,
+		      under_tolerance(ctx, st, tol, sizeof(tol)), cs.text);
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");
@@ -328,7 +349,8 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct proc_ring *ring;
-	char subject[4200], names[2048] = "";
+	char subject[4200], names[2048] = "", sh[16], tol[128];
+	enum check_status st;
 	struct finding *fi;
 	size_t i;
 
@@ -340,11 +362,13 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 		state_causes(&cs, pf, pfile, NULL, ur->fixed_punts, true);
 		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered file %s",
 			 (int)pf->pid, ring->fd, ring->u.files[0].path);
-		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+		st = punt_status(ctx, ur->fixed_punts, ur->fixed_reqs);
+		fi = proc_add(c, ctx, st, subject,
 			      "%llu of %llu io_uring requests on the ring's one registered file were "
-			      "punted to io-wq (%.0f%%) in %s: %s",
+			      "punted to io-wq (%s) in %s%s: %s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
-			      pct(ur->fixed_punts, ur->fixed_reqs), punt_watch_span(pf->watch).s,
+			      share_text(pct(ur->fixed_punts, ur->fixed_reqs), sh, sizeof(sh)),
+			      punt_watch_span(pf->watch).s, under_tolerance(ctx, st, tol, sizeof(tol)),
 			      cs.text);
 		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
 		app_fixes_for_causes(ctx, fi, &cs);
@@ -356,12 +380,14 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			catf(names, sizeof(names), " and %zu more", ring->u.nfiles - 8);
 		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered files", (int)pf->pid,
 			 ring ? ring->fd : -1);
-		fi = proc_add(c, ctx, STATUS_FAIL, subject,
+		st = punt_status(ctx, ur->fixed_punts, ur->fixed_reqs);
+		fi = proc_add(c, ctx, st, subject,
 			      "%llu of %llu io_uring requests on registered files were punted to io-wq "
-			      "(%.0f%%) in %s, on one of %zu registered files (the tracepoints name "
+			      "(%s) in %s%s, on one of %zu registered files (the tracepoints name "
 			      "no file for them)%s%s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
-			      pct(ur->fixed_punts, ur->fixed_reqs), punt_watch_span(pf->watch).s,
+			      share_text(pct(ur->fixed_punts, ur->fixed_reqs), sh, sizeof(sh)),
+			      punt_watch_span(pf->watch).s, under_tolerance(ctx, st, tol, sizeof(tol)),
 			      ring ? ring->u.nfiles : 0, names[0] ? ": " : "", names);
 		finding_set_fix(fi, "check each candidate's open flags and state with fd-o-direct, "
 				    "fd-append and file-extents; for a per-file count, submit on "

@@ -313,7 +313,9 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 					    : "no new iou-wrk thread; the tracepoint was not used");
 	} else if (w->tracepoint) {
 		double cover = punt_watch_coverage(w);
-		char part[320] = "";
+		char part[320] = "", share[256] = "";
+		enum check_status st;
+		uint64_t fault;
 
 		if (punt_watch_kernel_async(w, &kernel) && kernel)
 			snprintf(part + strlen(part), sizeof(part) - strlen(part),
@@ -327,18 +329,36 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 		else if (cover < 1.0)
 			snprintf(part + strlen(part), sizeof(part) - strlen(part), " (the opcodes cover %.1f%% of the punts: %llu "
 				 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
-		fi = proc_add(c, ctx, STATUS_FAIL, subject,
-			      "%llu requests punted to io-wq in %.1f s (%.0f/s)%s%s%s%s",
+		/*
+		 * The share of the requests submitted, as file-punts judges each file's:
+		 * under the tolerance, advice; without the submit count, unknown, so fail.
+		 */
+		fault = w->total - (punt_watch_kernel_async(w, &kernel) ? kernel : 0);
+		st = w->submit_counted ? punt_status(ctx, fault, w->submitted) : STATUS_FAIL;
+		if (w->submit_counted)
+			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s",
+				 w->submitted ? 100.0 * (double)fault / (double)w->submitted : 100.0,
+				 (unsigned long long)w->submitted,
+				 st == STATUS_INFO ? ", under the punt tolerance (punt-tolerance): not "
+						     "off the fast path; file-punts names the files "
+						     "and causes" : "");
+		fi = proc_add(c, ctx, st, subject,
+			      "%llu requests punted to io-wq in %.1f s (%.0f/s%s)%s%s%s%s",
 			      (unsigned long long)w->total, w->seconds_watched,
 			      (double)w->total / (w->seconds_watched > 0 ? w->seconds_watched : 1),
-			      w->exited ? ", until the process exited" : "", list[0] ? ": " : "", list,
-			      part);
+			      share, w->exited ? ", until the process exited" : "", list[0] ? ": " : "",
+			      list, part);
+		if (w->submit_counted) {
+			finding_ev_int(fi, "submitted", (int64_t)w->submitted);
+			json_object_object_add(fi->evidence, "punt_share", json_object_new_double(
+				w->submitted ? (double)fault / (double)w->submitted : 1.0));
+		}
 	} else {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%llu new io-wq workers in %.1f s: each is at least one punted request "
 			      "(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
 	}
-	if (w->total && fi->status != STATUS_PASS)
+	if (w->total && fi->status != STATUS_PASS && fi->status != STATUS_INFO)
 		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
 				    "extending writes (preallocate and write once), unaligned I/O, "
 				    "IOSQE_ASYNC where it is not needed");

@@ -29,6 +29,7 @@ static struct window_ring wrings[2];
 static struct window_thread wthreads[8];
 static struct plan plan;
 static char table_path[] = "/srv/db/table.dat", log_path[] = "/var/log/db.log";
+static struct thresholds th;	/* the defaults at each setup; a test may change one */
 
 /* The second reading of ring fd 3: so much CPU and work, so many SQEs taken and CQEs posted. */
 static inline void window_move(uint64_t total_us, uint64_t work_us, uint32_t taken, uint32_t posted)
@@ -62,6 +63,7 @@ static inline int setup(void **state)
 	(void)state;
 	memset(&hf, 0, sizeof(hf));
 	memset(&pf, 0, sizeof(pf));
+	thresholds_defaults(&th);
 	memset(rings, 0, sizeof(rings));
 	memset(files, 0, sizeof(files));
 	memset(threads, 0, sizeof(threads));
@@ -161,7 +163,7 @@ static inline int setup(void **state)
 static inline const struct finding *run(const char *id, struct report *r)
 {
 	const struct check *c = check_find(id);
-	struct check_ctx ctx = { .host = &hf, .plan = &plan, .proc = &pf, .report = r };
+	struct check_ctx ctx = { .host = &hf, .plan = &plan, .proc = &pf, .report = r, .th = &th };
 
 	assert_non_null(c);
 	report_init(r, "audit");

@@ -66,6 +66,15 @@ static void test_workers_and_punts(void **state)
 	watch.seconds_sampled = 0.2;
 	expect_says("iowq-punts", STATUS_FAIL, "sampled in 0.20 s of 2.0 s");
 	watch.punts_sampled = 0;
+	/* The share of the requests submitted, as file-punts takes it: 3000 of a million, advice. */
+	watch.submit_counted = true;
+	watch.submitted = 1000000;
+	expect_says("iowq-punts", STATUS_INFO, "0.30% of the 1000000 requests submitted, under the "
+		    "punt tolerance");
+	watch.submitted = 100000;	/* 3% */
+	expect_says("iowq-punts", STATUS_FAIL, "3.00% of the 100000 requests submitted");
+	watch.submit_counted = false;
+	watch.submitted = 0;
 	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
 	snprintf(watch.ops[0].op, sizeof(watch.ops[0].op), "FSYNC");
 	watch.sampled_all = true;
