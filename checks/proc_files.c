@@ -68,7 +68,20 @@ static bool appending(const struct proc_file *f)
 
 #define WATCH_HINT "run audit --watch SECONDS (root) to see which files io_uring writes"
 
-/* Buffered and judged on what was seen: the watch's own count when there is one. */
+/* Requests the watch saw on registered files of f's rings; 0 without a watch. */
+static uint64_t watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f)
+{
+	struct watched_fixed wfx;
+
+	proc_watched_fixed(pf, f, &wfx);
+	return wfx.reqs + wfx.unmapped_reqs;
+}
+
+/*
+ * Buffered and judged on what was seen: the watch's own count when there is
+ * one; a known data file the watch saw no request on keeps the verdict its
+ * flags give (why says the window was quiet).
+ */
 static struct finding *buffered_finding(const struct check *c, struct check_ctx *ctx,
 					const struct proc_file *f, const char *why,
 					unsigned int workers)
@@ -89,7 +102,7 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 				100.0 * (double)ut_file_fault_punts(uf) /
 					(double)ut_file_fault_reqs(uf),
 				punt_watch_span(pf->watch).s);
-	if (!uf && proc_watched(pf)) {
+	if (!uf && proc_watched(pf) && watched_fixed_reqs(pf, f)) {
 		struct watched_fixed wfx;
 		uint64_t reqs, punts;
 
@@ -183,8 +196,9 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		return;
 	if (proc_watched(pf))
 		proc_add(c, ctx, STATUS_PASS, summary,
-			 "the %u file%s io_uring made requests on in %s %s O_DIRECT or only read; "
-			 "files without io_uring requests were not judged", direct + judged,
+			 "the %u file%s io_uring made requests on in %s, or known to be its "
+			 "(registered, --data-path, the application table), %s O_DIRECT or only "
+			 "read; files without io_uring requests were not judged", direct + judged,
 			 direct + judged == 1 ? "" : "s", punt_watch_span(pf->watch).s,
 			 direct + judged == 1 ? "is" : "are");
 	else if (direct)

@@ -72,17 +72,43 @@ bool proc_file_writable(const struct proc_file *f)
 	return (f->gen.flags & O_ACCMODE) != O_RDONLY;
 }
 
-/* Why f is io_uring's data, whatever its type. */
-static const char *data_file_why(const struct check_ctx *ctx, const struct proc_file *f)
+/*
+ * What is known of f without a watch: registered with a ring, --data-path,
+ * or the application table; idle says the watch saw no request on it.
+ */
+static const char *known_data_why(const struct check_ctx *ctx, const struct proc_file *f, bool idle)
 {
 	const struct app_entry *app;
-	const struct ut_file *uf;
 	size_t i;
+
+	if (f->registered)
+		return idle ? "registered with a ring (no io_uring request on it while watched)"
+			    : "registered with a ring";
+	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
+		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
+			return idle ? "matches --data-path (no io_uring request on it while watched)"
+				    : "matches --data-path";
+	app = check_ctx_app(ctx);
+	if (app && app_entry_uses_uring(app, f->path))
+		return idle ? "a file its application drives through io_uring (uringlint's "
+			      "application table; no io_uring request on it while watched)"
+			    : "a file its application drives through io_uring (uringlint's "
+			      "application table)";
+	return NULL;
+}
+
+/*
+ * Why f is io_uring's data, whatever its type. A watch adds what it saw;
+ * it never takes away what is known without it: a quiet window is no
+ * proof that a registered or configured data file is not written.
+ */
+static const char *data_file_why(const struct check_ctx *ctx, const struct proc_file *f)
+{
+	const struct ut_file *uf;
 
 	uf = proc_watched_file(ctx->proc, f, NULL);
 	if (uf && uf->reqs)
 		return "io_uring made requests on it while watched";
-	/* Watched, what io_uring did not touch is not its data, registered or not. */
 	if (proc_watched(ctx->proc)) {
 		struct watched_fixed wfx;
 
@@ -93,17 +119,9 @@ static const char *data_file_why(const struct check_ctx *ctx, const struct proc_
 		if (wfx.unmapped_reqs)
 			return "registered, and a ring the events do not name made requests on "
 			       "registered files while watched";
-		return NULL;
+		return known_data_why(ctx, f, true);
 	}
-	if (f->registered)
-		return "registered with a ring";
-	for (i = 0; ctx->audit && i < ctx->audit->ndata_paths; i++)
-		if (!fnmatch(ctx->audit->data_paths[i], f->path, 0))
-			return "matches --data-path";
-	app = check_ctx_app(ctx);
-	if (app && app_entry_uses_uring(app, f->path))
-		return "a file its application drives through io_uring (uringlint's application table)";
-	return NULL;
+	return known_data_why(ctx, f, false);
 }
 
 const char *proc_data_file(const struct check_ctx *ctx, const struct proc_file *f)
