@@ -296,10 +296,15 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 
 	/* What was last read of it, or, for a program too brief to read, only what the watch saw. */
 	if (!x.have_last) {
+		/* Nothing of it was read: no fact of it is judged, none passes as zero. */
 		memset(&x.last, 0, sizeof(x.last));
 		x.last.pid = pid;
+		x.last.unread = true;
 		snprintf(x.last.comm, sizeof(x.last.comm), "%.15s", argv[0]);
-		fact_fail(&x.last.fds_e, -ESRCH, "it exited before it could be read");
+		fact_fail(&x.last.fds_e, -ESRCH, "it exited before its fds could be read");
+		fact_fail(&x.last.status.e, -ESRCH, "it exited before its status could be read");
+		fact_fail(&x.last.limits.e, -ESRCH, "it exited before its limits could be read");
+		fact_fail(&x.last.threads.e, -ESRCH, "it exited before its threads could be read");
 	}
 	report_note(ctx->report, "pid %d (%s) ran %.2f s under the watch and exited with status %d%s",
 		    (int)pid, argv[0], since(&x.start, &end), st,

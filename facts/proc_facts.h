@@ -76,6 +76,7 @@ struct proc_facts {
 	pid_t pid;
 	struct fact_err e;		/* -ESRCH: no such process; -EACCES: not ours */
 	bool incomplete;		/* it exited while we read it */
+	bool unread;			/* it exited before any of it was read (audit --exec) */
 	bool kernel_thread, zombie;
 	char comm[64];
 

@@ -160,7 +160,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	json_object_object_add(o, "pid", json_object_new_int(pf->pid));
 	json_add_bytes(o, "comm", pf->comm[0] ? pf->comm : NULL);
 	json_object_object_add(o, "complete", json_object_new_boolean(fact_ok(&pf->e) &&
-								      !pf->incomplete));
+								      !pf->incomplete && !pf->unread));
 	if (!fact_ok(&pf->e))
 		json_object_object_add(o, "error", json_bytes_string(pf->e.why));
 	for (i = 0; i < pf->nrings; i++)
