@@ -118,6 +118,35 @@ struct check_ctx {
 	const struct app_entry *app;
 };
 
+/*
+ * Why a filesystem punts a kind of request, on which kernels (punt_rules.c):
+ * certain when every such request is punted whatever the load.
+ */
+enum punt_kind {
+	PUNT_ANY,		/* every read and write */
+	PUNT_WRITE,		/* every write, buffered or O_DIRECT */
+	PUNT_READ,		/* every read, buffered or O_DIRECT */
+	PUNT_BUFFERED_WRITE,
+	PUNT_BUFFERED_READ,
+	PUNT_DIO_EXTEND,	/* O_DIRECT writes past the end of the file */
+	PUNT_DIO_HOLE,		/* O_DIRECT writes into holes */
+	PUNT_DIO_UNWRITTEN,	/* O_DIRECT writes into unwritten (fallocated) extents */
+};
+
+struct punt_rule {
+	const char *fs;		/* the fstype as mountinfo names it */
+	enum punt_kind kind;
+	int kv_min, kv_max;	/* major * 1000 + minor; 0, 999999: every kernel */
+	bool certain;
+	const char *why;	/* the mechanism, in a sentence */
+	const char *fix;	/* NULL: the cause's own fix */
+};
+
+struct kernel_version;
+/* The rule for fstype on kernel kv (NULL: unknown) and this kind of request, or NULL. */
+const struct punt_rule *punt_rule_find(const char *fstype, const struct kernel_version *kv,
+				       enum punt_kind kind);
+
 /* The context's thresholds, or the defaults. */
 const struct thresholds *check_thresholds(const struct check_ctx *ctx);
 

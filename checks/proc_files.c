@@ -68,6 +68,27 @@ static bool appending(const struct proc_file *f)
 
 #define WATCH_HINT "run audit --watch SECONDS (root) to see which files io_uring writes"
 
+static const struct kernel_version *kernel_of(const struct check_ctx *ctx)
+{
+	return fact_ok(&ctx->host->kernel.e) ? &ctx->host->kernel.v : NULL;
+}
+
+/*
+ * An O_DIRECT data file written on a filesystem that punts every write,
+ * O_DIRECT or not (btrfs copy-on-write files, tmpfs from 6.5): O_DIRECT
+ * does not keep it on the fast path. NULL when its filesystem does not.
+ */
+static const struct punt_rule *direct_still_punts(const struct check_ctx *ctx,
+						  const struct proc_file *f)
+{
+	const struct punt_rule *rule;
+
+	if (!proc_file_writable(f))
+		return NULL;
+	rule = punt_rule_find(proc_file_fstype(ctx->proc, f), kernel_of(ctx), PUNT_WRITE);
+	return rule && rule->certain ? rule : NULL;
+}
+
 /* Requests the watch saw on registered files of f's rings; 0 without a watch. */
 static uint64_t watched_fixed_reqs(const struct proc_facts *pf, const struct proc_file *f)
 {
@@ -89,7 +110,7 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 	const struct proc_facts *pf = ctx->proc;
 	const struct ut_file *uf = proc_watched_file(pf, f, NULL);
 	const char *fs = proc_file_fstype(pf, f);
-	bool ext4 = !strcmp(fs, "ext4");
+	const struct punt_rule *rule;
 	char subject[4200];
 
 	file_subject(pf, f, subject, sizeof(subject));
@@ -130,24 +151,29 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 				"only while the page cache absorbs it",
 				(unsigned long long)uf->reqs, (unsigned long long)uf->writes,
 				punt_watch_span(pf->watch).s);
-	if (ext4 || workers)
+	/* The filesystem's rule for buffered writes, from the kernel source (punt_rules.c). */
+	rule = punt_rule_find(fs, kernel_of(ctx), PUNT_BUFFERED_WRITE);
+	if (rule && rule->certain)
 		return proc_add(c, ctx, STATUS_FAIL, subject,
-				"data file (%s) written without O_DIRECT%s%s%s: every buffered io_uring "
-				"write %s goes to an io-wq worker",
-				why, ext4 ? " on ext4" : "", workers ? ", and " : "",
-				workers ? "io-wq workers run" : "",
-				ext4 ? "on ext4" : "that cannot complete without blocking");
+				"data file (%s) written without O_DIRECT on %s: %s", why, fs, rule->why);
+	if (workers)
+		return proc_add(c, ctx, STATUS_FAIL, subject,
+				"data file (%s) written without O_DIRECT, and io-wq workers run: every "
+				"buffered io_uring write that cannot complete without blocking goes to "
+				"an io-wq worker%s%s", why, rule ? "; " : "", rule ? rule->why : "");
 	return proc_add(c, ctx, STATUS_WARN, subject,
 			"data file (%s) written without O_DIRECT on %s: buffered writes stay on the "
-			"fast path only while the page cache absorbs them",
-			why, fs[0] ? fs : "an unknown filesystem");
+			"fast path only while the page cache absorbs them%s%s",
+			why, fs[0] ? fs : "an unknown filesystem", rule ? "; " : "",
+			rule ? rule->why : "");
 }
 
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int judged = 0, direct = 0, workers = pf->threads.iou_wrk, all = workers, unjudged;
-	char summary[64], names[1024];
+	char summary[64], names[1024], subject[4200];
+	const struct punt_rule *rule;
 	struct workers_activity a;
 	struct finding *fi;
 	size_t i;
@@ -164,6 +190,17 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 
 		if (!why)
 			continue;
+		if ((f->gen.flags & O_DIRECT) && (rule = direct_still_punts(ctx, f))) {
+			judged++;
+			file_subject(pf, f, subject, sizeof(subject));
+			fi = proc_add(c, ctx, STATUS_FAIL, subject,
+				      "data file (%s) opened with O_DIRECT on %s, where O_DIRECT does "
+				      "not help: %s", why, proc_file_fstype(pf, f), rule->why);
+			if (rule->fix)
+				finding_set_fix(fi, "%s", rule->fix);
+			file_evidence(fi, pf, f, why);
+			continue;
+		}
 		if (f->gen.flags & O_DIRECT) {
 			direct++;
 			continue;
@@ -173,9 +210,13 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			continue;
 		judged++;
 		fi = buffered_finding(c, ctx, f, why, workers);
-		finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and lengths); "
-				    "for durability use O_DSYNC or fsync, not buffered writes",
-				f->path);
+		rule = punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx), PUNT_WRITE);
+		if (rule && rule->certain && rule->fix)
+			finding_set_fix(fi, "%s", rule->fix);	/* O_DIRECT would not help there */
+		else
+			finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and "
+					    "lengths); for durability use O_DSYNC or fsync, not buffered "
+					    "writes", f->path);
 		proc_app_fix(ctx, fi, APP_FIX_BUFFERED);
 		file_evidence(fi, pf, f, why);
 		finding_ev_int(fi, "iou_wrk", all);

@@ -182,10 +182,13 @@ static void cause(struct causes *c, const char *id, uint64_t punts, bool certain
  * Punts not explained by IOSQE_ASYNC, in one direction, against the file's
  * flags and its state as first seen (and as last seen, for growth).
  */
-static void state_causes(struct causes *c, const struct proc_facts *pf,
+static void state_causes(struct causes *c, const struct check_ctx *ctx,
 			 const struct proc_file *pfile, const struct watch_file *wf,
 			 uint64_t punts, bool writes)
 {
+	const struct proc_facts *pf = ctx->proc;
+	const struct kernel_version *kv = fact_ok(&ctx->host->kernel.e) ? &ctx->host->kernel.v : NULL;
+	const struct punt_rule *rule;
 	const struct file_state *a = wf && !wf->first.err ? &wf->first : NULL;
 	const struct file_state *b = wf && !wf->last.err && !wf->reused ? &wf->last : NULL;
 	/* The flags as the audit read them, or as the watch did for a file opened since. */
@@ -208,28 +211,56 @@ static void state_causes(struct causes *c, const struct proc_facts *pf,
 		cached = wf->peak_cached > cached ? wf->peak_cached : cached;
 		dirty = wf->peak_dirty > dirty ? wf->peak_dirty : dirty;
 	}
+	/* A filesystem that punts every request of this direction, flags or not (tmpfs, btrfs). */
+	rule = punt_rule_find(fs, kv, writes ? PUNT_WRITE : PUNT_READ);
+	if (rule && rule->certain) {
+		cause(c, "filesystem", punts, true, rule->fix, "%s", rule->why);
+		return;
+	}
 	if (flags >= 0 && !(flags & O_DIRECT)) {
-		cause(c, "buffered", punts, true, FIX_BUFFERED,
-		      "buffered %s (no O_DIRECT)%s", writes ? "writes" : "reads",
-		      writes && !strcmp(fs, "ext4") ? ": ext4 punts every buffered write" : "");
+		/* The filesystem's own rule for buffered I/O, certain only where it is. */
+		rule = punt_rule_find(fs, kv, writes ? PUNT_BUFFERED_WRITE : PUNT_BUFFERED_READ);
+		if (rule)
+			cause(c, "buffered", punts, rule->certain, rule->fix ? rule->fix : FIX_BUFFERED,
+			      "buffered %s (no O_DIRECT): %s", writes ? "writes" : "reads", rule->why);
+		else if (writes)
+			cause(c, "buffered", punts, false, FIX_BUFFERED,
+			      "buffered writes (no O_DIRECT) on %s, whose rule for nonblocking "
+			      "buffered writes is not in uringlint's table", fs[0] ? fs : "an unknown "
+			      "filesystem");
+		else
+			cause(c, "buffered", punts, false, FIX_BUFFERED,
+			      "buffered reads (no O_DIRECT): a read that would block is normally "
+			      "retried by the submitting task, not punted, so these waited on a "
+			      "lock or on memory");
 		return;
 	}
 	if (writes && flags >= 0 && (flags & O_APPEND))
 		cause(c, "append", punts, true, FIX_APPEND, "O_APPEND: every write extends the file");
 	if (writes && a && b && b->size > a->size) {
+		rule = punt_rule_find(fs, kv, PUNT_DIO_EXTEND);
 		cause(c, "extending", punts, false, FIX_GROW,
-		      "writes at the end of the file (it grew from %s to %s while watched)",
-		      format_bytes(a->size, s1), format_bytes(b->size, s2));
+		      "writes at the end of the file (it grew from %s to %s while watched)%s%s",
+		      format_bytes(a->size, s1), format_bytes(b->size, s2), rule ? ": " : "",
+		      rule ? rule->why : "");
 	}
 	if (writes && a && a->allocated + 4096 < a->size) {
+		rule = punt_rule_find(fs, kv, PUNT_DIO_HOLE);
 		cause(c, "holes", punts, false, FIX_HOLES,
-		      "writes into holes (a sparse file: %s of its %s allocated)",
-		      format_bytes(a->allocated, s2), format_bytes(a->size, s1));
+		      "writes into holes (a sparse file: %s of its %s allocated)%s%s",
+		      format_bytes(a->allocated, s2), format_bytes(a->size, s1), rule ? ": " : "",
+		      rule ? rule->why : "");
 	}
-	/* ext4 converts unwritten extents without punting (facts, section 3): XFS does not. */
-	if (writes && a && !a->ext_err && a->unwritten && strcmp(fs, "ext4"))
-		cause(c, "unwritten", punts, false, FIX_UNWRITTEN,
-		      "writes into unwritten extents (%u of %u extents)", a->unwritten, a->extents);
+	/*
+	 * ext4 from 6.4 writes aligned O_DIRECT into unwritten extents without
+	 * punting (facts, section 11): named there only where the rule says so.
+	 */
+	rule = punt_rule_find(fs, kv, PUNT_DIO_UNWRITTEN);
+	if (writes && a && !a->ext_err && a->unwritten &&
+	    (!rule || rule->certain || strcmp(fs, "ext4")))
+		cause(c, "unwritten", punts, rule && rule->certain, FIX_UNWRITTEN,
+		      "writes into unwritten extents (%u of %u extents)%s%s",
+		      a->unwritten, a->extents, rule ? ": " : "", rule ? rule->why : "");
 	if (writes && cached)
 		cause(c, "page-cache", punts, false, FIX_CACHE,
 		      "up to %llu pages of the file were in the page cache (%s): an O_DIRECT write "
@@ -299,8 +330,8 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 		/* Forced ones need no other cause: take them off each direction. */
 		rest_w -= async < rest_w ? async : rest_w;
 	}
-	state_causes(&cs, pf, pfile, wf, rest_w, true);
-	state_causes(&cs, pf, pfile, wf, rest_r, false);
+	state_causes(&cs, ctx, pfile, wf, rest_w, true);
+	state_causes(&cs, ctx, pfile, wf, rest_r, false);
 	other = punts - uf->read_punts - uf->write_punts;
 	if (uf->kernel_async_punts)
 		catf(kernel, sizeof(kernel), " (and %llu requests of opcodes io_uring always runs "
@@ -359,7 +390,7 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 		const struct proc_file *pfile = file_by_path(pf, ring->u.files[0].path);
 		struct causes cs = { .list = json_object_new_array() };
 
-		state_causes(&cs, pf, pfile, NULL, ur->fixed_punts, true);
+		state_causes(&cs, ctx, pfile, NULL, ur->fixed_punts, true);
 		snprintf(subject, sizeof(subject), "pid %d ring fd %d registered file %s",
 			 (int)pf->pid, ring->fd, ring->u.files[0].path);
 		st = punt_status(ctx, ur->fixed_punts, ur->fixed_reqs);
