@@ -331,14 +331,23 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 				 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
 		/*
 		 * The share of the requests submitted, as file-punts judges each file's:
-		 * under the tolerance, advice; without the submit count, unknown, so fail.
+		 * under the tolerance, advice; without the submit count, unknown, so
+		 * fail. Submissions are counted while sampling is on: sampled in
+		 * windows, the share is the windows' (their punts over their
+		 * submissions), both measured over the same time.
 		 */
-		fault = w->total - (punt_watch_kernel_async(w, &kernel) ? kernel : 0);
+		if (w->sampled_all) {
+			fault = w->total - (punt_watch_kernel_async(w, &kernel) ? kernel : 0);
+		} else {
+			fault = w->punts_sampled > w->ut.punts_kernel_async
+					? w->punts_sampled - w->ut.punts_kernel_async : 0;
+		}
 		st = w->submit_counted ? punt_status(ctx, fault, w->submitted) : STATUS_FAIL;
 		if (w->submit_counted)
-			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s",
+			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s%s",
 				 w->submitted ? 100.0 * (double)fault / (double)w->submitted : 100.0,
 				 (unsigned long long)w->submitted,
+				 w->sampled_all ? "" : " in the sampled windows",
 				 st == STATUS_INFO ? ", under the punt tolerance (punt-tolerance): not "
 						     "off the fast path; file-punts names the files "
 						     "and causes" : "");
@@ -352,6 +361,7 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 			finding_ev_int(fi, "submitted", (int64_t)w->submitted);
 			json_object_object_add(fi->evidence, "punt_share", json_object_new_double(
 				w->submitted ? (double)fault / (double)w->submitted : 1.0));
+			finding_ev_bool(fi, "punt_share_sampled", !w->sampled_all);
 		}
 	} else {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,

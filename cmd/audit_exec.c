@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "exec_secure.h"
 #include "parse.h"
 #include "proc_facts.h"
 #include "ring_match.h"
@@ -79,9 +81,12 @@ static void forward_signals(bool on)
 struct exec_run {
 	const struct sysroot *sr;
 	pid_t pid;
+	bool after_exec;	/* watched by its threads after its exec (a secure exec) */
 	int go;			/* write end of the pipe the child waits on */
 	struct proc_facts last;	/* the last full reading of the program */
 	bool have_last;
+	bool secure_checked;	/* AT_SECURE looked at, once it had exec'ed */
+	bool secure_unseen;	/* a secure exec the prediction missed: the watch went blind */
 	struct timespec start, last_at;
 };
 
@@ -106,6 +111,15 @@ static void tick(void *arg)
 	struct exec_run *x = arg;
 	struct proc_facts pf;
 
+	/*
+	 * A secure exec drops the events opened before it. exec_secure_why()
+	 * predicts it from the program file; AT_SECURE says what the kernel
+	 * decided (an LSM transition, say), once, at the first reading.
+	 */
+	if (!x->secure_checked) {
+		x->secure_checked = true;
+		x->secure_unseen = !x->after_exec && proc_at_secure(x->sr, x->pid) == 1;
+	}
 	proc_facts_collect(x->sr, x->pid, NULL, &pf);
 	if (!fact_ok(&pf.e) || pf.incomplete || pf.zombie) {
 		proc_facts_free(&pf);
@@ -228,12 +242,17 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	struct watch_exec ex = { .started = started, .tick = tick,
 				 .first_tick_ms = FIRST_READ_MS, .tick_ms = READ_EVERY_MS, .arg = &x };
 	struct punt_watch *w = calloc(1, sizeof(*w));
+	char secure[PATH_MAX + 64];
 	int go[2], why[2], status = 0, st, ret;
 	struct timespec end;
 	bool watched;
 	ssize_t n;
 	pid_t pid;
 
+	/* A program whose exec drops the events opened on it is watched by its threads after it. */
+	ex.after_exec = exec_secure_why(argv[0], user ? user->uid : geteuid(),
+					user ? user->gid : getegid(), secure, sizeof(secure)) == 1;
+	x.after_exec = ex.after_exec;
 	if (!w || pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(w ? errno : ENOMEM));
 		free(w);
@@ -312,6 +331,19 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	if (x.have_last)
 		report_note(ctx->report, "its fds, rings and threads as read %.2f s after it started",
 			    since(&x.start, &x.last_at));
+	if (watched && w->attached_after_exec)
+		report_note(ctx->report, "%s: the kernel drops a watch's events at such an exec, so "
+			    "the program was watched by its threads from %.0f ms after it started "
+			    "(requests before then, and the setup flags of rings set up before then, "
+			    "were not seen)", secure, (double)w->attach_ns / 1e6);
+	if (watched && x.secure_unseen) {
+		/* Its events went at the exec: whatever they counted after proves nothing. */
+		w->blind = true;
+		snprintf(w->blind_why, sizeof(w->blind_why), "the program's exec was a secure one "
+			 "(AT_SECURE: its credentials changed), which removes a watch's events: "
+			 "nothing of it was seen after the exec");
+		fact_fail(&w->e, -EACCES, "%s", w->blind_why);
+	}
 	if (watched) {
 		w->exited = true;
 		x.last.watch = w;

@@ -172,6 +172,20 @@ uint32_t watch_fill_max(const struct watch_fill *f, bool cq)
 	return m;
 }
 
+int64_t watch_fill_inflight_max(const struct watch_fill *f)
+{
+	int64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->r[i].inflight < 0)
+			return -1;
+		if (f->r[i].inflight > m)
+			m = f->r[i].inflight;
+	}
+	return m;
+}
+
 uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q)
 {
 	size_t n = f->n, i, k;
@@ -234,6 +248,61 @@ static bool gone(int pidfd, pid_t pid, int wait_ms)
 		return poll(&p, 1, wait_ms) > 0;
 	sleep_ms(wait_ms);
 	return kill(pid, 0) && errno == ESRCH;
+}
+
+/*
+ * Until pid, a child that runs uringlint until it execs, runs its program:
+ * its exe link no longer names uringlint's. 0, or -errno (it exited, or no
+ * exec within 5 s).
+ */
+static int wait_exec(pid_t pid)
+{
+	char self[PATH_MAX], now[PATH_MAX], link[64];
+	ssize_t n, m;
+	int i;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -errno;
+	self[n] = '\0';
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	for (i = 0; i < 5000; i++) {
+		m = readlink(link, now, sizeof(now) - 1);
+		if (m < 0)
+			return -errno;
+		now[m] = '\0';
+		if (strcmp(now, self))
+			return 0;
+		sleep_ms(1);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Threads past the first, and children, pid had when its events were opened after its exec. */
+static unsigned int before_attach(pid_t pid)
+{
+	struct task_iter it;
+	unsigned int n = 0;
+	char path[96], buf[256];
+	pid_t tid;
+
+	if (task_iter_open(&it, NULL, pid))
+		return 0;
+	while ((tid = task_iter_next(&it))) {
+		FILE *f;
+
+		n += tid != pid;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)tid);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		/* "PID PID ": one a child */
+		while (fscanf(f, "%255s", buf) == 1)
+			n++;
+		fclose(f);
+	}
+	task_iter_close(&it);
+	return n;
 }
 
 /* Sampling on for part of each cycle, as long as the rate allows. */
@@ -327,6 +396,26 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	 * over cover the same span, however long opening the threads' events
 	 * or the last drain took on a loaded host.
 	 */
+	if (ex && ex->after_exec) {
+		/* Started first; its exec drops events opened before it. */
+		start = tp_stream_now();
+		ex->started(ex->arg);
+		err = wait_exec(pid);
+		if (err) {
+			snprintf(w->fallback_why, sizeof(w->fallback_why),
+				 "the program's exec was not seen: %s", strerror(-err));
+			uring_trace_free(&w->ut);
+			sysroot_close(&live);
+			return false;
+		}
+		w->attached_after_exec = true;
+		w->attach_ns = tp_stream_now() - start;
+	}
+	/*
+	 * Just after its exec a program is one thread with no child: events
+	 * inherited from there on see all it becomes. Any thread or child it
+	 * made before they were open is counted as not attached.
+	 */
 	start = tp_stream_now();
 	window_open(w, start);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
@@ -343,13 +432,16 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		return false;
 	}
 	w->tracepoint = true;
+	if (ex && ex->after_exec)
+		s.unattached += before_attach(pid);
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	end = ex ? UINT64_MAX : start + (uint64_t)w->seconds * NS;
 	if (ex) {
-		/* Everything is open: the program may start. */
-		ex->started(ex->arg);
+		/* Everything is open: the program may start (has started, after_exec). */
+		if (!ex->after_exec)
+			ex->started(ex->arg);
 		/* From the program's start, not from the open before it. */
 		next_tick = tp_stream_now() + (uint64_t)ex->first_tick_ms * 1000000ull;
 	}
@@ -581,6 +673,8 @@ struct watch_span punt_watch_span(const struct punt_watch *w)
 
 double punt_watch_coverage(const struct punt_watch *w)
 {
+	if (w->blind)
+		return 0.0;
 	if (!w->tracepoint || !w->total)
 		return 1.0;
 	return w->punts_sampled >= w->total ? 1.0 : (double)w->punts_sampled / (double)w->total;

@@ -52,6 +52,16 @@ struct punt_watch {
 	unsigned int nwindows;
 	bool exited;			/* the process exited during the watch */
 	bool exec;			/* a program run under the watch, from its start to its end */
+	/*
+	 * --exec of a program whose exec drops the events: watched by its
+	 * threads from attach_ns after it started (its first requests and the
+	 * setup flags of rings made before are not seen), or, when that could
+	 * not be done, blind, with why: then nothing seen is proof of anything.
+	 */
+	bool attached_after_exec;
+	uint64_t attach_ns;
+	bool blind;
+	char blind_why[256];
 	uint64_t total;			/* punts (tracepoint, counted exactly) or new iou-wrk threads */
 	/* of them, opcodes io_uring always punts (FSYNC, ...): counted too, when the filter took */
 	uint64_t kernel_async_total;
@@ -130,6 +140,8 @@ int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n);
 /* The SQ (or CQ) fill at or below which a share q of the readings fell. */
 uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q);
 uint32_t watch_fill_max(const struct watch_fill *f, bool cq);
+/* The most requests in flight in a reading; -1 when a reading could not tell (multishot). */
+int64_t watch_fill_inflight_max(const struct watch_fill *f);
 
 /*
  * Live only. As root, samples io_uring's tracepoints on every thread of
@@ -148,6 +160,12 @@ struct watch_exec {
 	void (*tick)(void *arg);	/* while it runs: read its facts */
 	unsigned int first_tick_ms, tick_ms;
 	void *arg;
+	/*
+	 * The program's exec leaves it non-dumpable (exec_secure.h), which
+	 * removes events opened before it: let it run first, and once it has
+	 * exec'ed, open events on each of its threads as for a running process.
+	 */
+	bool after_exec;
 };
 
 /*

@@ -190,6 +190,8 @@ static struct json_object *fill_json(const struct punt_watch *w, int fd)
 		json_object_object_add(o, "sq_max", i64(watch_fill_max(f, false)));
 		json_object_object_add(o, "cq_max", i64(watch_fill_max(f, true)));
 		json_object_object_add(o, "cq_p99", i64(watch_fill_quantile(f, true, 0.99)));
+		json_object_object_add(o, "inflight_max", watch_fill_inflight_max(f) >= 0
+				       ? i64(watch_fill_inflight_max(f)) : NULL);
 		return o;
 	}
 	return NULL;
@@ -346,6 +348,9 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "samples_throttled", i64(w->throttled));
 	json_object_object_add(o, "samples_missed", i64(w->samples_missed));
 	json_object_object_add(o, "coverage", json_object_new_double(punt_watch_coverage(w)));
+	json_object_object_add(o, "blind", w->blind ? json_bytes_string(w->blind_why) : NULL);
+	json_object_object_add(o, "attached_after_exec_ms", w->attached_after_exec
+			       ? json_object_new_double((double)w->attach_ns / 1e6) : NULL);
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));
 	json_object_object_add(o, "threads_watched", json_object_new_int(w->threads_watched));
 	json_object_object_add(o, "threads_attached_late", json_object_new_int(w->threads_late));

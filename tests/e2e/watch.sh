@@ -174,5 +174,32 @@ PY
 	wait "$fio_pid" 2>/dev/null
 fi
 
+# --exec of a set-group-ID program: the kernel removes the events of a task at such an
+# exec, so the watch attaches after it. Its punts against ftrace's, which no exec drops:
+# every one but those of its first instant (before the attach) is counted, never none.
+SG=$TMP/setgid
+mkdir -p "$SG" && cp "$PATHO" "$SG/pathology" && chgrp "$(getent group disk >/dev/null && echo disk || echo 6)" "$SG/pathology" &&
+	chmod 2755 "$SG/pathology"
+if [ ! -g "$SG/pathology" ] || findmnt -no OPTIONS -T "$SG" | grep -qw nosuid; then
+	skip "--exec of a set-group-ID program" "no set-group-ID file can be made in $SG (nosuid)"
+elif python3 "$TRUTH" start "watchsg$$" 1; then
+	PATHOLOGY_SECONDS=2 "$BIN" audit --exec --format json --fail-on never -o "$TMP/setgid.json" -- \
+		"$SG/pathology" buffered "$TMP/data" >"$TMP/setgid.out" 2>"$TMP/setgid.err"
+	sgpid=$(jq '.processes[0].pid' "$TMP/setgid.json" 2>/dev/null)
+	python3 "$TRUTH" stop "watchsg$$" "${sgpid:-1}" >"$TMP/setgid.truth"
+	truth=$(jq '.total.punts' "$TMP/setgid.truth")
+	if jq -e --argjson t "${truth:-0}" '.processes[0].watch as $w | $t > 100 and $w.punts > 0 and
+		$w.punts <= $t and $w.punts >= 0.95 * $t and $w.attached_after_exec_ms != null and $w.blind == null and
+		([.findings[] | select(.id == "iowq-punts")][0].status == "fail")' "$TMP/setgid.json" >/dev/null; then
+		ok "--exec of a set-group-ID program: watched after its exec ($(jq '.processes[0].watch.attached_after_exec_ms * 100 | floor / 100' "$TMP/setgid.json") ms), $(jq '.processes[0].watch.punts' "$TMP/setgid.json") punts of ftrace's $truth, iowq-punts fails"
+	else
+		bad "--exec of a set-group-ID program: not blind" "truth $truth punts" \
+			"$(jq -c '.processes[0].watch | {punts, attached_after_exec_ms, blind, coverage}' "$TMP/setgid.json")" \
+			"$(jq -c '[.findings[] | select(.id == "iowq-punts")][0] | [.status, .message]' "$TMP/setgid.json")" "$(head -3 "$TMP/setgid.err")"
+	fi
+else
+	bad "--exec of a set-group-ID program: ground truth starts"
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

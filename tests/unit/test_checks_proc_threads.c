@@ -68,11 +68,19 @@ static void test_workers_and_punts(void **state)
 	watch.punts_sampled = 0;
 	/* The share of the requests submitted, as file-punts takes it: 3000 of a million, advice. */
 	watch.submit_counted = true;
+	watch.sampled_all = true;
 	watch.submitted = 1000000;
 	expect_says("iowq-punts", STATUS_INFO, "0.30% of the 1000000 requests submitted, under the "
 		    "punt tolerance");
 	watch.submitted = 100000;	/* 3% */
 	expect_says("iowq-punts", STATUS_FAIL, "3.00% of the 100000 requests submitted");
+	/* Sampled in windows: the windows' punts over the windows' submissions. */
+	watch.sampled_all = false;
+	watch.punts_sampled = 300;
+	watch.submitted = 10000;
+	expect_says("iowq-punts", STATUS_FAIL, "3.00% of the 10000 requests submitted in the "
+		    "sampled windows");
+	watch.punts_sampled = 0;
 	watch.submit_counted = false;
 	watch.submitted = 0;
 	/* Every punt an FSYNC, which io_uring always hands to io-wq: no fault. */
