@@ -18,7 +18,11 @@
  *                    rings a second; prints "rings N" at the end
  *   buf-dry          receives that select a provided buffer, two at a time with one
  *                    buffer: every other one fails with ENOBUFS
- *   cq-full          a completion queue of 16 holding 15 completions nobody reaps
+ *   cq-full          a completion queue of 16 holding 15 completions nobody reaps, and
+ *                    4 polls on an empty pipe in flight: 19 owed, more than it holds
+ *   cq-full-bounded  the same 15 completions with nothing in flight: it cannot overflow
+ *   ring-per-thread-stray  three threads with a ring each: two pinned each to a CPU of
+ *                    its own, the third free and moved now and then
  *   taskrun-interrupts  a multishot poll on a pipe a second thread writes to every 250 us,
  *                    its completions awaited by spinning in user space on a ring without
  *                    COOP_TASKRUN: each batch of completion work interrupts the spinner
@@ -128,6 +132,7 @@ enum placement {
 	PIN_OWN,	/* thread i on CPU i */
 	PIN_NONE,	/* free, moved now and then */
 	PIN_SAME,	/* all on CPU 0 */
+	PIN_BUT_LAST,	/* thread i on CPU i, the last one free and moved */
 };
 
 /* n threads: each its own ring (placed as asked), or all one ring under the lock. */
@@ -143,11 +148,13 @@ static void threads_mode(int n, bool shared, enum placement where)
 	for (i = 0; i < n; i++) {
 		if (!shared || !i)
 			ring_init(&rings[i], 64, 0, 0, -1);
+		bool stray = where == PIN_NONE || (where == PIN_BUT_LAST && i == n - 1);
+
 		subs[i] = (struct submitter){ shared ? &rings[0] : &rings[i], shared,
-					      shared || where == PIN_NONE ? -1
+					      shared || stray ? -1
 					      : where == PIN_SAME ? 0
 					      : i % (int)sysconf(_SC_NPROCESSORS_ONLN),
-					      !shared && where == PIN_NONE, &ready };
+					      !shared && stray, &ready };
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
@@ -229,16 +236,24 @@ static void buf_dry(void)
 	}
 }
 
-static void cq_full(void)
+static void cq_full(bool inflight)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE, .cq_entries = 16 };
 	struct io_uring ring;
-	int ret;
+	int ret, fds[2];
 
 	if ((ret = io_uring_queue_init_params(16, &ring, &p)) < 0)
 		die("io_uring_queue_init_params", ret);
 	for (int i = 0; i < 15; i++)
 		io_uring_prep_nop(io_uring_get_sqe(&ring));
+	io_uring_submit(&ring);
+	/* Polls on a pipe nobody writes: in flight for good, each owed a completion. */
+	if (inflight) {
+		if (pipe(fds))
+			die("pipe", errno);
+		for (int i = 0; i < 4; i++)
+			io_uring_prep_poll_add(io_uring_get_sqe(&ring), fds[0], POLLIN);
+	}
 	io_uring_submit(&ring);
 	printf("ready %d\nthread %ld ring %d\n", getpid(), (long)syscall(SYS_gettid), ring.ring_fd);
 	fflush(stdout);
@@ -324,7 +339,11 @@ int thread_model_mode(const char *mode)
 	else if (!strcmp(mode, "buf-dry"))
 		buf_dry();
 	else if (!strcmp(mode, "cq-full"))
-		cq_full();
+		cq_full(true);
+	else if (!strcmp(mode, "cq-full-bounded"))
+		cq_full(false);
+	else if (!strcmp(mode, "ring-per-thread-stray"))
+		threads_mode(3, false, PIN_BUT_LAST);
 	else if (!strcmp(mode, "taskrun-interrupts"))
 		taskrun(false);
 	else if (!strcmp(mode, "taskrun-coop"))
