@@ -21,7 +21,7 @@ DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
 # e2fsprogs makes the loop ext4 they run on.
 DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace bc libxml2-utils man-db bash-completion \
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 # make deb and make check-fleet: the package build and lintian, systemd-analyze,
 # node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook,

@@ -151,6 +151,101 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	add_charges(f, ctx);
 }
 
+/*
+ * What the rings show of their use. fdinfo's SQ and CQ positions count
+ * from 0 since the ring was set up (5.17+): a ring whose kernel-side
+ * positions are all 0 has taken no request in its life. A watch adds the
+ * requests it saw. Counts: rings that took requests, rings that never did,
+ * rings that cannot tell.
+ */
+struct ring_use {
+	unsigned int used, never, unknown;
+	uint64_t watched_reqs;
+};
+
+static void ring_use_of(const struct proc_facts *pf, struct ring_use *u)
+{
+	const struct punt_watch *w = pf->watch;
+	size_t i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; w && w->tracepoint && !w->blind && i < w->ut.nrings; i++)
+		u->watched_reqs += w->ut.rings[i].reqs;
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+		const struct uring_fdinfo *fi = &r->u;
+
+		if (!fact_ok(&r->e) || r->busy || !fi->has_ring_state)
+			u->unknown++;
+		else if (fi->cached_sq_head || fi->sq_tail || fi->cached_cq_tail || fi->cq_head)
+			u->used++;
+		else
+			u->never++;
+	}
+}
+
+/* Rings, none seen in use: never a pass, which would take an idle ring for io_uring's use. */
+static void idle_rings(const struct check *c, struct check_ctx *ctx, const char *subject,
+		       const struct ring_use *u)
+{
+	const struct proc_facts *pf = ctx->proc;
+	struct finding *f;
+
+	if (u->unknown)
+		f = proc_add(c, ctx, STATUS_SKIP, subject,
+			     "%zu ring fd%s, and whether %s took requests is unknown (%u of them "
+			     "without SQ and CQ positions in fdinfo: before 5.17, or the ring lock "
+			     "was busy)%s: a ring alone is no proof that the process does its I/O "
+			     "through io_uring", pf->nrings, pf->nrings == 1 ? "" : "s",
+			     pf->nrings == 1 ? "it" : "they", u->unknown,
+			     u->never ? ", the others never did" : "");
+	else
+		f = proc_add(c, ctx, STATUS_SKIP, subject,
+			     "%zu ring fd%s, but %s taken no request since %s set up (SQ and CQ "
+			     "positions all 0 in fdinfo)%s: the process keeps %s idle, and its "
+			     "I/O, if any, goes another way (audit --watch counts its plain reads "
+			     "and writes)", pf->nrings, pf->nrings == 1 ? "" : "s",
+			     pf->nrings == 1 ? "it has" : "none has",
+			     pf->nrings == 1 ? "it was" : "they were",
+			     proc_watched(pf) ? ", nor while watched" : "",
+			     pf->nrings == 1 ? "it" : "them");
+	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+	finding_ev_int(f, "rings_never_used", u->never);
+	finding_ev_int(f, "rings_use_unknown", u->unknown);
+}
+
+/*
+ * Watched: its rings took no request while it read and wrote files with
+ * plain positional system calls. Measured off io_uring: a failure, with
+ * both counts and the application's own setting when the table knows it.
+ */
+static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const char *subject,
+			     const struct ring_use *u)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	struct finding *f;
+
+	if (!proc_watched(pf) || !w->plain_io_counted || !w->plain_io || u->watched_reqs ||
+	    w->blind)
+		return false;
+	f = proc_add(c, ctx, STATUS_FAIL, subject,
+		     "not on io_uring while watched: its %zu ring%s took no request in %s, while it "
+		     "made %llu positional reads and writes with plain system calls (pread64, "
+		     "pwrite64 and their vector forms)%s",
+		     pf->nrings, pf->nrings == 1 ? "" : "s", punt_watch_span(w).s,
+		     (unsigned long long)w->plain_io,
+		     u->used ? "; its rings did take requests before the watch" : "");
+	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
+			   "where it has one; uringlint's application table names it for the "
+			   "applications it knows)");
+	proc_app_fix(ctx, f, APP_FIX_NO_URING);
+	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+	finding_ev_int(f, "uring_requests", 0);
+	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
+	return true;
+}
+
 void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -166,9 +261,27 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	if (pf->nrings) {
-		f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s", pf->nrings,
-			     pf->nrings == 1 ? "" : "s");
+		struct ring_use u;
+
+		ring_use_of(pf, &u);
+		if (plain_io_instead(c, ctx, subject, &u))
+			return;
+		if (!u.used && !u.watched_reqs) {
+			idle_rings(c, ctx, subject, &u);
+			return;
+		}
+		if (u.watched_reqs)
+			f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s, with "
+				     "%llu requests in the %s watched", pf->nrings,
+				     pf->nrings == 1 ? "" : "s", (unsigned long long)u.watched_reqs,
+				     punt_watch_span(pf->watch).s);
+		else
+			f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s, %u of "
+				     "which took requests since set up (SQ and CQ positions in fdinfo)",
+				     pf->nrings, pf->nrings == 1 ? "" : "s", u.used);
 		finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+		finding_ev_int(f, "rings_used", u.used);
+		finding_ev_int(f, "rings_never_used", u.never);
 		return;
 	}
 	if (!fact_ok(&m->e)) {

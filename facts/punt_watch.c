@@ -305,6 +305,29 @@ static unsigned int before_attach(pid_t pid)
 	return n;
 }
 
+/*
+ * Counts the positional reads and writes the process makes with plain
+ * system calls, beside its io_uring requests: raw_syscalls:sys_enter through
+ * a filter on this architecture's numbers. A ring that takes nothing while
+ * these go on is a service not on io_uring (uring-fallback).
+ */
+static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filter, size_t n)
+{
+	struct tp_format fmt;
+	int err;
+
+	snprintf(filter, n, "id == %d || id == %d || id == %d || id == %d || id == %d || id == %d",
+		 (int)SYS_pread64, (int)SYS_pwrite64, (int)SYS_preadv, (int)SYS_pwritev,
+		 (int)SYS_preadv2, (int)SYS_pwritev2);
+	err = tp_format_load("raw_syscalls/sys_enter", &fmt, w->plain_io_why,
+			     sizeof(w->plain_io_why));
+	if (!err)
+		err = tp_stream_side(s, &fmt, filter);
+	if (err && !w->plain_io_why[0])
+		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "raw_syscalls:sys_enter could not "
+			 "be counted: %s", strerror(-err));
+}
+
 /* Sampling on for part of each cycle, as long as the rate allows. */
 struct sample_cycle {
 	uint64_t cycle_start;		/* when this cycle began */
@@ -373,6 +396,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	uint64_t counts[UT_NEVENTS] = { 0 }, start, end, now, next_sec, next_refresh, prev = 0;
 	uint64_t next_cache, next_tick = 0;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
+	char plain_filter[160];
 	struct sysroot live;
 	struct tp_stream s;
 	int err, pidfd;
@@ -434,6 +458,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	w->tracepoint = true;
 	if (ex && ex->after_exec)
 		s.unattached += before_attach(pid);
+	count_plain_io(&s, w, plain_filter, sizeof(plain_filter));
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -523,6 +548,10 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		 (double)w->nper_second < w->seconds_watched)
 		w->per_second[w->nper_second++] = 0;
 	w->total = counts[punt_k];
+	w->plain_io_counted = tp_stream_side_count(&s, &w->plain_io);
+	if (!w->plain_io_counted && !w->plain_io_why[0])
+		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "a thread's counter could not be "
+			 "opened");
 	/* Over the time sampled: exact for the watch only when that was all of it. */
 	w->submitted = submit_k < UT_NEVENTS ? counts[submit_k] : 0;
 	w->file_gets = file_k < UT_NEVENTS ? counts[file_k] : 0;

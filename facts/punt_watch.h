@@ -69,6 +69,14 @@ struct punt_watch {
 	char kernel_async_filter[512];
 	uint64_t submitted, file_gets;	/* requests and normal-fd lookups, counted exactly */
 	bool submit_counted;		/* the submit tracepoint was open */
+	/*
+	 * The process's positional reads and writes with plain system calls
+	 * (pread64, pwrite64, preadv, pwritev, preadv2, pwritev2: only seekable
+	 * files take them), counted exactly beside its io_uring requests.
+	 */
+	uint64_t plain_io;
+	bool plain_io_counted;
+	char plain_io_why[128];		/* !plain_io_counted: why */
 	uint64_t per_second[WATCH_MAX_SECONDS];
 	unsigned int nper_second;	/* entries filled; the last may be a part second */
 	struct {

@@ -349,6 +349,10 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "samples_missed", i64(w->samples_missed));
 	json_object_object_add(o, "coverage", json_object_new_double(punt_watch_coverage(w)));
 	json_object_object_add(o, "blind", w->blind ? json_bytes_string(w->blind_why) : NULL);
+	/* pread64, pwrite64 and their vector forms with plain system calls: null when not counted */
+	json_object_object_add(o, "plain_io", w->plain_io_counted ? i64(w->plain_io) : NULL);
+	json_object_object_add(o, "plain_io_error", w->plain_io_counted || !w->tracepoint ? NULL
+			       : json_bytes_string(w->plain_io_why));
 	json_object_object_add(o, "attached_after_exec_ms", w->attached_after_exec
 			       ? json_object_new_double((double)w->attach_ns / 1e6) : NULL);
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));

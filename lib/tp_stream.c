@@ -114,7 +114,7 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	t->late = late;
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
-	t->count_fd = t->filtered_fd = -1;
+	t->count_fd = t->filtered_fd = t->side_fd = -1;
 	fd = open_event(&s->fmts[0], tid, cpu, s->data_bytes, s->sampling, -1, s->inherit);
 	if (fd < 0)
 		return fd;
@@ -142,6 +142,10 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 			s->filter_failed |= fd < 0;
 			t->filtered_fd = fd >= 0 ? fd : -1;
 		}
+	}
+	if (s->side_on && counters && !s->side_failed) {
+		t->side_fd = open_counter(&s->side_fmt, tid, s->side_filter, s->inherit);
+		s->side_failed |= t->side_fd < 0;
 	}
 	for (k = 1; k < s->nev; k++) {
 		fd = open_event(&s->fmts[k], tid, cpu, s->data_bytes, true, t->fds[0], s->inherit);
@@ -307,7 +311,43 @@ void tp_stream_disable(struct tp_stream *s)
 			ioctl(s->t[i].count_fd, PERF_EVENT_IOC_DISABLE, 0);
 		if (s->t[i].filtered_fd >= 0)
 			ioctl(s->t[i].filtered_fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (s->t[i].side_fd >= 0)
+			ioctl(s->t[i].side_fd, PERF_EVENT_IOC_DISABLE, 0);
 	}
+}
+
+int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter)
+{
+	unsigned int i;
+
+	s->side_fmt = *fmt;
+	s->side_filter = filter;
+	s->side_on = true;
+	/* An inherited stream counts the task and all it makes with its first counter. */
+	for (i = 0; i < s->n && !s->side_failed && (!s->inherit || !i); i++) {
+		s->t[i].side_fd = open_counter(&s->side_fmt, s->t[i].tid, filter, s->inherit);
+		if (s->t[i].side_fd < 0) {
+			int err = s->t[i].side_fd;
+
+			s->side_failed = true;
+			return err;
+		}
+	}
+	return s->n ? 0 : -ESRCH;
+}
+
+bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total)
+{
+	unsigned int i;
+	uint64_t v;
+
+	*total = 0;
+	if (!s->side_on || s->side_failed)
+		return false;
+	for (i = 0; i < s->n; i++)
+		if (s->t[i].side_fd >= 0 && read(s->t[i].side_fd, &v, sizeof(v)) == sizeof(v))
+			*total += v;
+	return true;
 }
 
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered)
@@ -492,6 +532,8 @@ void tp_stream_close(struct tp_stream *s)
 			close(s->t[i].count_fd);
 		if (s->t[i].filtered_fd >= 0)
 			close(s->t[i].filtered_fd);
+		if (s->t[i].side_fd >= 0)
+			close(s->t[i].side_fd);
 	}
 	free(s->t);
 	free(s->failed);

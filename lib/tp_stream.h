@@ -26,6 +26,7 @@ struct tp_stream_thread {
 	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
 	int count_fd;			/* the counted event; -1 none */
 	int filtered_fd;		/* the same, under counted_filter; -1 none */
+	int side_fd;			/* the side counter (tp_stream_side); -1 none */
 	void *ring;
 	size_t ring_len;
 	bool late;		/* appeared after the start: its first events were missed */
@@ -51,6 +52,10 @@ struct tp_stream {
 	int counted;			/* the event also counted apart; -1 none */
 	const char *counted_filter;	/* a second counter of it, through this filter */
 	bool filter_failed;		/* the kernel refused the filter on some thread */
+	/* one more tracepoint, only counted, through a filter (tp_stream_side) */
+	struct tp_format side_fmt;
+	const char *side_filter;
+	bool side_on, side_failed;	/* failed: some thread has none, so no count */
 	bool sampling;			/* the sampled events are enabled */
 	bool inherit;			/* one task's events, followed into its threads and children */
 	size_t data_bytes;		/* ring size per thread, a power of two */
@@ -107,6 +112,14 @@ void tp_stream_sample(struct tp_stream *s, bool on);
  * filtered counter; check filter_failed); 0 without one.
  */
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered);
+/*
+ * Counts one more tracepoint on every thread, through filter (the string
+ * must outlive the stream), on the threads attached now and later; not
+ * sampled. 0, or -errno (side_failed: then tp_stream_side_count says so).
+ */
+int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter);
+/* The side counter's total over every thread; false when some thread has none. */
+bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
 /* Stops every event, counted ones too, so the counts and the samples left end together. */

@@ -573,5 +573,39 @@ else
 	ONLY_COMM=
 fi
 
+# A ring set up and never used, the file I/O done with pread and pwrite beside it (a server
+# configured not to use asynchronous I/O). Without a watch: no pass, the ring said idle, as
+# fdinfo's positions show. Watched (root): a failure with the plain calls counted, against
+# perf's own count of pread64 and pwrite64 over the same second.
+if start idle-ring; then
+	ringfd=$(awk '$1 == "ring" {print $2}' "$(ls -t "$TMP"/ready.idle-ring.* | grep -v '\.err$' | head -1)")
+	tail=$(awk '$1 == "SqTail:" {print $2}' "/proc/$pid/fdinfo/$ringfd")
+	"$BIN" audit "$pid" --format json --fail-on never >"$TMP/idle.json" 2>/dev/null
+	[ "$tail" = 0 ] && jq -e '[.findings[] | select(.id == "uring-fallback")][0] |
+		.status == "skip" and (.message | contains("taken no request since it was set up"))' \
+		"$TMP/idle.json" >/dev/null && ok "idle-ring: uring-fallback does not pass a ring that took nothing (SqTail $tail)" ||
+		bad "idle-ring: no pass for an idle ring" "SqTail $tail" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/idle.json")"
+	if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null; then
+		perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 -p "$pid" \
+			-o "$TMP/idle.perf" -- sleep 2 &
+		perfpid=$!
+		"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/idle-w.json" 2>/dev/null
+		wait "$perfpid"
+		truth=$(awk -F, '/sys_enter_p(read|write)64/ {n += $1} END {print n + 0}' "$TMP/idle.perf")
+		if jq -e --argjson t "$truth" '.processes[0].watch.plain_io as $n | $t > 100 and
+			$n >= 0.8 * $t and $n <= 1.2 * $t and
+			([.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
+			 .evidence.plain_io_calls == $n and .evidence.uring_requests == 0)' "$TMP/idle-w.json" >/dev/null; then
+			ok "idle-ring, watched: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/idle-w.json") plain pread/pwrite counted (perf: $truth over the same 2 s)"
+		else
+			bad "idle-ring, watched: the plain calls counted" "perf: $truth" \
+				"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .evidence]' "$TMP/idle-w.json")"
+		fi
+	else
+		skip "idle-ring, watched" "needs root and perf"
+	fi
+	stop "$pid"
+fi
+
 echo "audit: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

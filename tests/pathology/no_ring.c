@@ -9,9 +9,11 @@
  * PID closed" says which.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/aio_abi.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -61,4 +63,39 @@ void no_ring(void)
 	while (!stop)
 		pause();
 	syscall(SYS_io_destroy, aio);
+}
+
+/*
+ * idle-ring: a ring set up and never used, the file I/O done with pread64
+ * and pwrite64 beside it, as a server configured not to use asynchronous
+ * I/O keeps its io_uring module's ring (Samba with aio sizes 0).
+ */
+void idle_ring(const char *dir)
+{
+	struct io_uring ring;
+	char path[4096], *buf;
+	unsigned long rounds = 0;
+	int fd, ret;
+
+	ret = io_uring_queue_init(64, &ring, 0);
+	if (ret < 0)
+		die("io_uring_queue_init", ret);
+	snprintf(path, sizeof(path), "%s/idle-ring.dat", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die(path, errno);
+	buf = aligned_buf(4096);
+	printf("ready %d\nring %d\n", getpid(), ring.ring_fd);
+	fflush(stdout);
+	while (!stop) {
+		off_t off = (off_t)(rounds++ % 256) * 4096;
+
+		if (pwrite(fd, buf, 4096, off) != 4096 || pread(fd, buf, 4096, off) != 4096)
+			die("pwrite/pread", errno);
+		sleep_ms(1);
+	}
+	printf("rounds %lu\n", rounds);
+	fflush(stdout);
+	unlink(path);
+	io_uring_queue_exit(&ring);
 }

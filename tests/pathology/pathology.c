@@ -31,6 +31,7 @@
  *                     metacharacters and bytes that are not UTF-8
  *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
  *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
+ *   idle-ring         a ring set up and never used, its file I/O done with pread/pwrite
  *   ring-per-thread, ring-per-thread-unpinned, ring-per-thread-one-cpu, shared-ring,
  *   setup-churn, setup-churn-fast, buf-dry, cq-full, taskrun-interrupts, taskrun-coop
  *                     the thread model and the ring map: see thread_model.c
@@ -499,6 +500,8 @@ int main(int argc, char **argv)
 		hostile_names(dir);
 	} else if (!strcmp(mode, "no-ring")) {
 		no_ring();
+	} else if (!strcmp(mode, "idle-ring")) {
+		idle_ring(dir);
 	} else if (!strcmp(mode, "registered-socket")) {
 		registered_socket();
 	} else if (!strcmp(mode, "reuseport-listeners")) {
