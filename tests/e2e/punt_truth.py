@@ -68,7 +68,8 @@ def stop(name, pid):
     d = inst(name)
     put(os.path.join(d, "tracing_on"), "0")
     paths = links(pid)
-    with open(os.path.join(d, "trace")) as f:
+    # Any process may be traced, and a comm may hold bytes that are not UTF-8.
+    with open(os.path.join(d, "trace"), encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines()
     for e in EVENTS:
         put(os.path.join(d, "events/io_uring", e, "enable"), "0")
