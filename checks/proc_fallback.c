@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "catf.h"
 #include "checks.h"
 #include "json_bytes.h"
 #include "units.h"
@@ -215,9 +216,12 @@ static void idle_rings(const struct check *c, struct check_ctx *ctx, const char 
 }
 
 /*
- * Watched: its rings took no request while it read and wrote files with
- * plain positional system calls. Measured off io_uring: a failure, with
- * both counts and the application's own setting when the table knows it.
+ * Watched: its rings never took a request in their life (fdinfo's positions
+ * all 0) while it read and wrote files with plain positional system calls.
+ * Measured off io_uring: a failure, with both counts and the application's
+ * own setting when the table knows it. A ring that took requests before and
+ * is quiet now is no such thing: a database writes its log with pwrite by
+ * design and may be idle while watched.
  */
 static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const char *subject,
 			     const struct ring_use *u)
@@ -227,15 +231,14 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	struct finding *f;
 
 	if (!proc_watched(pf) || !w->plain_io_counted || !w->plain_io || u->watched_reqs ||
-	    w->blind)
+	    u->used || u->unknown)
 		return false;
 	f = proc_add(c, ctx, STATUS_FAIL, subject,
-		     "not on io_uring while watched: its %zu ring%s took no request in %s, while it "
-		     "made %llu positional reads and writes with plain system calls (pread64, "
-		     "pwrite64 and their vector forms)%s",
+		     "not on io_uring: its %zu ring%s never took a request (SQ and CQ positions all 0 "
+		     "in fdinfo), and none in the %s watched, while it made %llu positional reads "
+		     "and writes with plain system calls (pread64, pwrite64 and their vector forms)",
 		     pf->nrings, pf->nrings == 1 ? "" : "s", punt_watch_span(w).s,
-		     (unsigned long long)w->plain_io,
-		     u->used ? "; its rings did take requests before the watch" : "");
+		     (unsigned long long)w->plain_io);
 	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
 			   "where it has one; uringlint's application table names it for the "
 			   "applications it knows)");
@@ -244,6 +247,29 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	finding_ev_int(f, "uring_requests", 0);
 	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
 	return true;
+}
+
+/* No ring of its own, and children that hold some: they are the ones to audit. */
+static void ring_children(const struct check *c, struct check_ctx *ctx, const char *subject)
+{
+	const struct proc_facts *pf = ctx->proc;
+	struct json_object *list = json_object_new_array();
+	char pids[256] = "";
+	struct finding *f;
+	size_t i;
+
+	for (i = 0; i < pf->nring_children; i++) {
+		if (i < 8)
+			catf(pids, sizeof(pids), "%s%d", i ? " " : "", (int)pf->ring_children[i]);
+		json_object_array_add(list, json_object_new_int(pf->ring_children[i]));
+	}
+	f = proc_add(c, ctx, STATUS_SKIP, subject,
+		     "pid %d holds no ring, but %zu of its descendants %s (pid %s%s): a forking "
+		     "server's workers own the rings, and they are the processes to audit "
+		     "(uringlint audit %s)", (int)pf->pid, pf->nring_children,
+		     pf->nring_children == 1 ? "does" : "do", pids,
+		     pf->nring_children > 8 ? " and more" : "", pids);
+	json_object_object_add(f->evidence, "ring_children", list);
 }
 
 void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
@@ -275,6 +301,13 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 				     "%llu requests in the %s watched", pf->nrings,
 				     pf->nrings == 1 ? "" : "s", (unsigned long long)u.watched_reqs,
 				     punt_watch_span(pf->watch).s);
+		else if (proc_watched(pf))
+			f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s, %u of "
+				     "which took requests since set up, though none in the %s watched "
+				     "(quiet: %llu positional reads and writes with plain system calls "
+				     "meanwhile)", pf->nrings, pf->nrings == 1 ? "" : "s", u.used,
+				     punt_watch_span(pf->watch).s,
+				     (unsigned long long)pf->watch->plain_io);
 		else
 			f = proc_add(c, ctx, STATUS_PASS, subject, "on io_uring: %zu ring fd%s, %u of "
 				     "which took requests since set up (SQ and CQ positions in fdinfo)",
@@ -282,6 +315,10 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
 		finding_ev_int(f, "rings_used", u.used);
 		finding_ev_int(f, "rings_never_used", u.never);
+		return;
+	}
+	if (pf->nring_children) {
+		ring_children(c, ctx, subject);
 		return;
 	}
 	if (!fact_ok(&m->e)) {

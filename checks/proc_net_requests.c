@@ -71,7 +71,7 @@ void net_accept_threads(const struct check_ctx *ctx, char *buf, size_t n)
 	int k;
 
 	buf[0] = '\0';
-	if (!w || !w->tracepoint)
+	if (!proc_watched(ctx->proc))
 		return;
 	used = (size_t)snprintf(buf, n, "; in the %s watched, ACCEPT went to", punt_watch_span(w).s);
 	for (i = 0; i < w->ut.nrings && used < n; i++) {

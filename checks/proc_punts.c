@@ -15,9 +15,10 @@
 #include "checks.h"
 #include "units.h"
 
+/* A watch that saw: a blind one (a secure exec) or one that failed is no watch. */
 bool proc_watched(const struct proc_facts *pf)
 {
-	return pf->watch && pf->watch->tracepoint;
+	return pf->watch && pf->watch->tracepoint && fact_ok(&pf->watch->e) && !pf->watch->blind;
 }
 
 const struct ut_file *proc_watched_file(const struct proc_facts *pf, const struct proc_file *f,
@@ -462,6 +463,10 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	if (!w) {
 		proc_add(c, ctx, STATUS_SKIP, subject,
 			 "not watched: audit --watch SECONDS names the files io_uring punts on");
+		return;
+	}
+	if (!fact_ok(&w->e)) {
+		proc_fact_missing(c, ctx, subject, &w->e);
 		return;
 	}
 	if (!w->tracepoint) {

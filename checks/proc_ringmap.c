@@ -319,6 +319,10 @@ void check_ring_cq_fill(const struct check *c, struct check_ctx *ctx)
 			 "every 100 ms");
 		return;
 	}
+	if (!fact_ok(&w->e)) {
+		proc_fact_missing(c, ctx, subject, &w->e);
+		return;
+	}
 	if (!w->tracepoint || !w->nfills) {
 		proc_add(c, ctx, STATUS_SKIP, subject, "no ring's queue fill was read: %s",
 			 !w->tracepoint ? w->fallback_why

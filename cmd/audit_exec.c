@@ -40,6 +40,7 @@
 #include "exec_secure.h"
 #include "parse.h"
 #include "proc_facts.h"
+#include "proc_scan.h"
 #include "ring_match.h"
 
 /* The first reading soon after the start, when rings are usually set up; then every second. */
@@ -86,6 +87,13 @@ struct exec_run {
 	struct proc_facts last;	/* the last full reading of the program */
 	bool have_last;
 	bool secure_checked;	/* AT_SECURE looked at, once it had exec'ed */
+	/*
+	 * A program without a ring of its own whose children have rings (fio's
+	 * job processes, a forking server's workers): the last reading of each.
+	 */
+#define EXEC_KIDS_MAX 8
+	struct proc_facts kids[EXEC_KIDS_MAX];
+	size_t nkids;
 	bool secure_unseen;	/* a secure exec the prediction missed: the watch went blind */
 	struct timespec start, last_at;
 };
@@ -102,6 +110,37 @@ static void started(void *arg)
 		}
 		close(x->go);
 		x->go = -1;
+	}
+}
+
+/* Its descendants that hold rings, each read again; a reading is kept while it is whole. */
+static void tick_kids(struct exec_run *x)
+{
+	pid_t pids[EXEC_KIDS_MAX];
+	size_t n, i, k;
+
+	if (uring_children_find(x->sr, x->pid, pids, EXEC_KIDS_MAX, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		struct proc_facts pf;
+
+		proc_facts_collect(x->sr, pids[i], NULL, &pf);
+		if (!fact_ok(&pf.e) || pf.incomplete || pf.zombie || !pf.nrings) {
+			proc_facts_free(&pf);
+			continue;
+		}
+		proc_threads_read_affinity(x->sr, pids[i], &pf.threads);
+		for (k = 0; k < x->nkids && x->kids[k].pid != pids[i]; k++)
+			;
+		if (k < x->nkids)
+			proc_facts_free(&x->kids[k]);
+		else if (x->nkids < EXEC_KIDS_MAX)
+			x->nkids++;
+		else {
+			proc_facts_free(&pf);
+			continue;
+		}
+		x->kids[k] = pf;
 	}
 }
 
@@ -132,6 +171,8 @@ static void tick(void *arg)
 	x->last = pf;
 	x->have_last = true;
 	clock_gettime(CLOCK_MONOTONIC, &x->last_at);
+	if (!pf.nrings)
+		tick_kids(x);
 }
 
 static double since(const struct timespec *a, const struct timespec *b)
@@ -194,6 +235,45 @@ static void child(char **argv, const struct exec_user *u, pid_t parent, int go, 
 	close(go);
 	execvp(argv[0], argv);
 	child_fail(why, STEP_EXEC, errno);
+}
+
+/*
+ * The program held no ring, its children did: each is audited under its
+ * own pid in the program's place. The watch followed them all at once; its
+ * samples are not split by process (a file is known by its fd, which each
+ * process numbers alike), so it goes to the child alone when there is one,
+ * and otherwise each child's watch is said not to be split.
+ */
+static int judge_kids(struct check_ctx *ctx, struct exec_run *x, const struct check_policy *pol,
+		      struct punt_watch *w)
+{
+	size_t k;
+	int ret = 0;
+
+	report_note(ctx->report, "pid %d holds no ring; %zu of its children %s: audited in its "
+		    "place, each under its own pid", (int)x->pid, x->nkids,
+		    x->nkids == 1 ? "does" : "do");
+	for (k = 0; !ret && k < x->nkids; k++) {
+		struct proc_facts *kid = &x->kids[k];
+
+		if (w && x->nkids == 1) {
+			kid->watch = w;
+			x->last.watch = NULL;	/* the child's now */
+			ring_match(kid, w);
+		} else {
+			kid->watch = calloc(1, sizeof(*kid->watch));
+			if (!kid->watch)
+				return EXIT_CANNOT;
+			fact_fail(&kid->watch->e, -EOPNOTSUPP, "%s", w ?
+				  "the watch followed the program's processes together, and its "
+				  "counts are not split by process; audit --watch SECONDS of this pid "
+				  "watches it alone" : x->last.watch && x->last.watch->fallback_why[0]
+				  ? x->last.watch->fallback_why : "not watched");
+		}
+		if (cmd_judge_process(ctx, kid, pol))
+			ret = EXIT_CANNOT;
+	}
+	return ret;
 }
 
 int exec_user_lookup(const char *user, struct exec_user *eu)
@@ -347,13 +427,17 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	if (watched) {
 		w->exited = true;
 		x.last.watch = w;
-		ring_match(&x.last, w);
+		/* Its rings are its children's to match, when it has none. */
+		if (!x.nkids || x.last.nrings)
+			ring_match(&x.last, w);
 	} else {
 		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
 		x.last.watch = w;
 	}
 	ret = g->format == FORMAT_JSON && report_processes_begin(ctx->report) ? EXIT_CANNOT : 0;
-	if (!ret && cmd_judge_process(ctx, &x.last, &g->policy))
+	if (!ret && x.nkids && !x.last.nrings)
+		ret = judge_kids(ctx, &x, &g->policy, watched ? w : NULL);
+	else if (!ret && cmd_judge_process(ctx, &x.last, &g->policy))
 		ret = EXIT_CANNOT;
 	if (!ret && report_processes_end(ctx->report))
 		ret = EXIT_CANNOT;
@@ -363,6 +447,8 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		if (ret != EXIT_CANNOT)
 			ret = st == 0 && g->fail_on_given && ret == EXIT_FINDINGS ? EXIT_FINDINGS : st;
 	}
-	proc_facts_free(&x.last);	/* frees the watch too */
+	proc_facts_free(&x.last);	/* frees the watch too, unless a child took it */
+	for (size_t k = 0; k < x.nkids; k++)
+		proc_facts_free(&x.kids[k]);
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include "file_types.h"
 #include "mountinfo.h"
 #include "proc_facts.h"
+#include "proc_scan.h"
 #include "ring_match.h"
 
 #define PF_KTHREAD 0x00200000UL
@@ -596,6 +597,10 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
+	if (!pf->nrings && fact_ok(&pf->fds_e))
+		uring_children_find(sr, pid, pf->ring_children,
+				    sizeof(pf->ring_children) / sizeof(pf->ring_children[0]),
+				    &pf->nring_children);
 	/*
 	 * The mappings: without a ring fd, rings whose fd was closed and what it
 	 * uses instead; always, the libraries that say which application it is.

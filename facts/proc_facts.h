@@ -96,6 +96,12 @@ struct proc_facts {
 	struct strpool paths;		/* the files' paths */
 	struct proc_ring *rings;
 	size_t nrings;
+	/*
+	 * Without a ring of its own: its descendants that hold one (a forking
+	 * server's workers), the first URING_CHILDREN_MAX, breadth first.
+	 */
+	pid_t ring_children[64];
+	size_t nring_children;
 	unsigned int nfds;
 
 	/* socket fds, and sockets only in a ring's file table, with their tables' lines */

@@ -165,6 +165,14 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 		json_object_object_add(o, "error", json_bytes_string(pf->e.why));
 	for (i = 0; i < pf->nrings; i++)
 		json_object_array_add(rings, ring_json(&pf->rings[i], &pf->window));
+	if (!pf->nrings) {
+		struct json_object *kids = json_object_new_array();
+		size_t k;
+
+		for (k = 0; k < pf->nring_children; k++)
+			json_object_array_add(kids, json_object_new_int(pf->ring_children[k]));
+		json_object_object_add(o, "ring_children", kids);
+	}
 	json_object_object_add(o, "rings", rings);
 	json_object_object_add(threads, "total", json_object_new_int64((int64_t)pf->threads.n));
 	json_object_object_add(threads, "iou_wrk", json_object_new_int64(pf->threads.iou_wrk));

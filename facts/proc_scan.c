@@ -9,6 +9,7 @@
 
 #include "array.h"
 #include "proc_scan.h"
+#include "task_iter.h"
 
 /* 1: has a ring; 0: none; -errno: fds unreadable. */
 static int has_ring(const struct sysroot *sr, pid_t pid)
@@ -104,5 +105,54 @@ int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned 
 		}
 	}
 	free(all);
+	return 0;
+}
+
+/* The direct children of every thread of pid, appended to kids (at most max). */
+static int children_of(const struct sysroot *sr, pid_t pid, pid_t *kids, size_t max, size_t *n)
+{
+	struct task_iter it;
+	pid_t tid;
+	int err;
+
+	err = task_iter_open(&it, sr, pid);
+	if (err)
+		return err;
+	while ((tid = task_iter_next(&it)) && *n < max) {
+		char *text, *p, *end;
+		size_t len;
+
+		if (sysroot_read_filef(sr, 64 * 1024, &text, &len, "proc/%d/task/%d/children",
+				       (int)pid, (int)tid))
+			continue;	/* the thread exited, or no CONFIG_PROC_CHILDREN */
+		for (p = text; *p && *n < max; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (v > 0 && v <= 0x7fffffff)
+				kids[(*n)++] = (pid_t)v;
+		}
+		free(text);
+	}
+	task_iter_close(&it);
+	return 0;
+}
+
+int uring_children_find(const struct sysroot *sr, pid_t pid, pid_t *out, size_t max, size_t *n)
+{
+	pid_t queue[4 * URING_CHILDREN_MAX];
+	size_t head = 0, tail = 0;
+	int err;
+
+	*n = 0;
+	err = children_of(sr, pid, queue, ARRAY_SIZE(queue), &tail);
+	if (err)
+		return err;
+	for (; head < tail && *n < max; head++) {
+		if (has_ring(sr, queue[head]) == 1)
+			out[(*n)++] = queue[head];
+		children_of(sr, queue[head], queue, ARRAY_SIZE(queue), &tail);
+	}
 	return 0;
 }

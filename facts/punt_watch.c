@@ -87,7 +87,9 @@ static void read_new_files(pid_t pid, struct punt_watch *w)
 		return;
 	for (i = w->nfiles; i < n; i++) {
 		memset(&w->files[i], 0, sizeof(w->files[i]));
-		file_state_read(pid, w->ut.files[i].fd, &w->files[i].first);
+		/* Under --exec, the fd may be a child's: the process that looked it up. */
+		file_state_read(w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
+				&w->files[i].first);
 		w->files[i].last.err = -ENODATA;
 	}
 	w->nfiles = n;
@@ -100,7 +102,8 @@ static void read_last_files(pid_t pid, struct punt_watch *w)
 	for (i = 0; i < w->nfiles; i++) {
 		struct watch_file *f = &w->files[i];
 
-		file_state_read(pid, w->ut.files[i].fd, &f->last);
+		file_state_read(w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
+				&f->last);
 		f->reused = !f->first.err && !f->last.err &&
 			    (f->first.dev != f->last.dev || f->first.ino != f->last.ino);
 	}

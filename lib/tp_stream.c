@@ -399,8 +399,8 @@ static void copy_out(const uint8_t *data, uint64_t size, uint64_t pos, void *dst
 	memcpy((uint8_t *)dst + first, data, n - first);
 }
 
-static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time, pid_t tid,
-		int cpu, int event, size_t raw_off, uint32_t rawlen)
+static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time, pid_t pid,
+		pid_t tid, int cpu, int event, size_t raw_off, uint32_t rawlen)
 {
 	struct tp_record *r;
 
@@ -410,6 +410,7 @@ static int keep(struct tp_stream *s, const uint8_t *rec, size_t n, uint64_t time
 	memcpy(s->arena + s->arena_len, rec, n);
 	r = &s->recs[s->nrecs++];
 	r->time = time;
+	r->pid = pid;
 	r->tid = tid;
 	r->cpu = cpu;
 	r->event = (unsigned int)event;
@@ -461,7 +462,7 @@ static int take_ring(struct tp_stream *s, struct tp_stream_thread *t, uint64_t u
 				goto next;
 			ev = event_of(s, rec + sizeof(hdr) + 28, rawlen);
 			if (ev >= 0)
-				err = keep(s, rec, hdr.size, time, (pid_t)ids[1], (int)cpu, ev,
+				err = keep(s, rec, hdr.size, time, (pid_t)ids[0], (pid_t)ids[1], (int)cpu, ev,
 					   sizeof(hdr) + 28, rawlen);
 		} else if (hdr.type == PERF_RECORD_LOST && hdr.size >= sizeof(hdr) + 16) {
 			uint64_t n;

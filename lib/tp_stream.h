@@ -14,6 +14,7 @@
 /* One sample, in the order the events happened across all threads. */
 struct tp_record {
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
+	pid_t pid;		/* the thread's process (its thread group) */
 	pid_t tid;
 	int cpu;		/* the CPU the thread ran on when the event fired */
 	unsigned int event;	/* index into the formats given to tp_stream_open */

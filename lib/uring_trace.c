@@ -496,6 +496,8 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	if (!f)
 		return;
 	q->fd = f->fd;
+	if (!f->pid)
+		f->pid = r->pid;
 	d = uring_trace_op_dir(ut, q->opcode);
 	f->reqs++;
 	f->reads += d == UT_DIR_READ;

@@ -44,6 +44,7 @@ enum ut_dir { UT_DIR_OTHER, UT_DIR_READ, UT_DIR_WRITE };
 /* Requests io_uring made on one fd while watched; punts counts requests punted (once each). */
 struct ut_file {
 	int fd;
+	pid_t pid;		/* the process of its first file lookup: whose fd table names it */
 	uint64_t reqs, punts;
 	uint64_t reads, writes, read_punts, write_punts;
 	uint64_t async_reqs, async_punts;	/* the application set IOSQE_ASYNC */

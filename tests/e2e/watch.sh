@@ -201,5 +201,43 @@ else
 	bad "--exec of a set-group-ID program: ground truth starts"
 fi
 
+# A forking program: fio's I/O runs in a child it forks, which owns the ring. Under --exec
+# the child is audited in its place, with the watch; a plain audit of the parent names it.
+if command -v fio >/dev/null && python3 "$TRUTH" start "watchfk$$" 1; then
+	FIO_ARGS=(--name=fk --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/fork.dat"
+		--runtime=3 --time_based --iodepth=8 --output=/dev/null)
+	"$BIN" audit --exec --format json --fail-on never -o "$TMP/fork.json" -- fio "${FIO_ARGS[@]}" \
+		>/dev/null 2>"$TMP/fork.err"
+	kid=$(jq '.processes[0].pid' "$TMP/fork.json" 2>/dev/null)
+	python3 "$TRUTH" stop "watchfk$$" "${kid:-1}" >"$TMP/fork.truth"
+	# The job process is gone when the truth is read: its punts in all (it writes one file).
+	tp=$(jq '.total.punts' "$TMP/fork.truth")
+	if jq -e --argjson tp "$tp" '(.processes | length) == 1 and (.processes[0].rings | length) == 1 and
+		$tp > 0 and ([.findings[] | select(.id == "file-punts" and .status == "fail" and
+		(.evidence.path // "" | endswith("fork.dat")))] | length) == 1' "$TMP/fork.json" >/dev/null; then
+		ok "--exec of fio: its job process (pid $kid, the ring's owner) audited in its place, file-punts fails on fork.dat (ftrace: $tp punts by that process)"
+	else
+		bad "--exec of fio: the child that owns the ring is audited" "ftrace punts of the process: $tp" \
+			"$(jq -c '[.processes[] | {pid, comm, rings: (.rings | length)}]' "$TMP/fork.json")" \
+			"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "uring-fallback") | [.status, .subject]]' "$TMP/fork.json")"
+	fi
+	fio "${FIO_ARGS[@]}" --runtime=4 &
+	fpid=$!
+	kids+=("$fpid")
+	for _ in $(seq 60); do
+		child=$(pgrep -P "$fpid" -x fio | head -1)
+		[ -n "$child" ] && ls -l "/proc/$child/fd" 2>/dev/null | grep -q 'anon_inode:\[io_uring\]' && break
+		sleep 0.05
+	done
+	"$BIN" audit "$fpid" --format json --fail-on never >"$TMP/fork-parent.json" 2>/dev/null
+	wait "$fpid"
+	jq -e --argjson c "${child:-0}" '[.findings[] | select(.id == "uring-fallback")][0] |
+		.status == "skip" and (.evidence.ring_children | index($c) != null)' "$TMP/fork-parent.json" >/dev/null &&
+		ok "audit of fio's parent: no ring of its own, its child pid $child named (its fd table holds the ring)" ||
+		bad "audit of fio's parent names the child" "child $child" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/fork-parent.json")"
+else
+	skip "a forking program" "fio is not installed, or the ground truth did not start"
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
