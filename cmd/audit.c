@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* uringlint audit PID... | --all: is this running process on io_uring's fast path? */
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,7 +32,8 @@ const struct cmd_option audit_options[] = {
 	{ "watch", 0, OPT_WATCH, ARG_VALUE, "SECONDS", NULL, 0,
 	  "--watch counts punts on the live system",
 	  "count punts to io-wq per second, per opcode and per file\nfor SECONDS (root; "
-	  "new iou-wrk threads otherwise)" },
+	  "new iou-wrk threads otherwise); 0 never;\nwithout it, a named process is watched "
+	  "for 2 s when\nwhat its audit read needs a watch (root)" },
 	{ "exec", 0, OPT_EXEC, ARG_NONE, NULL, NULL, 0, "--exec runs a program on the live system",
 	  "run the program after --, watched from its start to its\nend (root): every ring's setup "
 	  "flags; exits with its status" },
@@ -47,7 +50,8 @@ struct audit_args {
 	bool all;
 	const char **data_paths;
 	size_t ndata_paths, data_paths_cap;
-	unsigned int watch;	/* --watch SECONDS, 0: off */
+	unsigned int watch;	/* --watch SECONDS, 0: off; WATCH_AUTO: when needed */
+	bool watch_given;
 	bool exec;		/* --exec -- CMD ARGS */
 	const char *user;	/* --user USER: whom --exec's program runs as */
 };
@@ -68,18 +72,55 @@ static enum proc_file_need audit_file_need(const struct proc_facts *pf, const st
  * EXIT_CANNOT when it is gone or went; one found by the scan (--all,
  * report) may end at any moment on a busy host: it is left out with a note.
  */
+/*
+ * Without --watch: whether this process needs a watch, and then whether
+ * one can be had (root, on the live system). Returns the seconds to watch,
+ * 0 for none, with a note that says why either way.
+ */
+static unsigned int auto_watch(const struct sysroot *sr, const struct proc_facts *pf,
+			       struct check_ctx *ctx)
+{
+	static bool said_root;
+	char why[128];
+
+	if (!proc_facts_needs_watch(sr, pf, why, sizeof(why)))
+		return 0;
+	if (geteuid() != 0) {
+		if (!said_root)
+			report_note(ctx->report, "not watched: %s (pid %d), which a watch would "
+				    "explain, but the watch samples io_uring's tracepoints and needs "
+				    "root; as root a plain audit watches such a process for %d s",
+				    why, (int)pf->pid, WATCH_AUTO_SECONDS);
+		said_root = true;
+		return 0;
+	}
+	report_note(ctx->report, "pid %d watched for %d s: %s (--watch 0 never watches, "
+		    "--watch N watches N s)", (int)pf->pid, WATCH_AUTO_SECONDS, why);
+	return WATCH_AUTO_SECONDS;
+}
+
 static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
 		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net)
 {
 	/* A watch decides afterwards which files are data: it has them all read. */
-	const struct proc_collect how = { .need = watch ? NULL : audit_file_need, .arg = ctx,
-					  .net = net };
+	struct proc_collect how = { .need = watch && watch != WATCH_AUTO ? NULL : audit_file_need,
+				    .arg = ctx, .net = net };
 	struct proc_facts pf;
 	int ret = 0;
 
 	/* The last process's pf was here too: its application is not this one's. */
 	check_ctx_set_proc(ctx, NULL);
 	proc_facts_collect(sr, pid, &how, &pf);
+	if (watch == WATCH_AUTO) {
+		watch = named ? auto_watch(sr, &pf, ctx) : 0;
+		if (watch) {
+			/* Read again with every file's details, which the watch's verdicts need. */
+			proc_facts_free(&pf);
+			check_ctx_set_proc(ctx, NULL);
+			how.need = NULL;
+			proc_facts_collect(sr, pid, &how, &pf);
+		}
+	}
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
 		proc_facts_watch(sr, &pf, watch);
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
@@ -216,7 +257,7 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 int cmd_audit(int argc, char **argv, struct global_opts *g)
 {
 	struct collect_opts copts = { 0 };
-	struct audit_args a = { 0 };
+	struct audit_args a = { .watch = WATCH_AUTO };
 	struct host_facts *hf = NULL;
 	struct audit_opts aopts;
 	struct exec_user eu;
@@ -237,12 +278,13 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		} else if (c == OPT_WATCH) {
 			uint64_t v;
 
-			if (parse_u64(optarg, 10, &v) || !v || v > WATCH_MAX_SECONDS) {
-				ret = usage_error("--watch takes seconds from 1 to %d, not '%s'",
+			if (parse_u64(optarg, 10, &v) || v > WATCH_MAX_SECONDS) {
+				ret = usage_error("--watch takes seconds from 0 (never) to %d, not '%s'",
 						  WATCH_MAX_SECONDS, optarg);
 				goto out_args;
 			}
 			a.watch = (unsigned int)v;
+			a.watch_given = true;
 		} else if (c == OPT_DATA_PATH) {
 			xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
 			a.data_paths[a.ndata_paths++] = optarg;
@@ -255,7 +297,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	if (ret)
 		goto out_args;
 	if (a.exec) {
-		if (optind >= argc || a.all || a.watch) {
+		if (optind >= argc || a.all || a.watch_given) {
 			ret = usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
 							    "-- CMD [ARGS]"
 					  : "audit --exec watches its program from start to end: no "

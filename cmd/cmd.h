@@ -3,6 +3,7 @@
 #define URINGLINT_CMD_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -150,6 +151,13 @@ int cmd_capture(int argc, char **argv, struct global_opts *g);
  */
 int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
 			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone);
+/*
+ * watch for cmd_audit_processes: a named process is watched for
+ * WATCH_AUTO_SECONDS when what its plain audit read needs a watch to be
+ * explained (proc_facts_needs_watch), as root; never otherwise.
+ */
+#define WATCH_AUTO UINT_MAX
+#define WATCH_AUTO_SECONDS 2
 /* The inventory and the process checks of one process's facts, into ctx->report. */
 struct proc_facts;
 int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct check_policy *pol);

@@ -738,6 +738,71 @@ void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
 }
 
+/* A ring's kernel-side positions now: false when its fdinfo has none to give. */
+static bool ring_positions(const struct sysroot *sr, pid_t pid, int fd, uint32_t *sq,
+			   uint32_t *cq)
+{
+	struct uring_fdinfo u = { 0 };
+	char *text;
+	size_t len;
+	bool ok;
+
+	if (sysroot_read_filef(sr, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid, fd))
+		return false;
+	ok = !uring_fdinfo_parse(text, &u) && u.has_ring_state;
+	*sq = u.cached_sq_head;
+	*cq = u.cached_cq_tail;
+	uring_fdinfo_free(&u);
+	free(text);
+	return ok;
+}
+
+bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *pf, char *why,
+			    size_t whysz)
+{
+	const struct proc_window *win = &pf->window;
+	unsigned int ran = 0, stuck = 0;
+	size_t i;
+
+	why[0] = '\0';
+	if (!sr->live || !fact_ok(&pf->e) || pf->kernel_thread || pf->zombie || !pf->nrings)
+		return false;
+	for (i = 0; fact_ok(&win->e) && i < win->nthreads; i++) {
+		uint64_t run, wait;
+
+		if (win->threads[i].kind == THREAD_IOU_WRK &&
+		    window_thread_times(&win->threads[i], &run, &wait) && run)
+			ran++;
+	}
+	if (ran || (fact_ok(&win->e) && win->new_workers)) {
+		snprintf(why, whysz, "io-wq workers %s in its window", ran ? "ran" : "started");
+		return true;
+	}
+	for (i = 0; i < pf->threads.n; i++)
+		stuck += pf->threads.v[i].state == 'D' && !pf->threads.v[i].d_transient;
+	if (stuck) {
+		snprintf(why, whysz, "%u thread%s in D state", stuck, stuck == 1 ? " is" : "s are");
+		return true;
+	}
+	for (i = 0; i < pf->nrings; i++) {
+		const struct proc_ring *r = &pf->rings[i];
+		uint32_t sq, cq;
+
+		if (!fact_ok(&r->e) || r->busy || !r->u.has_ring_state)
+			continue;
+		if (!r->u.cached_sq_head && !r->u.sq_tail && !r->u.cached_cq_tail) {
+			snprintf(why, whysz, "ring fd %d never took a request", r->fd);
+			return true;
+		}
+		if (ring_positions(sr, pf->pid, r->fd, &sq, &cq) &&
+		    (sq != r->u.cached_sq_head || cq != r->u.cached_cq_tail)) {
+			snprintf(why, whysz, "ring fd %d took requests while it was read", r->fd);
+			return true;
+		}
+	}
+	return false;
+}
+
 size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)
 {
 	size_t i, r, unnamed = 0;

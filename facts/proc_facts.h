@@ -171,6 +171,16 @@ bool proc_leader_alive(const struct sysroot *sr, pid_t pid);
  */
 void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds);
 
+/*
+ * Whether what a plain audit read of pf needs a watch to be explained: io-wq
+ * workers that ran or started in its window, a thread stuck in D state, a
+ * ring whose positions moved since it was read (a second look at its
+ * fdinfo now), or a ring that never took a request. why says which, for a
+ * note. Live only; false for a captured tree.
+ */
+bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *pf, char *why,
+			    size_t whysz);
+
 /* The mount of a file, or NULL when its mnt_id was not found. */
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
 /* Its filesystem type, "" when unknown. */

@@ -56,13 +56,13 @@ floor_in_name=$("$FLOOR" "$pid" "$runs" by-name)
 # directories (the cheapest there is, and how uringlint reads a live host).
 # The medians, and the median of each round's ratio.
 for x in f n t j rt rj rtn rjn; do : >"$TMP/$x"; done
-"$BIN" audit "$pid" -q >/dev/null 2>&1 || true	# warm-up
+"$BIN" audit "$pid" --watch 0 -q >/dev/null 2>&1 || true	# warm-up
 measure() { # measure f|n|t|j: one run of it, its microseconds in $f, $n, $t or $j
 	case $1 in
 	f) f=$(one_ms "$FLOOR" "$pid" 1) ;;
 	n) n=$(one_ms "$FLOOR" "$pid" 1 by-name) ;;
-	t) t=$(one_ms "$BIN" audit "$pid" -q) ;;
-	j) j=$(one_ms "$BIN" audit "$pid" --format json) ;;
+	t) t=$(one_ms "$BIN" audit "$pid" --watch 0 -q) ;;
+	j) j=$(one_ms "$BIN" audit "$pid" --watch 0 --format json) ;;
 	esac
 }
 orders=("f n t j" "n t j f" "t j f n" "j f n t")
@@ -76,8 +76,8 @@ floor_proc_ms=$(median <"$TMP/f")
 floor_name_ms=$(median <"$TMP/n")
 audit_ms=$(median <"$TMP/t")
 json_ms=$(median <"$TMP/j")
-peak_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" -q >/dev/null; } 2>&1 | tail -n 1)
-peak_json_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" --format json >/dev/null; } 2>&1 | tail -n 1)
+peak_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" --watch 0 -q >/dev/null; } 2>&1 | tail -n 1)
+peak_json_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "$pid" --watch 0 --format json >/dev/null; } 2>&1 | tail -n 1)
 # Minor page faults of one run each: on a VM each costs microseconds.
 faults() { /usr/bin/time -f "%R" -o "$TMP/faults" "$@" >/dev/null 2>&1; tail -n 1 "$TMP/faults"; }
 
@@ -91,10 +91,16 @@ echo "  median of each round's:                     text $(median 2 <"$TMP/rt"),
 echo "ratio to the floor by name (of medians):      text $(echo "scale=2; $audit_ms / $floor_name_ms" | bc), json $(echo "scale=2; $json_ms / $floor_name_ms" | bc)"
 echo "  median of each round's:                     text $(median 2 <"$TMP/rtn"), json $(median 2 <"$TMP/rjn")"
 echo "peak memory: text $((peak_kb / 1024)) MiB, json $((peak_json_kb / 1024)) MiB"
-echo "minor page faults: floor $(faults "$FLOOR" "$pid" 1), text $(faults "$BIN" audit "$pid" -q), json $(faults "$BIN" audit "$pid" --format json)"
+echo "minor page faults: floor $(faults "$FLOOR" "$pid" 1), text $(faults "$BIN" audit "$pid" --watch 0 -q), json $(faults "$BIN" audit "$pid" --watch 0 --format json)"
+
+# The answer without flags on a process whose rings sit idle: a plain audit decides no
+# watch is needed (no io-wq worker ran, no ring moved, no thread in D) and answers at once.
+plain_idle_ms=$(mean_ms "$BIN" audit "$pid" -q)
+plain_watched=$("$BIN" audit "$pid" -q 2>/dev/null | grep -c "watched for" || true)
+echo "plain audit of the idle 10,000-file process:  $plain_idle_ms ms (watched: $plain_watched)"
 
 # 1,000 extra sleeping processes for --all, the 10,000-file process gone.
 kill "$pid"
 for _ in $(seq 1000); do sleep 600 & pids+=($!); done
-all_ms=$(mean_ms "$BIN" audit --all -q)
+all_ms=$(mean_ms "$BIN" audit --all --watch 0 -q)
 echo "audit --all with 1,000 extra processes:       $all_ms ms"

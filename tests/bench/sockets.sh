@@ -63,8 +63,8 @@ bench() {
 	"$FLOOR" "$@" >/dev/null	# warm-up
 	for _ in $(seq "$runs"); do
 		f=$(one_us "$FLOOR" "$@")
-		t=$(one_us "$BIN" audit "$@" -q --fail-on never)
-		j=$(one_us "$BIN" audit "$@" --format json --fail-on never)
+		t=$(one_us "$BIN" audit "$@" --watch 0 -q --fail-on never)
+		j=$(one_us "$BIN" audit "$@" --watch 0 --format json --fail-on never)
 		echo "$f" >>"$TMP/f"; echo "$t" >>"$TMP/t"; echo "$j" >>"$TMP/j"
 		echo "$((t * 1000 / f))" >>"$TMP/rt"; echo "$((j * 1000 / f))" >>"$TMP/rj"
 	done
@@ -78,12 +78,12 @@ bench() {
 }
 
 # The inventory is whole: every socket found, none "other".
-"$BIN" audit "${pids[@]}" --format json --fail-on never >"$TMP/inv.json"
+"$BIN" audit "${pids[@]}" --watch 0 --format json --fail-on never >"$TMP/inv.json"
 listed=$(jq '[.processes[].sockets.list | length] | add' "$TMP/inv.json")
 other=$(jq '[.processes[].sockets.list[] | select(.proto == "other")] | length' "$TMP/inv.json")
 echo "$procs processes of $per sockets each ($pairs socketpairs, $conns TCP connections; RLIMIT_NOFILE $nofile), $total in all; $runs rounds, medians"
 echo "listed by audit of all: $listed ($other not identified)"
 bench "audit of one process ($per sockets; its namespace's tables hold $total and more)" "$one"
 bench "audit of all $procs in one run ($total sockets)" "${pids[@]}"
-peak_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "${pids[@]}" --format json --fail-on never >/dev/null; } 2>&1 | tail -n 1)
+peak_kb=$( { /usr/bin/time -f "%M" "$BIN" audit "${pids[@]}" --watch 0 --format json --fail-on never >/dev/null; } 2>&1 | tail -n 1)
 echo "peak memory of the audit of all (json): $((peak_kb / 1024)) MiB"

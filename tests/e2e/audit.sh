@@ -485,7 +485,7 @@ fi
 churn_n=${CHURN_AUDITS:-200}
 churn_one() { # I: one audit; what went wrong, if anything, in $TMP/churn.I.bad
 	local i=$1 rc
-	"$BIN" audit "$pid" --format json >"$TMP/churn.$i.out" 2>"$TMP/churn.$i.err"
+	"$BIN" audit "$pid" --watch 0 --format json >"$TMP/churn.$i.out" 2>"$TMP/churn.$i.err"
 	rc=$?
 	if [ "$rc" -gt 1 ] || ! jq -e '.schema_version == 1' "$TMP/churn.$i.out" >/dev/null ||
 		grep -qE 'Sanitizer|runtime error:' "$TMP/churn.$i.err"; then

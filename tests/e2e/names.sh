@@ -20,7 +20,7 @@ CHECK=tests/e2e/names.py
 # audit_as FORMAT: audits $pid in FORMAT into $TMP/names.FORMAT; 0 or 1 is a report.
 audit_as() {
 	local rc
-	"$BIN" audit "$pid" --format "$1" --no-color -v >"$TMP/names.$1" 2>"$TMP/names.$1.err"
+	"$BIN" audit "$pid" --watch 0 --format "$1" --no-color -v >"$TMP/names.$1" 2>"$TMP/names.$1.err"
 	rc=$?
 	if [ "$rc" -gt 1 ] || [ -s "$TMP/names.$1.err" ]; then
 		bad "hostile names: $1 report" "exit $rc" "$(head -c 400 "$TMP/names.$1.err" | cat -v)"

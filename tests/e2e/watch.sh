@@ -67,7 +67,7 @@ fi
 
 # Without --watch nothing is claimed about files io_uring may or may not write.
 if start small-buffered; then
-	"$BIN" audit "$pid" --format json --fail-on never >"$TMP/nowatch.json" 2>/dev/null
+	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/nowatch.json" 2>/dev/null
 	stop "$pid"
 	jq -e '[.findings[] | select(.id == "fd-o-direct")] as $f |
 		($f | map(select(.status == "pass" or .status == "fail")) | length == 0) and
@@ -237,6 +237,51 @@ if command -v fio >/dev/null && python3 "$TRUTH" start "watchfk$$" 1; then
 		bad "audit of fio's parent names the child" "child $child" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/fork-parent.json")"
 else
 	skip "a forking program" "fio is not installed, or the ground truth did not start"
+fi
+
+# The answer without flags: a plain `audit PID` as root watches when what it read needs it.
+# fio writing buffered (every write punted on ext4, most on XFS) is watched, its file named
+# with cause and share, exit 1; fio on O_DIRECT over a written file exits 0.
+if command -v fio >/dev/null; then
+	fio --name=pl --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/plain.dat" \
+		--runtime=6 --time_based --iodepth=8 --output=/dev/null &
+	fpid=$!
+	kids+=("$fpid")
+	for _ in $(seq 100); do
+		job=$(pgrep -P "$fpid" -x fio | head -1)
+		[ -n "$job" ] && [ "$(awk '$1 == "SqTail:" {print $2}' /proc/"$job"/fdinfo/* 2>/dev/null | sort -n | tail -1)" -gt 100 ] 2>/dev/null && break
+		sleep 0.05
+	done
+	python3 "$TRUTH" start "watchpl$$" "${job:-1}"
+	"$BIN" audit "${job:-1}" --format json >"$TMP/plain.json" 2>"$TMP/plain.err"
+	rc=$?
+	python3 "$TRUTH" stop "watchpl$$" "${job:-1}" >"$TMP/plain.truth"
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	tp=$(jq '.total.punts' "$TMP/plain.truth")
+	if [ "$rc" -eq 1 ] && jq -e --argjson tp "$tp" '$tp > 0 and .processes[0].watch != null and
+		([.findings[] | select(.id == "file-punts" and .status == "fail" and
+		  (.evidence.path // "" | endswith("plain.dat")) and (.evidence.causes | any(.cause == "buffered")))] | length) == 1' \
+		"$TMP/plain.json" >/dev/null; then
+		ok "plain audit of fio writing buffered: watched without a flag, plain.dat named with its cause, exit 1 (ftrace: $tp punts meanwhile)"
+	else
+		bad "plain audit of fio writing buffered" "exit $rc, ftrace $tp punts" "$(head -3 "$TMP/plain.err")" \
+			"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "iowq-punts") | [.status, .subject]]' "$TMP/plain.json")"
+	fi
+	dd if=/dev/zero of="$TMP/data/direct.dat" bs=1M count=32 oflag=direct status=none
+	fio --name=pd --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/direct.dat" \
+		--direct=1 --runtime=6 --time_based --iodepth=8 --output=/dev/null &
+	fpid=$!
+	kids+=("$fpid")
+	sleep 1.5
+	job=$(pgrep -P "$fpid" -x fio | head -1)
+	"$BIN" audit "${job:-1}" --format json >"$TMP/direct.json" 2>/dev/null
+	rc=$?
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	[ "$rc" -eq 0 ] && ok "plain audit of fio on O_DIRECT: exit 0 ($(jq -r '[.findings[] | select(.status == "fail" or .status == "warn") | .id] | join(",")' "$TMP/direct.json"))" ||
+		bad "plain audit of fio on O_DIRECT exits 0" "exit $rc" \
+			"$(jq -c '[.findings[] | select(.status == "fail" or .status == "warn") | [.id, .message[0:160]]]' "$TMP/direct.json")"
 fi
 
 echo "watch: $passed passed, $failed failed, $skipped skipped"

@@ -61,7 +61,8 @@ for mode in clean buffered append many-sqpoll attached cq-overflow no-ring regis
 	start "$mode" "$data/$mode" || continue
 	# Let buffered writes be punted before the audit looks for io-wq workers.
 	[ "$mode" = buffered ] && sleep 1
-	case_json "audit-$mode" "$UL" audit "$pid" --format json --fail-on never
+	# The plain collection on each kernel (the watch has its cases below).
+	case_json "audit-$mode" "$UL" audit "$pid" --watch 0 --format json --fail-on never
 	stop
 	# A pathology process that died says why on its stderr.
 	[ -s "$ready.err" ] && emit "audit-$mode.pathology" 1 "$ready.err"
@@ -84,7 +85,7 @@ done
 # Names a process chooses: a comm with a newline, and registered files named
 # with escapes and newlines, which kernels before 6.14 print raw in fdinfo.
 if start hostile-names "$data/hostile-names"; then
-	case_json audit-hostile-names "$UL" audit "$pid" --format json --fail-on never
+	case_json audit-hostile-names "$UL" audit "$pid" --watch 0 --format json --fail-on never
 	stop
 	[ -s "$ready.err" ] && emit "audit-hostile-names.pathology" 1 "$ready.err"
 fi
