@@ -305,6 +305,13 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 			      "write was punted in the samples",
 			      (unsigned long long)w->total, w->seconds_watched,
 			      (unsigned long long)w->punts_sampled, w->seconds_sampled, list);
+	} else if (!w->total && w->threads_unattached) {
+		/* Threads not watched may have punted: no pass from what was not seen. */
+		fi = proc_add(c, ctx, STATUS_SKIP, subject,
+			      "no request punted in %.1f s by the %u threads watched, but %u threads "
+			      "could not be watched (a perf event each, past the open-file limit or "
+			      "refused): their punts are not counted", w->seconds_watched,
+			      w->threads_watched, w->threads_unattached);
 	} else if (!w->total) {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "no request punted to io-wq in %.1f s%s (%s)", w->seconds_watched,

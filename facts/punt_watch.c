@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -331,6 +332,25 @@ static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filt
 			 "be counted: %s", strerror(-err));
 }
 
+/*
+ * Each watched thread takes several perf fds: the soft RLIMIT_NOFILE (1024
+ * by default) would leave most threads of a large process unwatched, so it
+ * is raised to the hard limit, once. uringlint's own limit, nobody else's.
+ */
+static void raise_nofile(void)
+{
+	static bool done;
+	struct rlimit rl;
+
+	if (done)
+		return;
+	done = true;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /* Sampling on for part of each cycle, as long as the rate allows. */
 struct sample_cycle {
 	uint64_t cycle_start;		/* when this cycle began */
@@ -406,6 +426,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
+	raise_nofile();
 	if (sysroot_open(&live, NULL))
 		live.dirfd = -1;
 	for (k = 0; k < UT_NEVENTS; k++) {
@@ -703,11 +724,20 @@ struct watch_span punt_watch_span(const struct punt_watch *w)
 	return sp;
 }
 
+/*
+ * The share of what happened that the watch saw: of its threads, those it
+ * could attach to; of its punts, those the samples cover. 0 when blind.
+ */
 double punt_watch_coverage(const struct punt_watch *w)
 {
+	double threads = 1.0, samples = 1.0;
+
 	if (w->blind)
 		return 0.0;
-	if (!w->tracepoint || !w->total)
-		return 1.0;
-	return w->punts_sampled >= w->total ? 1.0 : (double)w->punts_sampled / (double)w->total;
+	if (w->threads_unattached)
+		threads = (double)w->threads_watched /
+			  (double)(w->threads_watched + w->threads_unattached);
+	if (w->tracepoint && w->total && w->punts_sampled < w->total)
+		samples = (double)w->punts_sampled / (double)w->total;
+	return threads < samples ? threads : samples;
 }
