@@ -45,7 +45,7 @@ run "audit -5" 2 "$BIN" audit -5 && one_error_line "audit -5 message" "-5"
 run "audit 0" 2 "$BIN" audit 0 && one_error_line "audit 0 message" "'0'"
 run "audit nothing" 2 "$BIN" audit && one_error_line "audit nothing message" "--all"
 run "audit pid and --all" 2 "$BIN" audit 1 --all && one_error_line "audit pid and --all message" "not both"
-run "--watch 0" 2 "$BIN" audit 1 --watch 0 && one_error_line "--watch 0 message" "--watch"
+run "--watch past its bound" 2 "$BIN" audit 1 --watch 601 && one_error_line "--watch 601 message" "--watch" "0 (never)"
 run "--watch with --root" 2 "$BIN" --root testdata/proc-6.18 audit 31435 --watch 1 &&
 	one_error_line "--watch --root message" "live"
 gone=4194000
