@@ -284,5 +284,29 @@ if command -v fio >/dev/null; then
 			"$(jq -c '[.findings[] | select(.status == "fail" or .status == "warn") | [.id, .message[0:160]]]' "$TMP/direct.json")"
 fi
 
+# Every thread, or no pass: 300 threads under the usual soft RLIMIT_NOFILE of 1024 (a
+# perf event or more each), the last one punting every write. Each thread is watched and
+# the punting one's file is named, or the checks that would pass say what they missed.
+if PATHOLOGY_THREADS=300 start many-threads; then
+	writer=$(awk '$1 == "thread" {print $2}' "$(ls -t "$TMP"/ready.many-threads.* | grep -v '\.err$' | head -1)")
+	sleep 0.5
+	prlimit --nofile=1024: "$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/many.json" 2>"$TMP/many.err"
+	ntask=$(ls "/proc/$pid/task" | wc -l)
+	stop "$pid"
+	if jq -e --argjson n "$ntask" '.processes[0].watch as $w |
+		($w.threads_not_attached == 0 and $w.threads_watched >= $n and
+		 ([.findings[] | select(.id == "file-punts" and .status == "fail" and
+		   (.evidence.path // "" | endswith("many-threads.dat")))] | length) == 1) or
+		($w.threads_not_attached > 0 and $w.coverage < 1 and
+		 ([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | select(.status == "pass")] | length) == 0)' \
+		"$TMP/many.json" >/dev/null; then
+		ok "300 threads at a soft limit of 1024 fds: $(jq '.processes[0].watch.threads_watched' "$TMP/many.json") watched, $(jq '.processes[0].watch.threads_not_attached' "$TMP/many.json") not; the writer (tid $writer) found"
+	else
+		bad "300 threads: every thread watched, or no pass" "$ntask tasks" \
+			"$(jq -c '.processes[0].watch | {threads_watched, threads_not_attached, coverage}' "$TMP/many.json")" \
+			"$(jq -c '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | [.status, .subject]]' "$TMP/many.json")"
+	fi
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

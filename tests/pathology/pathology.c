@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 
 	if (punt_cause_mode(mode, dir)) {
 		/* one cause of punts: punt_causes.c */
-	} else if (thread_model_mode(mode)) {
+	} else if (thread_model_mode(mode, dir)) {
 		/* the thread model: thread_model.c */
 	} else if (net_traffic_mode(mode)) {
 		/* socket requests on a ring: net_traffic.c */

@@ -23,7 +23,7 @@ void *aligned_buf(size_t len);
 int punt_cause_mode(const char *mode, const char *dir);
 
 /* Runs mode when it is one of thread_model.c's, until stopped; 0 when it is not. */
-int thread_model_mode(const char *mode);
+int thread_model_mode(const char *mode, const char *dir);
 
 /* Runs mode when it is one of net_traffic.c's, until stopped; 0 when it is not. */
 int net_traffic_mode(const char *mode);

@@ -23,6 +23,9 @@
  *   cq-full-bounded  the same 15 completions with nothing in flight: it cannot overflow
  *   ring-per-thread-stray  three threads with a ring each: two pinned each to a CPU of
  *                    its own, the third free and moved now and then
+ *   many-threads     PATHOLOGY_THREADS threads (300) that sleep, and the last one started
+ *                    writing buffered to DIR/many-threads.dat through a ring of its own
+ *                    (on ext4 every write punted): "thread TID" names it
  *   taskrun-interrupts  a multishot poll on a pipe a second thread writes to every 250 us,
  *                    its completions awaited by spinning in user space on a ring without
  *                    COOP_TASKRUN: each batch of completion work interrupts the spinner
@@ -36,6 +39,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -322,9 +326,79 @@ static void taskrun(bool coop)
 	fflush(stdout);
 }
 
-int thread_model_mode(const char *mode)
+static void *sleeper(void *arg)
 {
-	if (!strcmp(mode, "ring-per-thread"))
+	(void)arg;
+	while (!stop)
+		sleep_ms(100);
+	return NULL;
+}
+
+/* The last thread of many: buffered writes through its own ring, one at a time. */
+static void *many_writer(void *arg)
+{
+	const char *dir = arg;
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	char path[4096], *buf = aligned_buf(4096);
+	unsigned long i = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/many-threads.dat", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die(path, errno);
+	ring_init(&ring, 8, 0, 0, -1);
+	pthread_mutex_lock(&print_lock);
+	printf("thread %ld file %s\n", (long)syscall(SYS_gettid), path);
+	fflush(stdout);
+	pthread_mutex_unlock(&print_lock);
+	while (!stop) {
+		io_uring_prep_write(io_uring_get_sqe(&ring), fd, buf, 4096, (off_t)(i++ % 1024) * 4096);
+		if (io_uring_submit_and_wait(&ring, 1) == 1 && !io_uring_peek_cqe(&ring, &cqe))
+			io_uring_cqe_seen(&ring, cqe);
+	}
+	unlink(path);
+	close(fd);
+	io_uring_queue_exit(&ring);
+	return NULL;
+}
+
+static void many_threads(const char *dir)
+{
+	const char *env = getenv("PATHOLOGY_THREADS");
+	int n = env ? atoi(env) : 300, i, ret;
+	pthread_attr_t attr;
+	pthread_t *t;
+
+	if (n < 2)
+		n = 2;
+	t = calloc((size_t)n, sizeof(*t));
+	if (!t)
+		die("calloc", ENOMEM);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	for (i = 0; i < n - 1; i++) {
+		ret = pthread_create(&t[i], &attr, sleeper, NULL);
+		if (ret)
+			die("pthread_create", ret);
+	}
+	ret = pthread_create(&t[n - 1], &attr, many_writer, (void *)dir);
+	if (ret)
+		die("pthread_create", ret);
+	sleep_ms(200);
+	printf("ready %d\nthreads %d\n", getpid(), n + 1);
+	fflush(stdout);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+}
+
+int thread_model_mode(const char *mode, const char *dir)
+{
+	if (!strcmp(mode, "many-threads"))
+		many_threads(dir);
+	else if (!strcmp(mode, "ring-per-thread"))
 		threads_mode(2, false, PIN_OWN);
 	else if (!strcmp(mode, "ring-per-thread-unpinned"))
 		threads_mode(2, false, PIN_NONE);
