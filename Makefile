@@ -13,9 +13,13 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS := liburing libproc2 blkid json-c smartcols
 
-# Debian packages: to build, and to run the tests.
-DEB_BUILD := gcc make pkg-config liburing-dev libproc2-dev libblkid-dev libjson-c-dev \
-	libsmartcols-dev
+# Debian packages, by what needs them: `make run` installs DEB_BUILD alone (to
+# build and run: the compiler, the C library's headers, the libraries), `make
+# check` adds DEB_TEST, `make check-fleet` and `make deb` DEB_FLEET, `make deps`
+# (CI) all of them. tests/deps.sh proves that every header and library the build
+# uses comes from DEB_BUILD or what it depends on.
+DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libproc2-dev libblkid-dev \
+	libjson-c-dev libsmartcols-dev
 # Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
@@ -77,7 +81,7 @@ LIB_A := $(B)/liburinglint.a
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind check-fleet deb bench fuzz install uninstall clean FORCE
+.PHONY: all deps deps-run deps-check deps-fleet print-deb-build deps-kernels run check check-unit check-e2e check-kernels check-repeat check-valgrind check-fleet deb bench fuzz install uninstall clean FORCE
 all: uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion
 
 # The man page's SYNOPSIS, COMMANDS, GLOBAL OPTIONS and CHECKS sections and
@@ -152,17 +156,30 @@ endef
 deps:
 	$(call install_missing,$(DEB_PKGS))
 
+deps-run:
+	$(call install_missing,$(DEB_BUILD))
+
+deps-check:
+	$(call install_missing,$(DEB_BUILD) $(DEB_TEST))
+
+deps-fleet:
+	$(call install_missing,$(DEB_BUILD) $(DEB_TEST) $(DEB_FLEET))
+
+# For tests/deps.sh: the packages `make run` installs.
+print-deb-build:
+	@echo $(DEB_BUILD)
+
 # The kernels of tests/kernels/kernels.list that are not installed are
 # fetched (downloaded and unpacked into build/kernels/, not installed).
-deps-kernels: deps
+deps-kernels: deps-check
 	$(call install_missing,$(DEB_KERNELS))
 	@B=$(B) bash tests/kernels/fetch.sh
 
-run: deps
+run: deps-run
 	$(MAKE) uringlint
 	./uringlint report --probe || [ $$? -eq 1 ]
 
-check: deps
+check: deps-check
 	$(MAKE) -j$$(nproc) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS) $(REPLAY_BIN)
 	@sh tests/run-all.sh $(UNIT_BIN)
 
@@ -170,7 +187,7 @@ unit-bins: $(UNIT_BIN)
 
 # The unit binaries and the CLI, fixture, hostile, audit and probe suites under valgrind
 # memcheck: build without SANITIZE (the two do not mix).
-check-valgrind: deps
+check-valgrind: deps-check
 	$(MAKE) -j$$(nproc) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS)
 	@bash tests/valgrind.sh $(UNIT_BIN)
 
@@ -202,7 +219,7 @@ $(B)/fuzz/lib/version.o: FUZZ_CFLAGS += $(VERSION_DEFS)
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
 
-fuzz: deps
+fuzz: deps-check
 	$(MAKE) -j$$(nproc) $(FUZZ_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) B=$(B) bash tests/fuzz/run.sh
 
@@ -243,7 +260,7 @@ check-e2e: uringlint $(E2E_HELPERS)
 
 # The e2e suites N rounds in a row (N=10), optionally under LOAD=cpu,disk:
 # every case whose verdict changes between rounds is listed.
-check-repeat: deps
+check-repeat: deps-check
 	$(call install_missing,$(DEB_REPEAT))
 	$(MAKE) -j$$(nproc) uringlint $(E2E_HELPERS)
 	@N=$(N) LOAD=$(LOAD) SUITES="$(SUITES)" bash tests/repeat.sh
@@ -282,7 +299,7 @@ deb:
 
 # The package, the systemd units, the Prometheus rules and metrics, node_exporter
 # and Prometheus end to end, and the Ansible playbook (tests/fleet/).
-check-fleet: deps
+check-fleet: deps-fleet
 	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion $(B)/tests/pathology
 	$(MAKE) deb
 	@bash tests/fleet/run.sh

@@ -31,6 +31,7 @@ suite() { # NAME CMD...: runs one suite, keeps its exit status
 suite layers bash tests/layers.sh
 suite unit sh tests/run-unit.sh "$@"
 suite replay bash tests/fuzz/replay.sh
+suite deps bash tests/deps.sh
 suite e2e bash tests/e2e/run.sh
 for s in hostile security audit probe probe_net nobody names watch ringmap apps sockets net_requests net_checks; do
 	suite "$s" bash "tests/e2e/$s.sh"
