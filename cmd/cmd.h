@@ -99,7 +99,8 @@ struct command {
 	const char *operand_name;	/* "PID", "ID", "FILE" */
 	const char *alt;	/* usage shown before the options ("PID... | --all") or NULL */
 	const char *man;	/* the COMMANDS paragraph, roff */
-	const struct command *sub;	/* "report merge": a command under this one */
+	const struct command *const *subs;	/* "report merge", "report diff": commands under
+						   this one, NULL-terminated */
 	const char *parent;	/* for a sub-command: the command it is typed after */
 };
 
@@ -141,6 +142,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g);
 int cmd_probe(int argc, char **argv, struct global_opts *g);
 int cmd_report(int argc, char **argv, struct global_opts *g);
 int cmd_report_merge(int argc, char **argv, struct global_opts *g);
+int cmd_report_diff(int argc, char **argv, struct global_opts *g);
 int cmd_capture(int argc, char **argv, struct global_opts *g);
 
 /* The parts report shares with audit and probe. */

@@ -21,6 +21,23 @@ static const struct command report_merge = {
 	       "into a fleet view per check: how many hosts pass, warn and fail, and which.",
 };
 
+static const struct command report_diff = {
+	.name = "diff",
+	.parent = "report",
+	.run = cmd_report_diff,
+	.summary = "what changed between two JSON reports of one host (a deploy gate)",
+	.options = no_options,
+	.operands = ARG_JSON_FILE,
+	.operand_name = "FILE",
+	.alt = "OLD.json NEW.json",
+	.man = "Compares two JSON reports of one host: findings new at warn or fail, fixed,\n"
+	       "changed in level, and measured values that moved (punt share, io\\-wq workers,\n"
+	       "limits, the kernel). Exits 1 when something reached \\-\\-fail\\-on that was not\n"
+	       "there before.",
+};
+
+static const struct command *const report_subs[] = { &report_merge, &report_diff, NULL };
+
 const struct command commands[] = {
 	{
 		.name = "preflight",
@@ -72,7 +89,7 @@ const struct command commands[] = {
 		.options = report_options,
 		.man = "Preflight, an audit of the named processes (default: every io_uring\n"
 		       "process), and optionally the probe, as one checklist.",
-		.sub = &report_merge,
+		.subs = report_subs,
 	},
 	{
 		.name = "capture",

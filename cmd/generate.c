@@ -88,8 +88,8 @@ static void man_synopsis(FILE *out)
 
 	for (i = 0; i < commands_len; i++) {
 		synopsis_one(out, &commands[i], NULL);
-		if (commands[i].sub)
-			synopsis_one(out, commands[i].sub, commands[i].name);
+		for (const struct command *const *s = commands[i].subs; s && *s; s++)
+			synopsis_one(out, *s, commands[i].name);
 	}
 }
 
@@ -142,8 +142,8 @@ static void man_commands(FILE *out)
 
 	for (i = 0; i < commands_len; i++) {
 		man_command(out, &commands[i], NULL);
-		if (commands[i].sub)
-			man_command(out, commands[i].sub, commands[i].name);
+		for (const struct command *const *s = commands[i].subs; s && *s; s++)
+			man_command(out, *s, commands[i].name);
 	}
 }
 
@@ -273,16 +273,20 @@ static void bash_completion(FILE *out)
 
 		fprintf(out, "\t%s)\n", c->name);
 		value_cases(out, c->options, "\t\t");
-		if (c->sub) {
-			fprintf(out, "\t\tif [[ ${words[cmd_i + 1]:-} == %s ]]; then\n", c->sub->name);
+		for (const struct command *const *s = c->subs; s && *s; s++) {
+			fprintf(out, "\t\tif [[ ${words[cmd_i + 1]:-} == %s ]]; then\n", (*s)->name);
 			fputs("\t\t\tif [[ $cur == -* ]]; then\n\t\t\t\tCOMPREPLY=($(compgen -W \"", out);
-			words_of(out, c->sub->options);
+			words_of(out, (*s)->options);
 			fputs(" $global\" -- \"$cur\"))\n\t\t\telse\n", out);
-			complete_kind(out, c->sub->operands, NULL, "\t\t\t\t");
+			complete_kind(out, (*s)->operands, NULL, "\t\t\t\t");
 			fputs("\t\t\tfi\n\t\t\treturn\n\t\tfi\n", out);
-			fprintf(out, "\t\tif ((cword == cmd_i + 1)) && [[ $cur != -* ]]; then\n"
-				     "\t\t\tCOMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n"
-				     "\t\t\treturn\n\t\tfi\n", c->sub->name);
+		}
+		if (c->subs) {
+			fputs("\t\tif ((cword == cmd_i + 1)) && [[ $cur != -* ]]; then\n"
+			      "\t\t\tCOMPREPLY=($(compgen -W \"", out);
+			for (const struct command *const *s = c->subs; *s; s++)
+				fprintf(out, "%s%s", s == c->subs ? "" : " ", (*s)->name);
+			fputs("\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n", out);
 		}
 		command_arm(out, c);
 		fputs("\t\t;;\n", out);

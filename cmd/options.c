@@ -320,10 +320,12 @@ void command_usage(FILE *out, const struct command *cmd)
 		}
 		col += (unsigned int)fprintf(out, " %s", item);
 	}
-	if (cmd->sub) {
-		fprintf(out, "\n   or: uringlint [GLOBAL] %s %s", cmd->name, cmd->sub->name);
-		if (cmd->sub->operands != ARG_NONE)
-			fprintf(out, " %s...", cmd->sub->operand_name);
+	for (const struct command *const *s = cmd->subs; s && *s; s++) {
+		fprintf(out, "\n   or: uringlint [GLOBAL] %s %s", cmd->name, (*s)->name);
+		if ((*s)->operands != ARG_NONE)
+			fprintf(out, " %s", (*s)->alt ? (*s)->alt : (*s)->operand_name);
+		if ((*s)->operands != ARG_NONE && !(*s)->alt)
+			fputs("...", out);
 	}
 }
 

@@ -88,10 +88,12 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	bool gone = false;
 	int ret;
 
-	/* "report merge FILE...": the fleet view of many hosts' JSON reports. */
-	if (argc > 1 && !strcmp(argv[1], "merge")) {
-		g->cmd = g->cmd->sub;
-		return g->cmd->run(argc - 1, argv + 1, g);
+	/* "report merge FILE...", "report diff OLD NEW": commands on JSON reports. */
+	for (const struct command *const *s = g->cmd->subs; argc > 1 && s && *s; s++) {
+		if (!strcmp(argv[1], (*s)->name)) {
+			g->cmd = *s;
+			return g->cmd->run(argc - 1, argv + 1, g);
+		}
 	}
 	ret = parse_args(argc, argv, g, &a);
 	if (ret)

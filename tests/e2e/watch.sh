@@ -284,6 +284,32 @@ if command -v fio >/dev/null; then
 			"$(jq -c '[.findings[] | select(.status == "fail" or .status == "warn") | [.id, .message[0:160]]]' "$TMP/direct.json")"
 fi
 
+# report diff on the two real reports above, both ways, as a deploy gate would: from
+# O_DIRECT to buffered the punt checks fail anew (exit 1); back, they are fixed (exit 0).
+if [ -s "$TMP/direct.json" ] && [ -s "$TMP/plain.json" ]; then
+	"$BIN" --format json report diff "$TMP/direct.json" "$TMP/plain.json" >"$TMP/diff1.json" 2>"$TMP/diff1.err"
+	rc1=$?
+	"$BIN" --format json report diff "$TMP/plain.json" "$TMP/direct.json" >"$TMP/diff2.json" 2>"$TMP/diff2.err"
+	rc2=$?
+	if [ "$rc1" -eq 1 ] && [ "$rc2" -eq 0 ] &&
+		jq -e '[.findings[] | select(.id == "iowq-punts" and .status == "fail" and
+			(.evidence.change == "worse" or .evidence.change == "new"))] | length == 1' "$TMP/diff1.json" >/dev/null &&
+		jq -e '[.findings[] | select(.id == "iowq-punts" and (.evidence.change == "fixed" or .evidence.change == "better"))] |
+			length == 1' "$TMP/diff2.json" >/dev/null; then
+		ok "report diff: O_DIRECT to buffered fails iowq-punts anew (exit 1), and back fixes it (exit 0)"
+	else
+		bad "report diff of the two fio reports" "exit $rc1 and $rc2" "$(cat "$TMP/diff1.err" "$TMP/diff2.err")" \
+			"$(jq -c '[.findings[] | [.id, .status, .evidence.change]]' "$TMP/diff1.json" "$TMP/diff2.json")"
+	fi
+	jq '.host.hostname = "another-host"' "$TMP/plain.json" >"$TMP/other-host.json"
+	jq '.schema_version = 2' "$TMP/plain.json" >"$TMP/other-schema.json"
+	printf '{"schema_version": 1, "findings": [{"id": 7}]' >"$TMP/garbage.json"
+	for h in other-host:"host 'another-host'" other-schema:"schema_version 2" garbage:"garbage.json"; do
+		run "report diff with $h" 2 "$BIN" report diff "$TMP/plain.json" "$TMP/${h%%:*}.json" &&
+			one_error_line "report diff with ${h%%:*}: message" "${h#*:}"
+	done
+fi
+
 # Every thread, or no pass: 300 threads under the usual soft RLIMIT_NOFILE of 1024 (a
 # perf event or more each), the last one punting every write. Each thread is watched and
 # the punting one's file is named, or the checks that would pass say what they missed.
