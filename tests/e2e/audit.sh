@@ -580,11 +580,18 @@ fi
 if start idle-ring; then
 	ringfd=$(awk '$1 == "ring" {print $2}' "$(ls -t "$TMP"/ready.idle-ring.* | grep -v '\.err$' | head -1)")
 	tail=$(awk '$1 == "SqTail:" {print $2}' "/proc/$pid/fdinfo/$ringfd")
-	"$BIN" audit "$pid" --format json --fail-on never >"$TMP/idle.json" 2>/dev/null
+	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/idle.json" 2>/dev/null
 	[ "$tail" = 0 ] && jq -e '[.findings[] | select(.id == "uring-fallback")][0] |
 		.status == "skip" and (.message | contains("taken no request since it was set up"))' \
-		"$TMP/idle.json" >/dev/null && ok "idle-ring: uring-fallback does not pass a ring that took nothing (SqTail $tail)" ||
+		"$TMP/idle.json" >/dev/null && ok "idle-ring, --watch 0: uring-fallback does not pass a ring that took nothing (SqTail $tail)" ||
 		bad "idle-ring: no pass for an idle ring" "SqTail $tail" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/idle.json")"
+	# Without a flag, as root: the idle ring is what makes the audit watch, and the watch fails it.
+	if [ "$(id -u)" -eq 0 ]; then
+		"$BIN" audit "$pid" --format json --fail-on never >"$TMP/idle-auto.json" 2>/dev/null
+		jq -e '.processes[0].watch != null and ([.findings[] | select(.id == "uring-fallback")][0].status == "fail")' \
+			"$TMP/idle-auto.json" >/dev/null && ok "idle-ring, no flag: watched because the ring never took a request, and failed" ||
+			bad "idle-ring, no flag: watched and failed" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/idle-auto.json")"
+	fi
 	if [ "$(id -u)" -eq 0 ] && command -v perf >/dev/null; then
 		perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 -p "$pid" \
 			-o "$TMP/idle.perf" -- sleep 2 &
