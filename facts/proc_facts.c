@@ -408,6 +408,34 @@ static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
 	pf->exe[n] = '\0';
 }
 
+static int parse_owner(const char *text, void *out)
+{
+	return cgroup_owner_parse(text, out);
+}
+
+/*
+ * Whether its unit is transient (systemd-run): a drop-in does not outlive
+ * it, so its fix is another systemd-run. Only units of this host's
+ * managers: a container's are under its own root.
+ */
+static void collect_transient(const struct sysroot *sr, struct proc_facts *pf)
+{
+	const struct cgroup_owner *o = &pf->owner.o;
+	char path[CGROUP_NAME_MAX + 64];
+
+	if (!sr->live || !fact_ok(&pf->owner.e) || o->container.runtime ||
+	    !strchr(o->unit.name, '.') || strchr(o->unit.name, '/'))
+		return;
+	if (o->unit.kind == UNIT_SYSTEM)
+		snprintf(path, sizeof(path), "run/systemd/transient/%s", o->unit.name);
+	else if (o->unit.kind == UNIT_USER && o->unit.uid >= 0)
+		snprintf(path, sizeof(path), "run/user/%ld/systemd/transient/%s", o->unit.uid,
+			 o->unit.name);
+	else
+		return;
+	pf->owner.transient = sysroot_exists(sr, path);
+}
+
 /* What the caller's checks need of f; everything without a need function. */
 static enum proc_file_need file_need(const struct proc_collect *how, const struct proc_facts *pf,
 				     const struct proc_file *f)
@@ -607,6 +635,9 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	 */
 	proc_maps_collect(sr, pid, &pf->maps);
 	collect_exe(sr, pf);
+	snprintf(path, sizeof(path), "proc/%d/cgroup", (int)pid);
+	fact_read_parsed(sr, path, &pf->owner.e, parse_owner, &pf->owner.o);
+	collect_transient(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);
 	proc_sockets_collect(sr, pf, how ? how->net : NULL);

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "blockdev.h"
+#include "cgroup_owner.h"
 #include "fact.h"
 #include "fdinfo.h"
 #include "proc_maps.h"
@@ -120,6 +121,15 @@ struct proc_facts {
 	/* What its mappings show: rings whose fd was closed, AIO, the libraries it uses */
 	struct proc_maps maps;
 	char exe[256];			/* basename of its executable, "" unknown */
+	/*
+	 * Its systemd unit and container, from proc/PID/cgroup; e holds why not
+	 * (-ENOENT: a tree captured before cgroups were recorded).
+	 */
+	struct {
+		struct fact_err e;
+		struct cgroup_owner o;
+		bool transient;		/* its unit was made by systemd-run (live only) */
+	} owner;
 
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
 	struct proc_window window;

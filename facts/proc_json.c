@@ -148,6 +148,45 @@ static struct json_object *ring_json(const struct proc_ring *r, const struct pro
 	return o;
 }
 
+static const char *unit_kind_name(enum cgroup_unit_kind k)
+{
+	return k == UNIT_USER ? "user" : k == UNIT_SESSION ? "session" : "system";
+}
+
+static struct json_object *nonempty(const char *s)
+{
+	return s[0] ? json_bytes_string(s) : NULL;
+}
+
+/* processes[].unit and .container: null when none, or when the cgroup was not read. */
+static void owner_json(struct json_object *o, const struct proc_facts *pf)
+{
+	const struct cgroup_owner *ow = &pf->owner.o;
+	struct json_object *u = NULL, *c = NULL;
+
+	if (fact_ok(&pf->owner.e) && ow->unit.kind != UNIT_NONE) {
+		u = json_object_new_object();
+		json_add_bytes(u, "name", ow->unit.name);
+		json_object_object_add(u, "kind", json_object_new_string(unit_kind_name(ow->unit.kind)));
+		json_object_object_add(u, "slice", nonempty(ow->unit.slice));
+		json_object_object_add(u, "uid", ow->unit.uid >= 0 ? json_object_new_int64(ow->unit.uid)
+								   : NULL);
+		json_add_bytes(u, "how", ow->how);
+	}
+	if (fact_ok(&pf->owner.e) && ow->container.runtime) {
+		c = json_object_new_object();
+		json_object_object_add(c, "runtime", json_object_new_string(ow->container.runtime));
+		json_object_object_add(c, "id", nonempty(ow->container.id));
+		json_object_object_add(c, "name", nonempty(ow->container.name));
+		json_object_object_add(c, "pod_uid", nonempty(ow->container.pod_uid));
+		json_add_bytes(c, "how", ow->how);
+	}
+	json_object_object_add(o, "unit", u);
+	json_object_object_add(o, "container", c);
+	if (!fact_ok(&pf->owner.e) && pf->owner.e.err != -ENOENT)
+		json_object_object_add(o, "owner_error", json_bytes_string(pf->owner.e.why));
+}
+
 int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 {
 	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
@@ -159,6 +198,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 
 	json_object_object_add(o, "pid", json_object_new_int(pf->pid));
 	json_add_bytes(o, "comm", pf->comm[0] ? pf->comm : NULL);
+	owner_json(o, pf);
 	json_object_object_add(o, "complete", json_object_new_boolean(fact_ok(&pf->e) &&
 								      !pf->incomplete && !pf->unread));
 	if (!fact_ok(&pf->e))
@@ -210,6 +250,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 /* A note: the comm as it is, which the writers escape as they escape every note. */
 void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 {
+	char owner[2 * CGROUP_NAME_MAX + 200];
 	size_t i, sq = 0, unnamed;
 
 	if (!fact_ok(&pf->e)) {
@@ -219,10 +260,16 @@ void proc_facts_summary(const struct proc_facts *pf, char *buf, size_t bufsz)
 	for (i = 0; i < pf->nrings; i++)
 		sq += pf->rings[i].u.sq_thread > 0;
 	unnamed = proc_facts_sqp_unnamed(pf);
+	owner[0] = '\0';
+	if (fact_ok(&pf->owner.e)) {
+		cgroup_owner_words(&pf->owner.o, owner + 4, sizeof(owner) - 4);
+		if (owner[4])
+			memcpy(owner, " in ", 4);
+	}
 	snprintf(buf, bufsz,
-		 "pid %d (%s)%s: %zu ring%s (%zu SQPOLL%s), %u fds, %zu threads (%u iou-sqp, %u "
+		 "pid %d (%s)%s%s: %zu ring%s (%zu SQPOLL%s), %u fds, %zu threads (%u iou-sqp, %u "
 		 "iou-wrk, %u in D)",
-		 (int)pf->pid, pf->comm,
+		 (int)pf->pid, pf->comm, owner,
 		 pf->incomplete ? " [exited while read]" : "", pf->nrings, pf->nrings == 1 ? "" : "s",
 		 sq, unnamed ? ", and a SQPOLL thread no ring names" : "", pf->nfds, pf->threads.n,
 		 pf->threads.iou_sqp, pf->threads.iou_wrk, pf->threads.d_state);
