@@ -456,6 +456,12 @@ void ring_enomem_why(const struct host_facts *hf, const struct proc_status *st,
 bool proc_memlock_ring_short(const struct check_ctx *ctx, uint64_t used, char *buf, size_t len);
 
 /* Shared by the memlock-limit row and its findings. */
+/*
+ * The memlock fix for pf aimed at what starts it (its unit, container
+ * runtime or login session), in buf; FIX_MEMLOCK_TEXT when none is known.
+ */
+const char *proc_memlock_fix(const struct proc_facts *pf, char *buf, size_t n);
+
 #define FIX_MEMLOCK_TEXT                                                                   \
 	"raise RLIMIT_MEMLOCK for the service's user: systemd unit [Service] "             \
 	"LimitMEMLOCK=infinity (or a size); PAM logins: '<user> - memlock unlimited' in "  \

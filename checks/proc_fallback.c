@@ -108,7 +108,7 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	const struct proc_maps *m = &pf->maps;
 	const struct proc_status *st = fact_ok(&pf->status.e) ? &pf->status.st : NULL;
 	const struct proc_limits *lim = fact_ok(&pf->limits.e) ? &pf->limits.lim : NULL;
-	char eperm[512], memlock[512], what[700], aio[96] = "";
+	char eperm[512], memlock[512], what[700], aio[96] = "", fix[1024];
 	enum uring_eperm_cause cause = uring_eperm_cause(ctx->host, st, eperm, sizeof(eperm));
 	bool ml = memlock_words(ctx, st, lim, memlock, sizeof(memlock));
 	struct finding *f;
@@ -132,11 +132,11 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 			       "when configured to), or io_uring_setup() failed for a reason not "
 			       "visible here, such as a security module");
 	if (cause != EPERM_NONE && ml)
-		finding_set_fix(f, "%s; and %s", uring_eperm_fix(cause), FIX_MEMLOCK_TEXT);
+		finding_set_fix(f, "%s; and %s", uring_eperm_fix(cause), proc_memlock_fix(pf, fix, sizeof(fix)));
 	else if (cause != EPERM_NONE)
 		finding_set_fix(f, "%s", uring_eperm_fix(cause));
 	else if (ml)
-		finding_set_fix(f, "%s", FIX_MEMLOCK_TEXT);
+		finding_set_fix(f, "%s", proc_memlock_fix(pf, fix, sizeof(fix)));
 	else
 		finding_set_fix(f, "%s", FIX_FIND_SETUP_ERROR);
 	json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);

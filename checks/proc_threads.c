@@ -219,7 +219,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	char subject[32], used[BYTES_STR_MAX], lim[BYTES_STR_MAX], ring[512];
+	char subject[32], used[BYTES_STR_MAX], lim[BYTES_STR_MAX], ring[512], fix[1024];
 	uint64_t u, l;
 	struct finding *fi;
 
@@ -242,14 +242,14 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 						    "not charge");
 	} else if (proc_memlock_ring_short(ctx, u, ring, sizeof(ring))) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject, "%s", ring);
-		finding_set_fix(fi, "%s", FIX_MEMLOCK_TEXT);
+		finding_set_fix(fi, "%s", proc_memlock_fix(pf, fix, sizeof(fix)));
 	} else if (u * 10 >= l * 9) {
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
 			      "%s locked and pinned (VmLck + VmPin) of its %s RLIMIT_MEMLOCK: the next "
 			      "buffer registration, or ring on 6.14+, fails with ENOMEM (and the "
 			      "limit is shared by all of the user's processes)",
 			      used, lim);
-		finding_set_fix(fi, "%s", FIX_MEMLOCK_TEXT);
+		finding_set_fix(fi, "%s", proc_memlock_fix(pf, fix, sizeof(fix)));
 	} else {
 		fi = proc_add(c, ctx, STATUS_PASS, subject,
 			      "%s locked and pinned (VmLck + VmPin) of its %s RLIMIT_MEMLOCK", used, lim);
