@@ -2,6 +2,7 @@
 /* uringlint audit PID... | --all: is this running process on io_uring's fast path? */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,15 +151,41 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	return ret;
 }
 
+/* Who runs pf, for the writers that label by it. */
+static void owner_record(struct report *r, const struct proc_facts *pf)
+{
+	const struct cgroup_owner *o = &pf->owner.o;
+	char unit[CGROUP_NAME_MAX + 32] = "", ctr[CGROUP_NAME_MAX + 128];
+	size_t n;
+
+	ctr[0] = '\0';
+	if (!fact_ok(&pf->owner.e))
+		o = &(const struct cgroup_owner){ 0 };
+	if (o->unit.kind == UNIT_USER)
+		snprintf(unit, sizeof(unit), "user %ld: %s", o->unit.uid, o->unit.name);
+	else if (o->unit.kind != UNIT_NONE)
+		snprintf(unit, sizeof(unit), "%s", o->unit.name);
+	/* As docker ps and crictl show a container: the first 12 characters of its id. */
+	if (o->container.runtime)
+		snprintf(ctr, sizeof(ctr), "%s/%.*s", o->container.runtime,
+			 o->container.name[0] ? CGROUP_NAME_MAX : 12,
+			 o->container.name[0] ? o->container.name : o->container.id);
+	n = strlen(o->unit.name);
+	report_set_owner(r, pf->pid, pf->comm, unit, ctr,
+			 (o->unit.kind == UNIT_SYSTEM || o->unit.kind == UNIT_USER) && n > 8 &&
+				 !strcmp(o->unit.name + n - 8, ".service"));
+}
+
 int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct check_policy *pol)
 {
-	char line[512];
+	char line[1024];
 	int ret = 0;
 
 	proc_facts_summary(pf, line, sizeof(line));
-	report_note(ctx->report, "%s", line);
+	report_note_proc(ctx->report, pf->pid, "%s", line);
+	owner_record(ctx->report, pf);
 	if (proc_sockets_summary(&pf->sockets, line, sizeof(line)))
-		report_note(ctx->report, "pid %d %s", (int)pf->pid, line);
+		report_note_proc(ctx->report, pf->pid, "pid %d %s", (int)pf->pid, line);
 	if (ctx->report->processes_out &&
 	    proc_facts_json_write(pf, ctx->report->processes_out, !ctx->report->nprocesses++))
 		ret = EXIT_CANNOT;

@@ -59,6 +59,13 @@ void report_free(struct report *r)
 	for (i = 0; i < r->nnotes; i++)
 		free(r->notes[i]);
 	free(r->notes);
+	free(r->note_pids);
+	for (i = 0; i < r->nowners; i++) {
+		free(r->owners[i].comm);
+		free(r->owners[i].unit);
+		free(r->owners[i].container);
+	}
+	free(r->owners);
 	if (r->processes_out)
 		fclose(r->processes_out);
 	if (r->processes_memfd)
@@ -67,6 +74,20 @@ void report_free(struct report *r)
 	json_object_put(r->probe);
 	json_object_put(r->host.net);
 	memset(r, 0, sizeof(*r));
+}
+
+void report_set_owner(struct report *r, int pid, const char *comm, const char *unit,
+		      const char *container, bool stable)
+{
+	struct report_owner *o;
+
+	r->owners = xreallocarray(r->owners, r->nowners + 1, sizeof(*r->owners));
+	o = &r->owners[r->nowners++];
+	o->pid = pid;
+	o->comm = xstrdup(comm);
+	o->unit = xstrdup(unit);
+	o->container = xstrdup(container);
+	o->stable = stable && unit[0];
 }
 
 struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
@@ -88,13 +109,29 @@ struct finding *report_add(struct report *r, const struct check_info *c, enum ch
 	return f;
 }
 
+static void vnote(struct report *r, int pid, const char *fmt, va_list ap)
+{
+	xarray_grow(&r->notes, &r->notes_cap, r->nnotes + 1);
+	r->note_pids = xreallocarray(r->note_pids, r->nnotes + 1, sizeof(*r->note_pids));
+	r->note_pids[r->nnotes] = pid;
+	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
+}
+
 void report_note(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	xarray_grow(&r->notes, &r->notes_cap, r->nnotes + 1);
 	va_start(ap, fmt);
-	r->notes[r->nnotes++] = xvasprintf(fmt, ap);
+	vnote(r, 0, fmt, ap);
+	va_end(ap);
+}
+
+void report_note_proc(struct report *r, int pid, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vnote(r, pid, fmt, ap);
 	va_end(ap);
 }
 

@@ -99,8 +99,19 @@ struct report {
 	char *processes_json;		/* open_memstream's buffer, without a memfd */
 	size_t processes_len;
 	size_t nprocesses;
+	/*
+	 * Each audited process and who runs it, for writers that label or
+	 * group by it: its comm, unit and container in words, "" none.
+	 */
+	struct report_owner {
+		int pid;
+		char *comm, *unit, *container;
+		bool stable;		/* a service: its name outlives the pid */
+	} *owners;
+	size_t nowners;
 	struct json_object *probe;	/* probe: the contract's "probe" object */
 	char **notes;
+	int *note_pids;			/* a process's own note: its pid; else 0 */
 	size_t nnotes, notes_cap;
 };
 
@@ -125,8 +136,15 @@ int report_processes_end(struct report *r);
 bool report_has_processes(const struct report *r);
 int report_processes_copy(const struct report *r, FILE *out);
 
+/* Records an audited process and who runs it (see owners); "" for what is unknown. */
+void report_set_owner(struct report *r, int pid, const char *comm, const char *unit,
+		      const char *container, bool stable);
+
 __attribute__((format(printf, 2, 3)))
 void report_note(struct report *r, const char *fmt, ...);
+/* A note about one process (its summary): a writer may fold those of many. */
+__attribute__((format(printf, 3, 4)))
+void report_note_proc(struct report *r, int pid, const char *fmt, ...);
 
 /* Counts per status. */
 void report_count(const struct report *r, unsigned int counts[STATUS__COUNT]);

@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "version.h"
 #include "writer.h"
+#include "xalloc.h"
 
 /*
  * A label value from a subject that may quote a name from the host: shown
@@ -180,18 +181,112 @@ static void net_families(FILE *out, struct json_object *probe)
 			     "uringlint_probe_net_fast_path %d\n", json_object_get_boolean(fast));
 }
 
+/*
+ * A finding's series: its subject, and for a process, who runs it. A
+ * process of a service loses its pid from the subject: the unit names it,
+ * and a restart would otherwise start a new series (the pid stays in the
+ * text and JSON reports). Scopes, sessions and containers keep the pid,
+ * since their names are as short-lived as it is.
+ */
+struct series {
+	char *subject;			/* escaped as a label value */
+	const char *unit, *container;	/* "" none */
+};
+
+/* The owners by pid, for a lookup per finding and per earlier finding of its check. */
+struct owners {
+	const struct report_owner **v;
+	size_t n;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct report_owner *x = *(const struct report_owner *const *)a,
+				  *y = *(const struct report_owner *const *)b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static void owners_index(const struct report *r, struct owners *ix)
+{
+	size_t i;
+
+	ix->n = r->nowners;
+	ix->v = ix->n ? xcalloc(ix->n, sizeof(*ix->v)) : NULL;
+	for (i = 0; i < ix->n; i++)
+		ix->v[i] = &r->owners[i];
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), by_pid);
+}
+
+static const struct report_owner *owner_find(const struct owners *ix, int pid)
+{
+	struct report_owner key = { .pid = pid };
+	const struct report_owner *k = &key, **hit;
+
+	if (pid <= 0 || !ix->n)
+		return NULL;
+	hit = bsearch(&k, ix->v, ix->n, sizeof(*ix->v), by_pid);
+	return hit ? *hit : NULL;
+}
+
+static void series_of(const struct owners *ix, const struct finding *f, const char *subject,
+		      bool keep_pid, struct series *s)
+{
+	const struct report_owner *o = owner_find(ix, f->pid);
+	char prefix[32];
+	size_t n;
+
+	s->unit = o ? o->unit : "";
+	s->container = o ? o->container : "";
+	n = (size_t)snprintf(prefix, sizeof(prefix), "pid %d", f->pid);
+	if (o && o->stable && !keep_pid && !strncmp(subject, prefix, n) &&
+	    (!subject[n] || subject[n] == ' '))
+		subject = subject[n] ? subject + n + 1 : "process";
+	s->subject = label_of(subject);
+}
+
+static bool same_series(const struct series *a, const struct series *b)
+{
+	return !strcmp(a->subject, b->subject) && !strcmp(a->unit, b->unit) &&
+	       !strcmp(a->container, b->container);
+}
+
+static void put_owner(FILE *out, const struct series *s)
+{
+	char *v;
+
+	if (s->unit[0]) {
+		v = label_of(s->unit);
+		fputs(",unit=\"", out);
+		put_label(out, v);
+		fputc('"', out);
+		free(v);
+	}
+	if (s->container[0]) {
+		v = label_of(s->container);
+		fputs(",container=\"", out);
+		put_label(out, v);
+		fputc('"', out);
+		free(v);
+	}
+}
+
 int write_report_prometheus(FILE *out, const struct report *r)
 {
 	struct json_object *fast;
+	struct owners ix;
 	size_t i;
 
+	owners_index(r, &ix);
 	fputs("# HELP uringlint_check_status Result of a uringlint check: 0 pass, 1 warn, 2 fail, "
 	      "-1 skip, 3 error, 4 info (advice).\n# TYPE uringlint_check_status gauge\n", out);
 	for (i = 0; i < r->nfindings; i++) {
 		const struct finding *f = &r->findings[i];
-		char *label, *other;
+		struct series me, other;
 		unsigned int dup = 0;
 		size_t k, run = 0;
+		char others[48];
 		int worst;
 
 		/* A check's findings on one process come in a row. */
@@ -203,30 +298,34 @@ int write_report_prometheus(FILE *out, const struct report *r)
 			for (k = i, worst = -1; k < r->nfindings && same_run(&r->findings[k], f); k++)
 				if (status_value(r->findings[k].status) > worst)
 					worst = status_value(r->findings[k].status);
-			fprintf(out, "uringlint_check_status{id=\"%s\",subject=\"pid %d (others)\","
-				     "severity=\"%s\",command=\"%s\"} %d\n", f->check->id, f->pid,
-				severity_name(f->check->severity), r->command, worst);
-			continue;
+			snprintf(others, sizeof(others), "pid %d (others)", f->pid);
+			series_of(&ix, f, others, true, &me);
+		} else {
+			series_of(&ix, f, f->subject, false, &me);
+			worst = status_value(f->status);
 		}
-		label = label_of(f->subject);
 
 		/*
-		 * A series must be unique: a repeated subject (--dir twice), or two
-		 * that differ only past the bound, gets a number.
+		 * A series must be unique: a repeated subject (--dir twice), two
+		 * that differ only past the bound, or two processes of one
+		 * service, gets a number.
 		 */
 		for (k = i; k-- > 0 && r->findings[k].check == f->check;) {
-			other = label_of(r->findings[k].subject);
-			dup += !strcmp(other, label);
-			free(other);
+			series_of(&ix, &r->findings[k], r->findings[k].subject, false, &other);
+			dup += same_series(&me, &other);
+			free(other.subject);
 		}
 		fprintf(out, "uringlint_check_status{id=\"%s\",subject=\"", f->check->id);
-		put_label(out, label);
-		free(label);
+		put_label(out, me.subject);
 		if (dup)
 			fprintf(out, " #%u", dup + 1);
-		fprintf(out, "\",severity=\"%s\",command=\"%s\"} %d\n",
-			severity_name(f->check->severity), r->command, status_value(f->status));
+		fputc('"', out);
+		put_owner(out, &me);
+		fprintf(out, ",severity=\"%s\",command=\"%s\"} %d\n",
+			severity_name(f->check->severity), r->command, worst);
+		free(me.subject);
 	}
+	free(ix.v);
 	if (r->probe && json_object_object_get_ex(r->probe, "net", NULL))
 		net_families(out, r->probe);
 	if (r->probe && json_object_object_get_ex(r->probe, "modes", NULL)) {

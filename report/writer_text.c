@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "text_groups.h"
 #include "textwrap.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -79,7 +80,9 @@ static void put_info_line(FILE *out, const struct report *r, const struct writer
 	fputc('\n', out);
 }
 
-static void put_finding(FILE *out, const struct finding *f, size_t idw, const struct writer_opts *o)
+/* head and tail: a group's words (text_groups.h) before the subject and after the fix. */
+static void put_finding(FILE *out, const struct finding *f, size_t idw, const struct writer_opts *o,
+			const char *head, const char *tail)
 {
 	size_t indent = 2 + 5 + 2 + idw + 2;
 	const char *fix = finding_fix(f);
@@ -88,7 +91,7 @@ static void put_finding(FILE *out, const struct finding *f, size_t idw, const st
 	fprintf(out, "  %s%-5s%s  %-*s  ", o->color ? status_color[f->status] : "",
 		status_tag[f->status], o->color ? C_RESET : "", (int)idw, f->check->id);
 	if (strcmp(f->subject, "host"))
-		line = xasprintf("%s: %s", f->subject, f->message);
+		line = xasprintf("%s%s: %s", head ? head : "", f->subject, f->message);
 	else
 		line = xstrdup(f->message);
 	shown_text = escape_text(line, 0, 0);
@@ -100,6 +103,12 @@ static void put_finding(FILE *out, const struct finding *f, size_t idw, const st
 		fprintf(out, "%*sfix: ", (int)indent, "");
 		shown_text = escape_text(fix, 0, 0);
 		text_wrap(out, shown_text, indent + 5, indent + 5, o->width);
+		free(shown_text);
+	}
+	if (tail) {
+		fprintf(out, "%*s", (int)indent, "");
+		shown_text = escape_text(tail, 0, 0);
+		text_wrap(out, shown_text, indent, indent, o->width);
 		free(shown_text);
 	}
 	if (o->verbosity > 0) {
@@ -137,6 +146,7 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	/* A captured tree (--root) is anyone's: its host name and release too. */
 	char *host = escape_text(r->host.hostname, 0, 0), *root = escape_text(r->host.root, 0, 0);
 	char *kernel = escape_text(r->host.kernel, 0, 0);
+	struct text_groups g;
 	size_t i, j, idw = 0;
 
 	if (!r->host.kernel[0]) {
@@ -156,10 +166,10 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	free(host);
 	free(root);
 	free(kernel);
+	text_groups_init(&g, r, o->verbosity);
 	if (r->nnotes)
 		fputc('\n', out);
-	for (i = 0; i < r->nnotes; i++)
-		write_note(out, r->notes[i]);
+	text_groups_put_notes(out, r, &g);
 	for (i = 0; i < r->nfindings; i++) {
 		size_t w = strlen(r->findings[i].check->id);
 
@@ -173,15 +183,23 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 		for (j = 0; j < r->nfindings; j++) {
 			const struct finding *f = &r->findings[j];
 
-			if (strcmp(f->check->category, check_categories[i].id) || !shown(f, o))
+			char *head, *tail;
+
+			if (strcmp(f->check->category, check_categories[i].id) || !shown(f, o) ||
+			    (g.on && g.first[j] != j))
 				continue;
 			if (!header) {
 				fprintf(out, "\n%s\n", check_categories[i].title);
 				header = true;
 			}
-			put_finding(out, f, idw, o);
+			head = text_group_head(r, &g, j);
+			tail = text_group_tail(r, &g, j);
+			put_finding(out, f, idw, o, head, tail);
+			free(head);
+			free(tail);
 		}
 	}
+	text_groups_free(&g);
 	put_info_line(out, r, o);
 	fputc('\n', out);
 	put_summary(out, r);

@@ -304,6 +304,100 @@ static void test_many_files_fold(void **state)
 	report_free(&r);
 }
 
+/* A service's series carry its unit and lose the pid; a container's keep it. */
+static void test_prometheus_owners(void **state)
+{
+	const struct check_info *c = &check_find("fd-o-direct")->info;
+	struct report r;
+	char *buf;
+
+	(void)state;
+	report_init(&r, "audit");
+	report_set_owner(&r, 42, "mysqld", "mariadb.service", "", true);
+	report_set_owner(&r, 43, "mysqld", "mariadb.service", "", true);
+	report_set_owner(&r, 44, "fio", "", "docker/0123456789ab", false);
+	report_set_owner(&r, 45, "fio", "session-3.scope", "", false);
+	report_add(&r, c, STATUS_FAIL, "pid 42 fd 5 /d/x", "buffered")->pid = 42;
+	report_add(&r, c, STATUS_FAIL, "pid 43 fd 5 /d/x", "buffered")->pid = 43;
+	report_add(&r, c, STATUS_PASS, "pid 44", "all O_DIRECT")->pid = 44;
+	report_add(&r, c, STATUS_PASS, "pid 45", "all O_DIRECT")->pid = 45;
+	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
+	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 5 /d/x\",unit=\"mariadb.service\","
+				    "severity=\"high\",command=\"audit\"} 2\n"));
+	/* Two processes of one service: the second series is numbered, never a duplicate. */
+	assert_non_null(strstr(buf, "subject=\"fd 5 /d/x #2\",unit=\"mariadb.service\""));
+	assert_non_null(strstr(buf, "subject=\"pid 44\",container=\"docker/0123456789ab\","));
+	assert_non_null(strstr(buf, "subject=\"pid 45\",unit=\"session-3.scope\","));
+	free(buf);
+	report_free(&r);
+}
+
+static size_t lines_of(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Many alike processes: one line per finding and a line of notes; -v and few processes list each. */
+static void test_text_groups(void **state)
+{
+	const struct check_info *c = &check_find("fd-o-direct")->info,
+				*m = &check_find("proc-memlock")->info;
+	struct writer_opts o = { .width = 0 };
+	struct report r;
+	char subject[64], *buf;
+	int pid, n;
+
+	(void)state;
+	for (n = 3; n <= 200; n += 197) {
+		report_init(&r, "audit");
+		for (pid = 100; pid < 100 + n; pid++) {
+			report_note_proc(&r, pid, "pid %d (fio): 1 ring", pid);
+			report_set_owner(&r, pid, "fio", pid % 2 ? "" : "fio.service", "", !(pid % 2));
+			snprintf(subject, sizeof(subject), "pid %d fd 6 /data/p%d/buffered.dat", pid, pid);
+			report_add(&r, c, STATUS_FAIL, subject, "data file written without O_DIRECT")->pid = pid;
+			snprintf(subject, sizeof(subject), "pid %d", pid);
+			report_add(&r, m, pid == 150 ? STATUS_WARN : STATUS_PASS, subject, "%d KiB locked",
+				   pid)->pid = pid;
+		}
+		report_note(&r, "a note of the run");
+		buf = render(&r, FORMAT_TEXT, &o);
+		if (n == 3) {
+			/* Too few to fold: as before. */
+			assert_non_null(strstr(buf, "pid 100 (fio): 1 ring\n"));
+			assert_null(strstr(buf, "alike in"));
+		} else {
+			assert_true(lines_of(buf) < 30);
+			assert_null(strstr(buf, "pid 100 (fio): 1 ring"));
+			assert_non_null(strstr(buf, "a note of the run\n"));
+			assert_non_null(strstr(buf, "200 processes audited (-v lists each):\n"));
+			assert_non_null(strstr(buf, "  fio: 100 processes, pids 101, 103, 105, 107 and 96 "
+						    "more\n"));
+			assert_non_null(strstr(buf, "  fio.service: 100 processes, pids 100, 102, 104, 106 and "
+						    "96 more\n"));
+			assert_non_null(strstr(buf, "FAIL   fd-o-direct   alike in 200 processes (fio 100, "
+						    "fio.service 100), as pid 100 fd 6 /data/p100/buffered.dat"));
+			assert_non_null(strstr(buf, "the others: pids 101, 102, 103, 104, 105, 106, 107, 108 "
+						    "and 191 more (-v lists each)\n"));
+			/* A warn among passes is its own line: a status is never folded into another. */
+			assert_non_null(strstr(buf, "WARN   proc-memlock  pid 150: 150 KiB locked\n"));
+			assert_non_null(strstr(buf, "PASS   proc-memlock  alike in 199 processes"));
+			assert_non_null(strstr(buf, "400 checks: 199 pass, 1 warn, 200 fail\n"));
+			free(buf);
+			o.verbosity = 1;
+			buf = render(&r, FORMAT_TEXT, &o);
+			assert_null(strstr(buf, "alike in"));
+			assert_non_null(strstr(buf, "pid 299 (fio): 1 ring\n"));
+			o.verbosity = 0;
+		}
+		free(buf);
+		report_free(&r);
+	}
+}
+
 static void test_formats(void **state)
 {
 	enum output_format fmt;
@@ -327,6 +421,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_long_subjects),
 		cmocka_unit_test(test_many_files_fold),
+		cmocka_unit_test(test_prometheus_owners),
+		cmocka_unit_test(test_text_groups),
 		cmocka_unit_test(test_formats),
 	};
 
