@@ -81,8 +81,9 @@ grep -qP '^Seccomp:\t2$' "$TMP/sandbox.txt" && [ "${unit:-0}" -gt "${plain:-0}" 
 	bad "the service runs under its sandbox" "a plain service has $plain seccomp filters" "$(cat "$TMP/sandbox.txt")"
 
 in_guest cat "$TEXTFILE" >"$TMP/uringlint.prom" 2>&1
-grep -q "^uringlint_check_status{id=\"fd-o-direct\",subject=\"pid $wpid fd [0-9]* /var/lib/private/writer/buffered.dat\".*} 2$" \
-	"$TMP/uringlint.prom" && ok "the textfile fails fd-o-direct on the writer's buffered file (pid $wpid)" ||
+# The writer is a service: its unit names the series, not its pid (a restart keeps the series).
+grep -q "^uringlint_check_status{id=\"fd-o-direct\",subject=\"fd [0-9]* /var/lib/private/writer/buffered.dat\",unit=\"writer.service\".*} 2$" \
+	"$TMP/uringlint.prom" && ok "the textfile fails fd-o-direct on the writer's buffered file (writer.service, pid $wpid)" ||
 	bad "the textfile fails fd-o-direct on the writer's buffered file" "$(grep fd-o-direct "$TMP/uringlint.prom")"
 grep -q '} 3$' "$TMP/uringlint.prom" && bad "no check in error under the sandbox" "$(grep '} 3$' "$TMP/uringlint.prom")" ||
 	ok "no check in error under the sandbox"
@@ -99,6 +100,75 @@ if diff <(norm "$TMP/uringlint.prom") <(norm "$TMP/free.prom") >"$TMP/diff"; the
 else
 	bad "the sandbox changes no verdict but fs-o-direct's" "$(head -10 "$TMP/diff")"
 fi
+
+# A service's unit, and the fix aimed at it applied as printed: a unit file whose
+# RLIMIT_MEMLOCK cannot hold a 4096-entry ring (proc-memlock warns), then a transient one.
+memlock_of() { in_guest sh -c "grep 'Max locked memory' /proc/$1/limits" | awk '{ print $4 }'; }
+main_pid() { for _ in $(seq 50); do p=$(in_guest systemctl show -p MainPID --value "$1"); [ "${p:-0}" -gt 0 ] && break; sleep 0.1; done; echo "$p"; }
+printf '[Unit]\nDescription=a service whose memlock limit cannot hold a ring\n[Service]\nDynamicUser=yes\nStateDirectory=lowmem\nLimitMEMLOCK=256K\nExecStart=/usr/local/bin/pathology buffered /var/lib/lowmem\n' >"$TMP/lowmem.service"
+$G cp "$NAME" "$TMP/lowmem.service" /etc/systemd/system/lowmem.service
+in_guest systemctl daemon-reload
+in_guest systemctl start lowmem.service
+lpid=$(main_pid lowmem.service)
+sleep 0.3
+truth=$(in_guest ps -o unit= -p "$lpid" | tr -d ' ')
+in_guest uringlint audit "$lpid" --watch 0 --format json --fail-on never >"$TMP/lowmem.json" 2>"$TMP/lowmem.err"
+if python3 - "$TMP/lowmem.json" "$truth" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["processes"][0]
+u = p["unit"]
+assert u and u["name"] == sys.argv[2] == "lowmem.service", u
+assert u["kind"] == "system" and u["slice"] == "system.slice" and p["container"] is None, p
+assert u["how"] == "cgroup v2 path /system.slice/lowmem.service", u
+PY
+then ok "processes[].unit: lowmem.service in system.slice, as ps -o unit says ($truth), no container"
+else bad "processes[].unit names the service" "ps: $truth" "$(cat "$TMP/lowmem.err")"; fi
+in_guest uringlint audit "$lpid" --watch 0 --fail-on never >"$TMP/lowmem.txt" 2>&1
+grep -q "^pid $lpid (pathology) in lowmem.service: " "$TMP/lowmem.txt" && ok "the text heads the process with its unit" ||
+	bad "the text heads the process with its unit" "$(grep "^pid" "$TMP/lowmem.txt")"
+fix=$(grep -A1 'WARN   proc-memlock' "$TMP/lowmem.txt" | sed -n 's/^ *fix: //p')
+case $fix in
+"systemctl edit lowmem.service, and in the drop-in: [Service] LimitMEMLOCK=infinity"*)
+	ok "proc-memlock warns at $(memlock_of "$lpid") bytes, its fix aimed at the unit: $fix" ;;
+*) bad "proc-memlock's fix names the unit and the setting" "$(grep -A1 proc-memlock "$TMP/lowmem.txt")" ;;
+esac
+in_guest uringlint audit "$lpid" --watch 0 --format prometheus --fail-on never >"$TMP/lowmem.prom" 2>&1
+grep -q '^uringlint_check_status{id="proc-memlock",subject="process",unit="lowmem.service",severity="medium",command="audit"} 1$' \
+	"$TMP/lowmem.prom" && ok "Prometheus: the unit label, no pid in the series" ||
+	bad "Prometheus: the unit label, no pid in the series" "$(grep proc-memlock "$TMP/lowmem.prom")"
+# The drop-in as the fix prints it, through systemctl edit (the editor writes what it is given).
+printf '[Service]\nLimitMEMLOCK=infinity\n' | in_guest env SYSTEMD_EDITOR=tee systemctl edit lowmem.service >/dev/null 2>&1
+in_guest systemctl restart lowmem.service
+sleep 0.3
+lpid=$(main_pid lowmem.service)
+in_guest uringlint audit "$lpid" --watch 0 --fail-on never >"$TMP/lowmem2.txt" 2>&1
+lim=$(memlock_of "$lpid")
+grep -q 'PASS   proc-memlock .*RLIMIT_MEMLOCK is unlimited' "$TMP/lowmem2.txt" && [ "$lim" = unlimited ] &&
+	ok "the drop-in applied (systemctl edit, restart): proc-memlock passes, /proc/$lpid/limits says $lim" ||
+	bad "the drop-in applied: proc-memlock passes" "limits: $lim" "$(grep proc-memlock "$TMP/lowmem2.txt")"
+in_guest systemctl stop lowmem.service
+
+in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=256K \
+	/usr/local/bin/pathology buffered /var/lib/lowrun
+rpid=$(main_pid lowrun.service)
+sleep 0.3
+in_guest uringlint audit "$rpid" --watch 0 --fail-on never >"$TMP/lowrun.txt" 2>&1
+fix=$(grep -A1 'WARN   proc-memlock' "$TMP/lowrun.txt" | sed -n 's/^ *fix: //p')
+case $fix in
+"lowrun.service is a transient unit (systemd-run): start it again with systemd-run -p LimitMEMLOCK=infinity --unit=lowrun.service ..."*)
+	ok "a transient unit's fix is another systemd-run: $fix" ;;
+*) bad "a transient unit's fix is another systemd-run" "$(grep -A1 proc-memlock "$TMP/lowrun.txt")" ;;
+esac
+in_guest systemctl stop lowrun.service
+in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=256K \
+	-p LimitMEMLOCK=infinity /usr/local/bin/pathology buffered /var/lib/lowrun
+rpid=$(main_pid lowrun.service)
+sleep 0.3
+in_guest uringlint audit "$rpid" --watch 0 --fail-on never >"$TMP/lowrun2.txt" 2>&1
+grep -q 'PASS   proc-memlock .*RLIMIT_MEMLOCK is unlimited' "$TMP/lowrun2.txt" &&
+	ok "started again as printed: proc-memlock passes ($(memlock_of "$rpid"))" ||
+	bad "started again as printed: proc-memlock passes" "$(grep proc-memlock "$TMP/lowrun2.txt")"
+in_guest systemctl stop lowrun.service
 
 in_guest systemctl enable --now uringlint-report.timer >/dev/null 2>&1
 [ "$(in_guest systemctl is-active uringlint-report.timer)" = active ] &&

@@ -13,6 +13,7 @@
 #include <linux/aio_abi.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -68,10 +69,14 @@ void no_ring(void)
 /*
  * idle-ring: a ring set up and never used, the file I/O done with pread64
  * and pwrite64 beside it, as a server configured not to use asynchronous
- * I/O keeps its io_uring module's ring (Samba with aio sizes 0).
+ * I/O keeps its io_uring module's ring (Samba with aio sizes 0). A read
+ * and a write each PATHOLOGY_IO_MS (default 1) ms: hundreds of them at
+ * once (the host-wide text's test) take a longer pause.
  */
 void idle_ring(const char *dir)
 {
+	const char *ms = getenv("PATHOLOGY_IO_MS");
+	int pause = ms && atoi(ms) > 0 ? atoi(ms) : 1;
 	struct io_uring ring;
 	char path[4096], *buf;
 	unsigned long rounds = 0;
@@ -92,7 +97,7 @@ void idle_ring(const char *dir)
 
 		if (pwrite(fd, buf, 4096, off) != 4096 || pread(fd, buf, 4096, off) != 4096)
 			die("pwrite/pread", errno);
-		sleep_ms(1);
+		sleep_ms(pause);
 	}
 	printf("rounds %lu\n", rounds);
 	fflush(stdout);
