@@ -102,10 +102,15 @@ else
 fi
 
 # A service's unit, and the fix aimed at it applied as printed: a unit file whose
-# RLIMIT_MEMLOCK cannot hold a 4096-entry ring (proc-memlock warns), then a transient one.
+# RLIMIT_MEMLOCK (64 KiB) cannot hold a 4096-entry ring, so the service's io_uring_queue_init()
+# fails with ENOMEM and it falls back to Linux AIO (proc-memlock warns for the next ring), then
+# a transient one. The ground truth of a fix is the service's own io_uring_queue_init(): ENOMEM
+# before, a ring after ("ready PID closed" in its journal). The limit itself shows 8 MiB, not
+# unlimited, under nspawn, whose PID 1 lacks CAP_SYS_RESOURCE and so cannot raise a unit's
+# limit above the hard limit it was started with; on a host, infinity.
 memlock_of() { in_guest sh -c "grep 'Max locked memory' /proc/$1/limits" | awk '{ print $4 }'; }
 main_pid() { for _ in $(seq 50); do p=$(in_guest systemctl show -p MainPID --value "$1"); [ "${p:-0}" -gt 0 ] && break; sleep 0.1; done; echo "$p"; }
-printf '[Unit]\nDescription=a service whose memlock limit cannot hold a ring\n[Service]\nDynamicUser=yes\nStateDirectory=lowmem\nLimitMEMLOCK=256K\nExecStart=/usr/local/bin/pathology buffered /var/lib/lowmem\n' >"$TMP/lowmem.service"
+printf '[Unit]\nDescription=a service whose memlock limit cannot hold a ring\n[Service]\nDynamicUser=yes\nStateDirectory=lowmem\nLimitMEMLOCK=64K\nEnvironment=PATHOLOGY_MEMLOCK=inherit\nExecStart=/usr/local/bin/pathology no-ring /var/lib/lowmem\n' >"$TMP/lowmem.service"
 $G cp "$NAME" "$TMP/lowmem.service" /etc/systemd/system/lowmem.service
 in_guest systemctl daemon-reload
 in_guest systemctl start lowmem.service
@@ -126,6 +131,10 @@ else bad "processes[].unit names the service" "ps: $truth" "$(cat "$TMP/lowmem.e
 in_guest uringlint audit "$lpid" --watch 0 --fail-on never >"$TMP/lowmem.txt" 2>&1
 grep -q "^pid $lpid (pathology) in lowmem.service: " "$TMP/lowmem.txt" && ok "the text heads the process with its unit" ||
 	bad "the text heads the process with its unit" "$(grep "^pid" "$TMP/lowmem.txt")"
+ready=$(in_guest journalctl -u lowmem.service -o cat --no-pager | grep -m1 '^ready ')
+grep -q 'FAIL   uring-fallback' "$TMP/lowmem.txt" && [ "${ready##* }" = ENOMEM ] &&
+	ok "uring-fallback fails where the service's own ring setup got ENOMEM (its journal: $ready)" ||
+	bad "uring-fallback fails where the ring setup got ENOMEM" "journal: $ready" "$(grep -A1 uring-fallback "$TMP/lowmem.txt")"
 fix=$(grep -A1 'WARN   proc-memlock' "$TMP/lowmem.txt" | sed -n 's/^ *fix: //p')
 case $fix in
 "systemctl edit lowmem.service, and in the drop-in: [Service] LimitMEMLOCK=infinity"*)
@@ -136,20 +145,25 @@ in_guest uringlint audit "$lpid" --watch 0 --format prometheus --fail-on never >
 grep -q '^uringlint_check_status{id="proc-memlock",subject="process",unit="lowmem.service",severity="medium",command="audit"} 1$' \
 	"$TMP/lowmem.prom" && ok "Prometheus: the unit label, no pid in the series" ||
 	bad "Prometheus: the unit label, no pid in the series" "$(grep proc-memlock "$TMP/lowmem.prom")"
-# The drop-in as the fix prints it, through systemctl edit (the editor writes what it is given).
-printf '[Service]\nLimitMEMLOCK=infinity\n' | in_guest env SYSTEMD_EDITOR=tee systemctl edit lowmem.service >/dev/null 2>&1
+# The drop-in as the fix prints it, through systemctl edit: it wants a terminal (script gives
+# one) and runs SYSTEMD_EDITOR on the drop-in, here a copy of what the fix says to write.
+printf '[Service]\nLimitMEMLOCK=infinity\n' >"$TMP/dropin"
+$G cp "$NAME" "$TMP/dropin" /tmp/lowmem-dropin
+in_guest script -qec "env SYSTEMD_EDITOR='cp /tmp/lowmem-dropin' systemctl edit lowmem.service" /dev/null </dev/null >/dev/null 2>&1
 in_guest systemctl restart lowmem.service
 sleep 0.3
 lpid=$(main_pid lowmem.service)
 in_guest uringlint audit "$lpid" --watch 0 --fail-on never >"$TMP/lowmem2.txt" 2>&1
 lim=$(memlock_of "$lpid")
-grep -q 'PASS   proc-memlock .*RLIMIT_MEMLOCK is unlimited' "$TMP/lowmem2.txt" && [ "$lim" = unlimited ] &&
-	ok "the drop-in applied (systemctl edit, restart): proc-memlock passes, /proc/$lpid/limits says $lim" ||
-	bad "the drop-in applied: proc-memlock passes" "limits: $lim" "$(grep proc-memlock "$TMP/lowmem2.txt")"
+ready=$(in_guest journalctl -u lowmem.service -o cat --no-pager | grep '^ready ' | tail -1)
+grep -q 'PASS   proc-memlock ' "$TMP/lowmem2.txt" && [ "${ready%% *}" = ready ] && [ "${ready##* }" = closed ] &&
+	[ "$lim" != 65536 ] &&
+	ok "the drop-in applied (systemctl edit, restart): the service's own ring setup works now (journal: $ready), proc-memlock passes; /proc/$lpid/limits says $lim" ||
+	bad "the drop-in applied: proc-memlock passes" "limits: $lim" "journal: $ready" "$(grep proc-memlock "$TMP/lowmem2.txt")"
 in_guest systemctl stop lowmem.service
 
-in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=256K \
-	/usr/local/bin/pathology buffered /var/lib/lowrun
+in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=64K \
+	-E PATHOLOGY_MEMLOCK=inherit /usr/local/bin/pathology no-ring /var/lib/lowrun
 rpid=$(main_pid lowrun.service)
 sleep 0.3
 in_guest uringlint audit "$rpid" --watch 0 --fail-on never >"$TMP/lowrun.txt" 2>&1
@@ -160,13 +174,14 @@ case $fix in
 *) bad "a transient unit's fix is another systemd-run" "$(grep -A1 proc-memlock "$TMP/lowrun.txt")" ;;
 esac
 in_guest systemctl stop lowrun.service
-in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=256K \
-	-p LimitMEMLOCK=infinity /usr/local/bin/pathology buffered /var/lib/lowrun
+in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=64K \
+	-p LimitMEMLOCK=infinity -E PATHOLOGY_MEMLOCK=inherit /usr/local/bin/pathology no-ring /var/lib/lowrun
 rpid=$(main_pid lowrun.service)
 sleep 0.3
 in_guest uringlint audit "$rpid" --watch 0 --fail-on never >"$TMP/lowrun2.txt" 2>&1
-grep -q 'PASS   proc-memlock .*RLIMIT_MEMLOCK is unlimited' "$TMP/lowrun2.txt" &&
-	ok "started again as printed: proc-memlock passes ($(memlock_of "$rpid"))" ||
+ready=$(in_guest journalctl -u lowrun.service -o cat --no-pager | grep '^ready ' | tail -1)
+grep -q 'PASS   proc-memlock ' "$TMP/lowrun2.txt" && [ "${ready##* }" = closed ] &&
+	ok "started again as printed: its own ring setup works (journal: $ready), proc-memlock passes ($(memlock_of "$rpid") bytes)" ||
 	bad "started again as printed: proc-memlock passes" "$(grep proc-memlock "$TMP/lowrun2.txt")"
 in_guest systemctl stop lowrun.service
 

@@ -6,7 +6,9 @@
  * from 6.14); on 5.12 to 6.13 it works, and the ring is closed at once, as
  * by a service that gave up on io_uring for another reason. Then an
  * io_setup() context, liburing still mapped. "ready PID ENOMEM" or "ready
- * PID closed" says which.
+ * PID closed" says which. PATHOLOGY_MEMLOCK=inherit keeps the limit the
+ * process was given (a service's LimitMEMLOCK=), so that a fix of that
+ * limit can be seen to work.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,8 +49,10 @@ void no_ring(void)
 	const char *why = "ENOMEM";
 	int ret;
 
+	const char *keep = getenv("PATHOLOGY_MEMLOCK");
+
 	drop_ipc_lock();
-	if (setrlimit(RLIMIT_MEMLOCK, &rl))
+	if ((!keep || strcmp(keep, "inherit")) && setrlimit(RLIMIT_MEMLOCK, &rl))
 		die("setrlimit(RLIMIT_MEMLOCK)", errno);
 	ret = io_uring_queue_init(4096, &ring, 0);
 	if (!ret) {
