@@ -154,13 +154,12 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 /* Who runs pf, for the writers that label by it. */
 static void owner_record(struct report *r, const struct proc_facts *pf)
 {
-	const struct cgroup_owner *o = &pf->owner.o;
+	static const struct cgroup_owner none;
+	const struct cgroup_owner *o = fact_ok(&pf->owner.e) ? &pf->owner.o : &none;
 	char unit[CGROUP_NAME_MAX + 32] = "", ctr[CGROUP_NAME_MAX + 128];
 	size_t n;
 
 	ctr[0] = '\0';
-	if (!fact_ok(&pf->owner.e))
-		o = &(const struct cgroup_owner){ 0 };
 	if (o->unit.kind == UNIT_USER)
 		snprintf(unit, sizeof(unit), "user %ld: %s", o->unit.uid, o->unit.name);
 	else if (o->unit.kind != UNIT_NONE)
