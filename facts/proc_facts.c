@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <sys/sysmacros.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -727,6 +728,17 @@ const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file
 	const struct proc_mount *m = proc_file_mount(pf, f);
 
 	return m ? m->fstype : "";
+}
+
+const char *proc_dev_fstype(const struct proc_facts *pf, dev_t dev)
+{
+	size_t i;
+
+	/* Bind mounts of one device share its filesystem: the first will do. */
+	for (i = 0; i < pf->nmounts; i++)
+		if (pf->mounts[i].major == major(dev) && pf->mounts[i].minor == minor(dev))
+			return pf->mounts[i].fstype;
+	return "";
 }
 
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f)

@@ -195,6 +195,8 @@ bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *p
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
 /* Its filesystem type, "" when unknown. */
 const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file *f);
+/* The filesystem of a device the process has a mount of (a file closed since the watch saw it); "". */
+const char *proc_dev_fstype(const struct proc_facts *pf, dev_t dev);
 
 /* The device a file lives on, or NULL. */
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);
