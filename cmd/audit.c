@@ -15,6 +15,7 @@
 #include "proc_json.h"
 #include "proc_scan.h"
 #include "sockets_json.h"
+#include "watch_trace.h"
 #include "xalloc.h"
 
 enum {
@@ -23,6 +24,7 @@ enum {
 	OPT_WATCH,
 	OPT_EXEC,
 	OPT_USER,
+	OPT_TRACE,
 };
 
 const struct cmd_option audit_options[] = {
@@ -41,6 +43,9 @@ const struct cmd_option audit_options[] = {
 	{ "user", 0, OPT_USER, ARG_VALUE, "USER", NULL, 0, "--user runs a program on the live system",
 	  "with --exec: run the program as USER (a name or a uid),\nwith USER's groups, while "
 	  "uringlint keeps root to watch it" },
+	{ "trace", 0, OPT_TRACE, ARG_FILE, "FILE", NULL, 0, "--trace writes what a live watch sampled",
+	  "with --watch or --exec: write each request the watch\nsampled, submit to completion, "
+	  "per thread, as a Chrome\ntrace-event file (Perfetto, chrome://tracing)" },
 	{ NULL },
 };
 
@@ -55,6 +60,7 @@ struct audit_args {
 	bool watch_given;
 	bool exec;		/* --exec -- CMD ARGS */
 	const char *user;	/* --user USER: whom --exec's program runs as */
+	const char *trace;	/* --trace FILE */
 };
 
 /* What the checks read of a file, for the collection; the application matched once. */
@@ -101,7 +107,8 @@ static unsigned int auto_watch(const struct sysroot *sr, const struct proc_facts
 }
 
 static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
-		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net)
+		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net,
+		     struct watch_trace *trace)
 {
 	/* A watch decides afterwards which files are data: it has them all read. */
 	struct proc_collect how = { .need = watch && watch != WATCH_AUTO ? NULL : audit_file_need,
@@ -122,8 +129,12 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 			proc_facts_collect(sr, pid, &how, &pf);
 		}
 	}
-	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie)
-		proc_facts_watch(sr, &pf, watch);
+	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie) {
+		proc_facts_watch(sr, &pf, watch, trace != NULL);
+		if (trace && pf.watch &&
+		    watch_trace_take(trace, pf.pid, pf.comm, pf.watch, &pf.threads))
+			ret = EXIT_CANNOT;
+	}
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
 		report_note(ctx->report, "pid %d exited during the audit and is left out", (int)pid);
 		proc_facts_free(&pf);
@@ -271,7 +282,7 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 		resolve_named(sr, *pids, npids, r);
 	}
 	for (i = 0; i < *npids; i++)
-		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy, &net) != 0;
+		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy, &net, g->trace) != 0;
 	net_cache_free(&net);
 	if (report_processes_end(r)) {
 		error_msg("out of memory");
@@ -284,6 +295,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 {
 	struct collect_opts copts = { 0 };
 	struct audit_args a = { .watch = WATCH_AUTO };
+	struct watch_trace trace = { 0 };
 	struct host_facts *hf = NULL;
 	struct audit_opts aopts;
 	struct exec_user eu;
@@ -318,10 +330,23 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 			a.exec = true;
 		} else if (c == OPT_USER) {
 			a.user = optarg;
+		} else if (c == OPT_TRACE) {
+			a.trace = optarg;
 		}
 	}
 	if (ret)
 		goto out_args;
+	if (a.trace && !a.exec && (!a.watch_given || !a.watch)) {
+		ret = usage_error("--trace FILE writes what a watch sampled: give --watch SECONDS "
+				  "or --exec");
+		goto out_args;
+	}
+	if (a.trace && g->output && !strcmp(a.trace, g->output)) {
+		ret = usage_error("--trace and -o name one file: give each its own");
+		goto out_args;
+	}
+	if (a.trace)
+		g->trace = &trace;
 	if (a.exec) {
 		if (optind >= argc || a.all || a.watch_given) {
 			ret = usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
@@ -341,7 +366,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					  .th = &g->cfg->th, .report = &r };
 		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &ctx);
 		cmd_host_report_free(hf, &r);
-		goto out_args;
+		goto out_trace;
 	}
 	if (a.user) {
 		ret = usage_error("--user is for the program --exec runs");
@@ -370,6 +395,12 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	if (!ret)
 		ret = cmd_finish_report(g, &r, gone);
 	cmd_host_report_free(hf, &r);
+out_trace:
+	/* The trace after the report, whose exit status stands unless the trace cannot be written. */
+	if (a.trace && g->trace && cmd_write_file(a.trace, watch_trace_write, &trace))
+		ret = EXIT_CANNOT;
+	watch_trace_free(&trace);
+	g->trace = NULL;
 out_args:
 	free(a.pids);
 	free(a.data_paths);

@@ -42,6 +42,7 @@
 #include "proc_facts.h"
 #include "proc_scan.h"
 #include "ring_match.h"
+#include "watch_trace.h"
 
 /* The first reading soon after the start, when rings are usually set up; then every second. */
 #define FIRST_READ_MS 200
@@ -325,7 +326,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	char secure[PATH_MAX + 64];
 	int go[2], why[2], status = 0, st, ret;
 	struct timespec end;
-	bool watched;
+	bool watched, lost = false;
 	ssize_t n;
 	pid_t pid;
 
@@ -357,6 +358,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	x.go = go[1];
 	forward_signals(true);
 
+	w->keep_spans = g->trace != NULL;
 	watched = punt_watch_exec(pid, w, &ex);
 	if (!watched) {
 		/* No tracepoints (not root, or refused): the program runs unwatched, read now and then. */
@@ -424,6 +426,12 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 			 "nothing of it was seen after the exec");
 		fact_fail(&w->e, -EACCES, "%s", w->blind_why);
 	}
+	/* A blind watch saw nothing that can be drawn. */
+	if (watched && g->trace && !w->blind &&
+	    watch_trace_take(g->trace, pid, x.last.comm, w, x.have_last ? &x.last.threads : NULL)) {
+		error_msg("out of memory");
+		lost = true;
+	}
 	if (watched) {
 		w->exited = true;
 		x.last.watch = w;
@@ -434,7 +442,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
 		x.last.watch = w;
 	}
-	ret = g->format == FORMAT_JSON && report_processes_begin(ctx->report) ? EXIT_CANNOT : 0;
+	ret = lost || (g->format == FORMAT_JSON && report_processes_begin(ctx->report)) ? EXIT_CANNOT : 0;
 	if (!ret && x.nkids && !x.last.nrings)
 		ret = judge_kids(ctx, &x, &g->policy, watched ? w : NULL);
 	else if (!ret && cmd_judge_process(ctx, &x.last, &g->policy))

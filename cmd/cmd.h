@@ -37,6 +37,7 @@ struct global_opts {
 	struct sysroot sr;	/* CMD_SYSROOT: opened once the options are read, closed by main */
 	bool sr_open;
 	char *skip_buf;		/* --skip joined to the file's skip list */
+	struct watch_trace *trace;	/* audit --trace FILE: the watches' spans go here */
 };
 
 enum {
@@ -237,6 +238,8 @@ int cmd_emit_report(const struct global_opts *g, const struct report *r);
 /* Writes through a callback to stdout or -o FILE, checking every stream error. */
 int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const void *data),
 		     const void *data);
+/* The same to PATH (NULL: stdout), with -o's care (output.c): audit --trace FILE. */
+int cmd_write_file(const char *path, int (*write)(FILE *out, const void *data), const void *data);
 bool cmd_use_color(const struct global_opts *g);
 
 /* The report's host block (contract: hostname, kernel, cpus), from host facts. */

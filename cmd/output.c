@@ -206,20 +206,25 @@ out:
 int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const void *data),
 		     const void *data)
 {
+	return cmd_write_file(g->output, write, data);
+}
+
+int cmd_write_file(const char *path, int (*write)(FILE *out, const void *data), const void *data)
+{
 	struct out_file o = { .dirfd = -1, .fd = -1 };
 	const char *why = NULL;
 	FILE *out = stdout;
 	int err;
 
-	if (g->output) {
-		err = open_output(g->output, &o, &why);
+	if (path) {
+		err = open_output(path, &o, &why);
 		if (!err && !(out = fdopen(o.fd, "w")))
 			err = -errno;
 		if (err) {
 			if (why)
-				error_msg("cannot write '%s': %s", g->output, why);
+				error_msg("cannot write '%s': %s", path, why);
 			else
-				error_msg("cannot open '%s': %s", g->output, strerror(-err));
+				error_msg("cannot open '%s': %s", path, strerror(-err));
 			if (o.fd >= 0)
 				close(o.fd);
 			goto out;
@@ -229,7 +234,7 @@ int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const 
 	err = write(out, data);
 	if (fflush(out) != 0 || ferror(out))
 		err = errno ? -errno : -EIO;
-	if (g->output) {
+	if (path) {
 		if (!err && fsync(o.fd))
 			err = -errno;
 		if (!err)
@@ -238,7 +243,7 @@ int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const 
 			err = errno ? -errno : -EIO;
 	}
 	if (err)
-		error_msg("cannot write '%s': %s", g->output ? g->output : "standard output",
+		error_msg("cannot write '%s': %s", path ? path : "standard output",
 			  strerror(-err));
 out:
 	if (o.tmp[0])

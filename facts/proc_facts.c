@@ -752,7 +752,8 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 	return NULL;
 }
 
-void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds)
+void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
+		      bool keep_spans)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
 	bool listens;
@@ -768,6 +769,7 @@ void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		fds[i] = pf->rings[i].fd;
 	punt_watch_fill_fds(pf->watch, fds, pf->nrings);
 	free(fds);
+	pf->watch->keep_spans = keep_spans;
 	/* The namespace's listen counters around the watch, for a delta that is now. */
 	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
 	if (listens)

@@ -177,9 +177,11 @@ int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid);
 bool proc_leader_alive(const struct sysroot *sr, pid_t pid);
 /*
  * Counts punts for seconds (live only); sets pf->watch, ties its rings to
- * fds, and reads where the process's threads may run, at the end.
+ * fds, and reads where the process's threads may run, at the end. With
+ * keep_spans, each request sampled is kept for a trace file (watch_trace.h).
  */
-void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds);
+void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
+		      bool keep_spans);
 
 /*
  * Whether what a plain audit read of pf needs a watch to be explained: io-wq

@@ -426,6 +426,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
+	w->ut.keep_spans = w->keep_spans;
 	raise_nofile();
 	if (sysroot_open(&live, NULL))
 		live.dirfd = -1;
@@ -669,9 +670,11 @@ void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 {
 	struct watch_fill *fills = w->fills;
 	size_t nfills = w->nfills, left_out = w->fills_left_out;
+	bool keep = w->keep_spans;
 
-	/* All but the rings the caller named for their queue fill. */
+	/* All but the rings the caller named for their queue fill, and whether spans are kept. */
 	memset(w, 0, sizeof(*w));
+	w->keep_spans = keep;
 	w->fills = fills;
 	w->nfills = nfills;
 	w->fills_left_out = left_out;
@@ -682,7 +685,10 @@ void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 
 bool punt_watch_exec(pid_t pid, struct punt_watch *w, const struct watch_exec *ex)
 {
+	bool keep = w->keep_spans;
+
 	memset(w, 0, sizeof(*w));
+	w->keep_spans = keep;
 	w->exec = true;
 	if (!watch_tracepoint(pid, w, ex))
 		return false;

@@ -106,6 +106,8 @@ struct punt_watch {
 	size_t fills_left_out;		/* ring fds past WATCH_FILL_MAX: not read */
 	/* Each sampled ring matched to its fd (ring_match.c), parallel to ut.rings. */
 	struct watch_ring_match *matches;
+	/* Set before the watch: keep each request's span for a trace file (ut.spans). */
+	bool keep_spans;
 };
 
 struct watch_fill {

@@ -103,6 +103,7 @@ void uring_trace_free(struct uring_trace *ut)
 	free(ut->reqs);
 	free(ut->threads);
 	free(ut->ms);
+	free(ut->spans);
 	memset(ut, 0, sizeof(*ut));
 }
 
@@ -337,6 +338,47 @@ static void add_submitter(struct ut_ring *ring, pid_t tid, bool sq_thread, int c
 	ring->submitters[i].last_cpu = cpu;
 }
 
+/*
+ * A request for the trace file: r is its first CQE, NULL when none was seen.
+ * Dropped past UT_MAX_SPANS.
+ */
+static void keep_span(struct uring_trace *ut, const struct ut_req *q, const struct tp_record *r,
+		      int32_t res)
+{
+	struct ut_span *s;
+
+	if (ut->nspans == ut->spans_cap) {
+		size_t cap = ut->spans_cap ? ut->spans_cap * 2 : 4096;
+		void *p;
+
+		if (cap > UT_MAX_SPANS)
+			cap = UT_MAX_SPANS;
+		p = cap > ut->spans_cap ? realloc(ut->spans, cap * sizeof(*ut->spans)) : NULL;
+		if (!p) {
+			ut->spans_dropped++;
+			return;
+		}
+		ut->spans = p;
+		ut->spans_cap = cap;
+	}
+	s = &ut->spans[ut->nspans++];
+	s->start = q->time;
+	s->end = r ? r->time : 0;
+	s->completed = r != NULL;
+	s->pid = q->pid;
+	s->tid = q->tid;
+	s->done_tid = r ? r->tid : 0;
+	s->worker = q->worker;
+	s->worker_time = q->worker_time;
+	s->fd = q->fixed ? -1 : q->fd;
+	s->res = res;
+	s->opcode = q->opcode;
+	s->fixed = q->fixed;
+	s->async = q->async;
+	s->punted = q->punted;
+	s->polled = q->polled;
+}
+
 /* A request whose pointer is reused (or the watch ends): what it never got. */
 static void settle(struct uring_trace *ut, const struct ut_req *q)
 {
@@ -381,8 +423,11 @@ void uring_trace_cut(struct uring_trace *ut)
 		if (q->req && q->ctx && q->fd < 0 && !q->fixed)
 			ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
 		/* Not completed while seen: its latency is longer than the window, not known. */
-		if (q->req && q->ctx && !q->completed)
+		if (q->req && q->ctx && !q->completed) {
 			censor(ut, q);
+			if (ut->keep_spans)
+				keep_span(ut, q, NULL, 0);
+		}
 	}
 	if (ut->reqs_cap)
 		memset(ut->reqs, 0, ut->reqs_cap * sizeof(*ut->reqs));
@@ -447,11 +492,16 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	if (!q)
 		return;
 	if (q->ctx) {
+		if (ut->keep_spans && !q->completed)
+			keep_span(ut, q, NULL, 0);
 		settle(ut, q);	/* the pointer's previous request */
 		ring = ring_of(ut, ctx);	/* settle may have grown the table */
 	}
 	q->ctx = ctx;
 	q->time = r->time;
+	q->pid = r->pid;
+	q->tid = r->tid;
+	q->worker = 0;
 	q->fd = -1;
 	q->opcode = (uint8_t)opcode;
 	q->fixed = flags & UT_REQ_FIXED_FILE;
@@ -496,6 +546,11 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	if (!f)
 		return;
 	q->fd = f->fd;
+	/* After a punt, a lookup from another thread is the io-wq worker running it. */
+	if (q->punted && r->tid != q->tid) {
+		q->worker = r->tid;
+		q->worker_time = r->time;
+	}
 	if (!f->pid)
 		f->pid = r->pid;
 	d = uring_trace_op_dir(ut, q->opcode);
@@ -711,6 +766,8 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 		op->done_punted += q->punted;
 		op->done_async += q->async;
 		op->done_async_punted += q->punted && q->async;
+		if (ut->keep_spans)
+			keep_span(ut, q, r, v);
 	}
 	q->completed = true;
 }

@@ -137,12 +137,37 @@ struct ut_ring {
 struct ut_req {
 	uint64_t req, ctx;
 	uint64_t time;			/* of its submit */
+	pid_t pid, tid;			/* the submitting thread */
+	pid_t worker;			/* the thread that took its file after a punt (io-wq), 0 */
+	uint64_t worker_time;
 	int fd;
 	uint8_t opcode;
 	bool fixed, async, punted;
 	bool polled;			/* armed on poll at least once */
 	bool completed;			/* its first CQE seen (a multishot one posts more) */
 };
+
+/*
+ * A request seen from its submit to its first CQE, kept for a trace file
+ * (uring_trace.keep_spans): when, by which thread, on which fd, and what
+ * became of it.
+ */
+struct ut_span {
+	uint64_t start, end;		/* CLOCK_MONOTONIC ns of its submit and of its first CQE */
+	pid_t pid, tid;			/* the submitting thread */
+	pid_t done_tid;			/* the thread the CQE was posted from (task work runs in the submitter) */
+	pid_t worker;			/* an io-wq worker seen running it (its file lookup), 0 unknown */
+	uint64_t worker_time;		/* when that worker took its file */
+	int fd;				/* -1: a registered file, or none */
+	int32_t res;
+	uint8_t opcode;
+	bool fixed, async, punted, polled;
+	/* false: no CQE seen (in flight at a stop, or posted where the watch was not yet); end 0 */
+	bool completed;
+};
+
+/* Spans kept at most: 48 bytes each here, about 600 in the file. */
+#define UT_MAX_SPANS (1u << 18)
 
 /* A thread seen entering io_uring_enter or running io_uring's task work. */
 struct ut_thread {
@@ -209,6 +234,11 @@ struct uring_trace {
 	uint64_t untracked_ring_events;	/* events of rings past UT_MAX_RINGS */
 	bool drain_seen;		/* IOSQE_IO_DRAIN: its forced requests look like IOSQE_ASYNC */
 	bool oom;
+	/* With keep_spans set by the caller: each request seen to its first CQE, in order of CQE. */
+	bool keep_spans;
+	struct ut_span *spans;
+	size_t nspans, spans_cap;
+	uint64_t spans_dropped;		/* past UT_MAX_SPANS, or when memory ran out */
 };
 
 /*

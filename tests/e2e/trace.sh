@@ -1,0 +1,124 @@
+#!/bin/bash
+# audit --trace FILE: what the watch sampled as a Chrome trace-event file.
+# fio doing buffered writes with IOSQE_ASYNC (every one punted, and the worker
+# that runs each takes its file, so the events name the worker) is audited with
+# --watch 4 --trace while punt_truth.py records the same process inside the
+# watch: the file must parse as the trace-event format (trace_check.py),
+# every punt the truth saw must be a request in the trace, on the right
+# file, run on an io-wq worker's track (an iou-wrk thread /proc listed
+# during the watch), and no more requests than the watch counted. Then
+# the file's bad input: no watch, --root, a planted symlink, -o's own name.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+
+TRUTH=tests/e2e/punt_truth.py
+CHECK=tests/e2e/trace_check.py
+
+finish() {
+	echo "trace: $passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# Bad input first: these need no root.
+"$BIN" audit 1 --trace "$TMP/t.json" >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(grep -cv "^Try " "$TMP/err")" -eq 1 ] && grep -q "give --watch SECONDS or --exec" "$TMP/err" &&
+	ok "--trace without a watch: exit 2, one line ($(cat "$TMP/err"))" ||
+	bad "--trace without a watch" "rc $rc" "$(cat "$TMP/err")"
+"$BIN" --root testdata/proc-6.18 audit 1 --watch 2 --trace "$TMP/t.json" >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -e "$TMP/t.json" ] && [ "$(grep -cv "^Try " "$TMP/err")" -eq 1 ] &&
+	ok "--trace with --root: exit 2, nothing written ($(head -1 "$TMP/err"))" ||
+	bad "--trace with --root" "rc $rc" "$(cat "$TMP/err")"
+"$BIN" audit 1 --watch 1 --trace "$TMP/same" -o "$TMP/same" >/dev/null 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "name one file" "$TMP/err" && ok "--trace and -o of one name: exit 2" ||
+	bad "--trace and -o of one name" "rc $rc" "$(cat "$TMP/err")"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v fio >/dev/null; then
+	skip "audit --trace of fio" "needs root (the tracepoints) and fio"
+	finish
+fi
+
+# A symbolic link planted at the name is refused, as for -o: the target stays as it was.
+echo keep >"$TMP/target"
+ln -s "$TMP/target" "$TMP/link.json"
+sleep 30 &
+sl=$!
+"$BIN" audit "$sl" --watch 1 --trace "$TMP/link.json" --fail-on never >/dev/null 2>"$TMP/err"
+rc=$?
+kill "$sl" 2>/dev/null
+wait "$sl" 2>/dev/null
+[ "$rc" -eq 3 ] && [ "$(cat "$TMP/target")" = keep ] && [ -L "$TMP/link.json" ] &&
+	ok "--trace at a planted symlink: refused, exit 3, its target untouched ($(tail -1 "$TMP/err"))" ||
+	bad "--trace at a planted symlink" "rc $rc" "$(cat "$TMP/err")" "target: $(cat "$TMP/target")"
+
+mkdir -p "$TMP/data"
+fio --name=trace --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=4 --direct=0 --size=32M \
+	--rate_iops=1500 --time_based --runtime=20 --filename="$TMP/data/trace.dat" \
+	--output="$TMP/fio.out" >/dev/null 2>&1 &
+fio_pid=$!
+pid=
+for _ in $(seq 100); do
+	for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
+		ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
+	done
+	[ -n "$pid" ] && break
+	sleep 0.1
+done
+if [ -z "$pid" ]; then
+	bad "fio starts its ring" "$(cat "$TMP/fio.out")"
+	kill "$fio_pid" 2>/dev/null
+	finish
+fi
+sleep 1
+"$BIN" audit "$pid" --watch 4 --trace "$TMP/fio.trace.json" --format json --fail-on never \
+	>"$TMP/fio.json" 2>"$TMP/fio.err" &
+a=$!
+# The truth inside the watch: every punt it sees, the watch sees too.
+sleep 0.5
+python3 "$TRUTH" start "trace$pid" "$pid" || bad "ground truth starts"
+: >"$TMP/workers"
+for _ in $(seq 25); do
+	for t in /proc/"$pid"/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in iou-wrk-*) echo "${t##*/}" >>"$TMP/workers" ;; esac
+	done
+	sleep 0.1
+done
+python3 "$TRUTH" stop "trace$pid" "$pid" >"$TMP/fio.truth"
+wait "$a"
+rc=$?
+kill "$fio_pid" 2>/dev/null
+wait "$fio_pid" 2>/dev/null
+
+if [ "$rc" -ne 0 ]; then
+	bad "audit --watch --trace of fio exits 0" "rc $rc: $(cat "$TMP/fio.err")"
+elif ! sum=$(python3 "$CHECK" "$TMP/fio.trace.json"); then
+	bad "the trace parses as trace events" "$sum"
+else
+	ok "the trace parses as trace events: $(jq -c '{requests, punted_by_file, other: .other.processes}' <<<"$sum")"
+	truth=$(jq '[.files[] | select(.path | test("trace.dat$")) | .punts] | add // 0' "$TMP/fio.truth")
+	traced=$(jq '[.punted_by_file | to_entries[] | select(.key | test("trace.dat$")) | .value] | add // 0' <<<"$sum")
+	counted=$(jq '[.findings[] | select(.id == "file-punts") | .evidence | select(.path? // "" | test("trace.dat$")) | .punts] | add // 0' "$TMP/fio.json")
+	if [ "$truth" -gt 100 ] && [ "$traced" -ge "$truth" ] && [ "$traced" -le "$counted" ]; then
+		ok "every punt the truth saw inside the watch is in the trace: truth $truth <= traced $traced <= counted by the watch $counted, on trace.dat"
+	else
+		bad "every punt the truth saw is in the trace" "truth $truth, traced $traced, counted $counted"
+	fi
+	workers=$(jq -r '.punt_workers[]' <<<"$sum" | sort -u)
+	not_workers=$(comm -23 <(echo "$workers") <(sort -u "$TMP/workers"))
+	named=$(jq -r '.threads | to_entries[] | .value' <<<"$sum" | grep -c '^iou-wrk\|^io-wq worker')
+	if [ -n "$workers" ] && [ -z "$not_workers" ] && [ "$named" -ge 1 ]; then
+		ok "punted requests run on io-wq workers' tracks: tids $(echo $workers) (iou-wrk threads /proc listed: $(sort -u "$TMP/workers" | tr '\n' ' '))"
+	else
+		bad "punted requests run on the workers' tracks" "workers in the trace: $(echo $workers)" \
+			"iou-wrk seen: $(sort -u "$TMP/workers" | tr '\n' ' ')" "thread names: $(jq -c .threads <<<"$sum")"
+	fi
+	[ "$(stat -c %a "$TMP/fio.trace.json")" != "" ] && [ "$(stat -c %U "$TMP/fio.trace.json")" = root ] &&
+		ok "the trace file: $(stat -c '%s bytes, mode %a' "$TMP/fio.trace.json")" ||
+		bad "the trace file's owner" "$(stat -c '%U %a' "$TMP/fio.trace.json")"
+fi
+finish
