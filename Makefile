@@ -24,7 +24,7 @@ DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libproc2-
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
 # e2fsprogs makes the loop ext4 they run on.
-DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs
+DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 $(DEB_APPS)
 # make deb and make check-fleet: the package build and lintian, systemd-analyze,

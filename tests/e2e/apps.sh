@@ -16,6 +16,9 @@ cd "$(dirname "$0")/../.." || exit 2
 TRUTH=tests/e2e/punt_truth.py
 COMPARE=tests/e2e/watch_compare.py
 
+# APPS_ONLY=NAME runs one application's cases (the others skip, saying so).
+want() { [ -z "${APPS_ONLY:-}" ] || [ "$APPS_ONLY" = "$1" ]; }
+
 finish() {
 	echo "apps: $passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
@@ -61,11 +64,12 @@ idle_clean() {
 }
 
 # audit_around NAME LOADFN LOAD: the truth records LOAD s of LOADFN inside an audit
-# --watch of LOAD + 3 s, for writers whose bursts (InnoDB's page flushes) must fall in both.
+# --watch of LOAD + 3 s, for writers whose bursts (InnoDB's page flushes) must fall in both;
+# the watch writes its --trace to $TMP/NAME.trace.json.
 audit_around() {
 	local name=$1 load=$2 secs=$3
-	"$BIN" audit "$app_pid" --watch $((secs + 3)) --format json --fail-on never \
-		>"$TMP/$name.json" 2>"$TMP/$name.err" &
+	"$BIN" audit "$app_pid" --watch $((secs + 3)) --trace "$TMP/$name.trace.json" --format json \
+		--fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err" &
 	local a=$!
 	sleep 1
 	APPS_TRACE=/sys/kernel/tracing/instances/apps$app_pid
@@ -88,7 +92,9 @@ blamed() {
 	fi
 }
 
-if ! apps_need mariadb; then
+if ! want mariadb; then
+	skip "mariadb" "APPS_ONLY=$APPS_ONLY"
+elif ! apps_need mariadb; then
 	skip "mariadb" "$apps_why"
 else
 	# Healthy: O_DIRECT data files, nothing punted but FSYNC; and clean once idle.
@@ -104,6 +110,19 @@ else
 	# final flush inside the watch.
 	if mariadb_start buffered && audit_around mariadb-buffered mariadb_load 3; then
 		blamed mariadb-buffered buffered 0.15 --inner
+		# The trace of that watch: valid trace events, every punt of ibdata1 the truth saw in it.
+		if sum=$(python3 tests/e2e/trace_check.py "$TMP/mariadb-buffered.trace.json"); then
+			truth=$(jq '[.files[] | select(.path // "" | test("ibdata1$")) | .punts] | add // 0' "$TMP/mariadb-buffered.truth")
+			traced=$(jq '[.punted_by_file | to_entries[] | select(.key | test("ibdata1$")) | .value] | add // 0' <<<"$sum")
+			# Sampled in windows (a high rate), the trace holds the windows' punts only.
+			all=$(jq '.processes[0].watch.sampled_all' "$TMP/mariadb-buffered.json")
+			[ "$all" = false ] && truth=1
+			[ "$truth" -gt 0 ] && [ "$traced" -ge "$truth" ] &&
+				ok "mariadb buffered: the --trace file parses, and holds every punt of ibdata1 the truth saw ($traced >= $truth, sampled all: $all; $(jq .requests <<<"$sum") requests, $(jq '.threads | length' <<<"$sum") threads)" ||
+				bad "mariadb buffered: the trace holds every punt the truth saw" "truth $truth, traced $traced" "$(jq -c .punted_by_file <<<"$sum")"
+		else
+			bad "mariadb buffered: the --trace file parses as trace events" "$sum"
+		fi
 		# The fix in MariaDB's own words, next to the syscall-level one.
 		jq -e '[.findings[] | select(.id == "file-punts" and .status == "fail") |
 			select((.fix | contains("O_DIRECT")) and (.fix | contains("innodb_flush_method")) and
@@ -132,7 +151,9 @@ else
 	mariadb_stop
 fi
 
-if ! apps_need qemu-nbd; then
+if ! want qemu-nbd; then
+	skip "qemu-nbd" "APPS_ONLY=$APPS_ONLY"
+elif ! apps_need qemu-nbd; then
 	skip "qemu-nbd" "$apps_why"
 else
 	if qnbd_start healthy && audit_loaded qnbd-healthy qnbd_load; then
@@ -153,5 +174,74 @@ else
 		fi
 		qnbd_stop
 	done
+fi
+# Samba with vfs_io_uring, an application none of the above was built against: a
+# forking server whose ring is the connection's child's. Buffered writes of a put
+# on ext4 all punt (Samba has no O_DIRECT); gets of a cached file stay inline;
+# with aio sizes 0 the ring is idle and the child writes with pwrite64.
+if ! want samba; then
+	skip "samba" "APPS_ONLY=$APPS_ONLY"
+elif ! apps_need samba; then
+	skip "samba" "$apps_why"
+else
+	# samba_watch NAME LOADFN: the session's child audited with --watch 3 under the
+	# load, the truth recording the same child.
+	samba_watch() {
+		local name=$1 load=$2
+		samba_session 7 "$load" || { bad "$name: the session's smbd child" "$(tail -3 "$app_sock/stdout.log")"; return 1; }
+		sleep 0.5
+		APPS_TRACE=/sys/kernel/tracing/instances/apps$samba_child
+		apps_state_add trace "$APPS_TRACE"
+		python3 "$TRUTH" start "apps$samba_child" "$samba_child" || { bad "$name: ground truth starts"; return 1; }
+		"$BIN" audit "$samba_child" --watch 3 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err"
+		local rc=$?
+		PUNT_TRUTH_RAW="$TMP/$name.truth.raw" python3 "$TRUTH" stop "apps$samba_child" "$samba_child" >"$TMP/$name.truth"
+		APPS_TRACE=
+		wait "$samba_loader"
+		[ "$rc" -eq 0 ] || { bad "$name: audit --watch under load exits 0" "rc $rc: $(cat "$TMP/$name.err")"; return 1; }
+	}
+	if samba_start buffered && samba_watch samba-buffered samba_load; then
+		blamed samba-buffered buffered 0.15
+		jq -e '[.findings[] | select(.id == "file-punts" and .status == "fail") |
+			select(.evidence.application == "samba" and (.fix | contains("no option")))] | length >= 1' \
+			"$TMP/samba-buffered.json" >/dev/null && ok "samba buffered: the fix says Samba has no O_DIRECT option, and what to do instead" ||
+			bad "samba buffered: the fix in Samba's words" "$(jq -c '[.findings[] | select(.id == "file-punts") | .fix]' "$TMP/samba-buffered.json")"
+	fi
+	samba_stop
+	# Gets of a file in the page cache: buffered reads ext4 serves inline. Healthy.
+	if samba_start buffered && head -c 64M /dev/urandom >"$app_sock/share/get.dat" &&
+		cat "$app_sock/share/get.dat" >/dev/null && samba_watch samba-reads samba_get_load; then
+		bad_list=$(jq -r '.findings[] | select(.status == "warn" or .status == "fail") |
+			"\(.status) \(.id) \(.subject): \(.message)"' "$TMP/samba-reads.json")
+		reqs=$(jq '[.processes[0].watch.rings[]?.requests // 0] | add // 0' "$TMP/samba-reads.json")
+		truth=$(jq '[.files[]?.requests] | add // 0' "$TMP/samba-reads.truth")
+		[ -z "$bad_list" ] && [ "${reqs:-0}" -gt 0 ] &&
+			ok "samba reads of a cached file, loaded: no warn and no fail ($reqs requests watched, $truth in the truth)" ||
+			bad "samba reads, loaded: no warn and no fail" "requests: $reqs, truth: $truth" "$bad_list"
+	fi
+	samba_stop
+	# aio read size = 0, aio write size = 0: the ring made, never used; the plain
+	# calls counted against perf's count of the child's pread64 and pwrite64.
+	if samba_start noaio && samba_session 6 samba_load; then
+		sleep 0.5
+		perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 -p "$samba_child" \
+			-o "$TMP/samba-noaio.perf" -- sleep 2 &
+		perfpid=$!
+		"$BIN" audit "$samba_child" --watch 2 --format json --fail-on never >"$TMP/samba-noaio.json" 2>"$TMP/samba-noaio.err"
+		wait "$perfpid"
+		wait "$samba_loader"
+		truth=$(awk -F, '/sys_enter_p(read|write)64/ {n += $1} END {print n + 0}' "$TMP/samba-noaio.perf")
+		if jq -e --argjson t "$truth" '.processes[0].watch.plain_io as $n | $t > 10 and
+			$n >= 0.8 * $t and $n <= 1.2 * $t and
+			([.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
+			 .evidence.uring_requests == 0 and (.fix | contains("aio write size")))' "$TMP/samba-noaio.json" >/dev/null; then
+			ok "samba aio sizes 0, loaded: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/samba-noaio.json") plain calls (perf: $truth), the fix names aio write size"
+		else
+			bad "samba aio sizes 0: an idle ring beside plain calls" "perf: $truth" \
+				"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .fix, .evidence]' "$TMP/samba-noaio.json")" \
+				"$(cat "$TMP/samba-noaio.err")"
+		fi
+	fi
+	samba_stop
 fi
 finish

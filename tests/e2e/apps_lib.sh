@@ -31,6 +31,12 @@
 #                                    the NBD socket (qemu-img bench at depth 8); writes
 #                                    only on the sparse and writeback images
 #   qnbd_stop
+#   samba_start CONFIG               smbd on 127.0.0.1:$SAMBA_PORT serving $APPS_DIR/samba.CONFIG/share
+#                                    with vfs objects = io_uring; $app_pid is the parent
+#   samba_load SECONDS               one smbclient session putting a 64 MiB file, again and again,
+#                                    for SECONDS; the session's smbd child in $samba_child
+#                                    (run it with & after samba_session)
+#   samba_stop
 #
 # The configurations, and what each did under load on Linux 6.18 (HZ=250),
 # ext4 on a loop device (io_uring requests punted to io-wq of those submitted):
@@ -48,6 +54,10 @@
 #   qnbd sparse        raw, 1 GiB, preallocation=off, writes only: 48-58% punted,
 #                      the writes into holes
 #   qnbd writeback     raw, preallocation=full, --cache=writeback, writes only: all punted
+#   samba buffered     vfs objects = io_uring (aio sizes 1, the defaults): every WRITEV of
+#                      the served file punted (ext4 takes no buffered write inline)
+#   samba noaio        the same with aio read size = 0, aio write size = 0: the ring is
+#                      made and stays idle, the child writes with pwrite64
 # On XFS every O_DIRECT writer also punts about once per 4 ms timestamp tick per
 # file (xfs_file_write_checks -> kiocb_modified returns EAGAIN under IOCB_NOWAIT
 # when mtime needs an update; ext4 updates it in line): mariadb healthy punted
@@ -86,6 +96,12 @@ apps_need() {
 			for b in qemu-nbd qemu-img qemu-io; do
 				command -v "$b" >/dev/null || apps_why="$b is missing (make deps installs DEB_APPS)"
 			done ;;
+		samba)
+			for b in /usr/sbin/smbd smbclient; do
+				command -v "$b" >/dev/null || apps_why="$b is missing (make deps installs DEB_APPS)"
+			done
+			[ -z "$apps_why" ] && [ ! -e "$(/usr/sbin/smbd -b | awk '$1 == "MODULESDIR:" { print $2 }')/vfs/io_uring.so" ] &&
+				apps_why="smbd has no vfs_io_uring module (samba-vfs-modules)" ;;
 		*) apps_why="no such application '$1'" ;;
 		esac
 	fi
@@ -345,3 +361,107 @@ qnbd_load() {
 }
 
 qnbd_stop() { mariadb_stop; }
+
+# --- Samba ---------------------------------------------------------------------------------
+# A standalone smbd of its own: its own smb.conf, state directories and port on
+# loopback, a guest share. The ring is the connection's smbd child's, made when
+# the client connects the share; the parent, smbd-notifyd and cleanupd have none.
+SAMBA_PORT=${SAMBA_PORT:-44501}
+samba_child=
+samba_conf() { # CONFIG: the share's settings
+	case $1 in
+	buffered) echo "vfs objects = io_uring" ;;
+	noaio) printf '%s\n' "vfs objects = io_uring" "aio read size = 0" "aio write size = 0" ;;
+	*) return 1 ;;
+	esac
+}
+
+samba_start() {
+	local conf=$1 d share t0 c
+	c=$(samba_conf "$conf") || { echo "samba_start: no such configuration '$conf'" >&2; return 1; }
+	d=$APPS_DIR/samba.$conf
+	rm -rf "$d"
+	mkdir -p "$d"/{private,lock,state,cache,pid,ncalrpc,share}
+	# The guest is nobody: it must reach the share through $TMP (mktemp makes it 0700).
+	chmod 0711 "$TMP"
+	chmod 0777 "$d/share"
+	cat >"$d/smb.conf" <<EOC
+[global]
+server role = standalone server
+smb ports = $SAMBA_PORT
+interfaces = lo
+bind interfaces only = yes
+disable netbios = yes
+private dir = $d/private
+lock directory = $d/lock
+state directory = $d/state
+cache directory = $d/cache
+pid directory = $d/pid
+ncalrpc dir = $d/ncalrpc
+passdb backend = tdbsam:$d/private/passdb.tdb
+log file = $d/log.%m
+map to guest = Bad User
+load printers = no
+printcap name = /dev/null
+disable spoolss = yes
+[share]
+path = $d/share
+guest ok = yes
+guest only = yes
+read only = no
+$c
+EOC
+	head -c 64M /dev/urandom >"$d/src.dat" || return 1
+	app_sock=$d
+	t0=$(apps_now_ms)
+	# In a process group of its own (no --no-process-group): at its exit smbd signals its
+	# whole group, which would otherwise be the suite's.
+	apps_spawn "$d/stdout.log" /usr/sbin/smbd --foreground --debug-stdout --configfile="$d/smb.conf"
+	for _ in $(seq 200); do
+		if smbclient -s "$d/smb.conf" -N -p "$SAMBA_PORT" //127.0.0.1/share -c ls >/dev/null 2>&1; then
+			app_ready_ms=$(($(apps_now_ms) - t0))
+			return 0
+		fi
+		kill -0 "$app_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "smbd did not start: $(tail -n 5 "$d/stdout.log")" >&2
+	return 1
+}
+
+# samba_repeat SECONDS CMD PAUSE: one session giving smbclient CMD every PAUSE s
+# (it reads the next when the last is done) for SECONDS; what is still queued
+# at the end is cut by the timeout.
+samba_repeat() {
+	local secs=$1 end d=$app_sock
+	end=$(($(apps_now_ms) + secs * 1000))
+	while [ "$(apps_now_ms)" -lt "$end" ]; do
+		echo "$2"
+		sleep "$3"
+	done | timeout $((secs + 1)) smbclient -s "$d/smb.conf" -N -p "$SAMBA_PORT" //127.0.0.1/share >/dev/null 2>&1
+}
+# samba_load SECONDS: puts of the 64 MiB file over one name; samba_get_load SECONDS:
+# gets of share/get.dat.
+samba_load() { samba_repeat "${1:-3}" "put $app_sock/src.dat dst.dat" 0.2; }
+samba_get_load() { samba_repeat "${1:-3}" "get get.dat /dev/null" 0.1; }
+
+# samba_session SECONDS [LOADFN]: LOADFN (samba_load) in the background, and the
+# smbd child that serves it (the one with an io_uring fd) in $samba_child.
+samba_session() {
+	local p f
+	${2:-samba_load} "$1" &
+	samba_loader=$!
+	samba_child=
+	for _ in $(seq 100); do
+		for p in $(pgrep -P "$app_pid" -x smbd); do
+			for f in /proc/"$p"/fd/*; do
+				[ "$(readlink "$f" 2>/dev/null)" = "anon_inode:[io_uring]" ] && { samba_child=$p; return 0; }
+			done
+		done
+		sleep 0.05
+	done
+	echo "no smbd child with an io_uring fd: $(pgrep -a -P "$app_pid")" >&2
+	return 1
+}
+
+samba_stop() { mariadb_stop; }

@@ -8,7 +8,8 @@ share (punted / requests) is within TOLERANCE (0.15) of the truth's, its
 counts are no more than the truth's (whose window holds the audit's) and
 at least MIN_FRACTION (a third) of them (bursty writers: 0), times the share of the time
 the watch sampled when it sampled in windows (a high rate), and CAUSE is among the causes
-file-punts gives. When the truth kept its raw lines in TRUTH.raw (PUNT_TRUTH_RAW), a
+file-punts gives; a file the truth has no path for (closed before it stopped) is
+matched by its fd. When the truth kept its raw lines in TRUTH.raw (PUNT_TRUTH_RAW), a
 windowed watch is compared with the truth over the same windows instead.
 With --inner the truth was recorded inside the audit's watch (bursty
 writers, whose bursts must fall in both): every file with 5 punts or more in
@@ -67,7 +68,11 @@ def main():
                 f["evidence"].get("path"):
             ev = f["evidence"]
             blamed[ev["path"]] = ev
-    truth_files = {f["path"]: f for f in truth["files"].values() if f["punts"] > 0}
+    # A file closed before the truth stopped has no path in it (it reads /proc/PID/fd at the
+    # end): its fd, from the events, names it, as the fd the audit blamed with its path.
+    by_fd = {ev.get("fd"): p for p, ev in blamed.items() if ev.get("fd") is not None}
+    truth_files = {(f["path"] or by_fd.get(int(fd), "fd %s (closed)" % fd)): f
+                   for fd, f in truth["files"].items() if f["punts"] > 0}
     if not truth_files:
         print("the ground truth saw no punts: nothing was diagnosed or compared")
         return 1
