@@ -9,14 +9,13 @@
 struct finding *dir_add(const struct check *c, struct check_ctx *ctx, const struct dir_facts *df,
 			enum check_status st, const char *fmt, ...)
 {
-	char msg[1024], dev[160];
+	char dev[160];
 	struct finding *f;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	f = report_vadd(ctx->report, &c->info, st, df->resolved, fmt, ap);
 	va_end(ap);
-	f = report_add(ctx->report, &c->info, st, df->resolved, "%s", msg);
 	finding_ev_str(f, "dir", df->resolved);
 	if (fact_ok(&df->mount.e)) {
 		finding_ev_str(f, "fs", df->mount.m.fstype);

@@ -14,14 +14,12 @@
 struct finding *proc_add(const struct check *c, struct check_ctx *ctx, enum check_status st,
 			 const char *subject, const char *fmt, ...)
 {
-	char msg[2048];
 	struct finding *f;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	f = report_vadd(ctx->report, &c->info, st, subject, fmt, ap);
 	va_end(ap);
-	f = report_add(ctx->report, &c->info, st, subject, "%s", msg);
 	f->pid = ctx->proc->pid;
 	return f;
 }

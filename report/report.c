@@ -90,11 +90,10 @@ void report_set_owner(struct report *r, int pid, const char *comm, const char *u
 	o->stable = stable && unit[0];
 }
 
-struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
-			   const char *subject, const char *fmt, ...)
+struct finding *report_vadd(struct report *r, const struct check_info *c, enum check_status st,
+			    const char *subject, const char *fmt, va_list ap)
 {
 	struct finding *f;
-	va_list ap;
 
 	xarray_grow(&r->findings, &r->cap, r->nfindings + 1);
 	f = &r->findings[r->nfindings++];
@@ -102,10 +101,20 @@ struct finding *report_add(struct report *r, const struct check_info *c, enum ch
 	f->check = c;
 	f->status = st;
 	f->subject = xstrdup(subject);
-	va_start(ap, fmt);
 	f->message = xvasprintf(fmt, ap);
-	va_end(ap);
 	f->evidence = json_object_new_object();
+	return f;
+}
+
+struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
+			   const char *subject, const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = report_vadd(r, c, st, subject, fmt, ap);
+	va_end(ap);
 	return f;
 }
 

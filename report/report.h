@@ -3,6 +3,7 @@
 #define URINGLINT_REPORT_H
 
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,6 +122,10 @@ void report_free(struct report *r);
 __attribute__((format(printf, 5, 6)))
 struct finding *report_add(struct report *r, const struct check_info *c, enum check_status st,
 			   const char *subject, const char *fmt, ...);
+/* The same with a va_list, for the checks' own adders: the message is allocated, never cut. */
+__attribute__((format(printf, 5, 0)))
+struct finding *report_vadd(struct report *r, const struct check_info *c, enum check_status st,
+			    const char *subject, const char *fmt, va_list ap);
 __attribute__((format(printf, 2, 3)))
 void finding_set_fix(struct finding *f, const char *fmt, ...);
 const char *finding_fix(const struct finding *f);

@@ -46,6 +46,26 @@ static void test_o_direct(void **state)
 	expect_says("fd-o-direct", STATUS_PASS, "no writable buffered file");
 }
 
+/* A message longer than any buffer a check once formatted into is whole, its end kept. */
+static void test_long_message(void **state)
+{
+	static char path[3200];
+	struct report r;
+	struct check_ctx ctx = { .host = &hf, .plan = &plan, .proc = &pf, .report = &r, .th = &th };
+	const struct finding *f;
+
+	setup(state);
+	memset(path, 'd', sizeof(path) - 1);
+	memcpy(path, "/srv/", 5);
+	memcpy(path + sizeof(path) - 9, "/end.dat", 9);
+	report_init(&r, "audit");
+	f = proc_add(check_find("fd-o-direct"), &ctx, STATUS_SKIP, "pid 42", "not judged: %s", path);
+	assert_int_equal(strlen(f->message), strlen("not judged: ") + strlen(path));
+	assert_non_null(strstr(f->message, "/end.dat"));
+	assert_int_equal(f->pid, 42);
+	report_free(&r);
+}
+
 /* audit --watch saw io_uring requests on fd 5 (the table): reqs of them, punts punted. */
 static void watch_file5(uint64_t reqs, uint64_t writes, uint64_t punts)
 {
@@ -330,6 +350,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_o_direct),
+		cmocka_unit_test(test_long_message),
 		cmocka_unit_test(test_o_direct_watched),
 		cmocka_unit_test(test_file_punts),
 		cmocka_unit_test(test_append),
