@@ -179,6 +179,8 @@ static void owner_json(struct json_object *o, const struct proc_facts *pf)
 		json_object_object_add(c, "id", nonempty(ow->container.id));
 		json_object_object_add(c, "name", nonempty(ow->container.name));
 		json_object_object_add(c, "pod_uid", nonempty(ow->container.pod_uid));
+		json_object_object_add(c, "uid", ow->container.uid >= 0
+					 ? json_object_new_int64(ow->container.uid) : NULL);
 		json_add_bytes(c, "how", ow->how);
 	}
 	json_object_object_add(o, "unit", u);

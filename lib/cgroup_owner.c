@@ -97,9 +97,10 @@ static void pod_uid(struct cgroup_owner *o, const char *s, size_t n)
 }
 
 static void container(struct cgroup_owner *o, const char *runtime, const char *id, size_t idn,
-		      const char *name, size_t namen)
+		      const char *name, size_t namen, long uid)
 {
 	o->container.runtime = runtime;
+	o->container.uid = uid;
 	copy(o->container.id, sizeof(o->container.id), id ? id : "", id ? idn : 0);
 	copy(o->container.name, sizeof(o->container.name), name ? name : "", name ? namen : 0);
 	/* A unit outside the container is not the process's: the container's units follow. */
@@ -118,45 +119,48 @@ struct walk {
 /* Whether component c names a container; sets it in o. */
 static bool container_component(struct cgroup_owner *o, struct walk *w, const char *c, size_t n)
 {
+	/* Under a user's manager it is that user's, whatever it is named. */
+	long uid = w->user_manager ? w->uid : -1;
+
 	if (w->docker_dir) {
-		container(o, "docker", c, n, NULL, 0);
+		container(o, "docker", c, n, NULL, 0, uid);
 		return true;
 	}
 	if (w->lxc_dir) {
-		container(o, "lxc", NULL, 0, c, n);
+		container(o, "lxc", NULL, 0, c, n, uid);
 		return true;
 	}
 	if (w->kube_pod_dir) {
-		container(o, "kubernetes", c, n, NULL, 0);
+		container(o, "kubernetes", c, n, NULL, 0, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "docker-") && has_suffix(c, n, ".scope")) {
-		container(o, "docker", c + 7, n - 7 - 6, NULL, 0);
+		container(o, "docker", c + 7, n - 7 - 6, NULL, 0, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "libpod-conmon-") || has_prefix(c, n, "crio-conmon-"))
 		return false;
 	if (has_prefix(c, n, "libpod-")) {
-		container(o, "podman", c + 7, n - 7 - (has_suffix(c, n, ".scope") ? 6 : 0), NULL, 0);
+		container(o, "podman", c + 7, n - 7 - (has_suffix(c, n, ".scope") ? 6 : 0), NULL, 0, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "cri-containerd-") && has_suffix(c, n, ".scope")) {
-		container(o, "containerd", c + 15, n - 15 - 6, NULL, 0);
+		container(o, "containerd", c + 15, n - 15 - 6, NULL, 0, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "crio-") && has_suffix(c, n, ".scope")) {
-		container(o, "cri-o", c + 5, n - 5 - 6, NULL, 0);
+		container(o, "cri-o", c + 5, n - 5 - 6, NULL, 0, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "lxc.payload.") && n > 12) {
-		container(o, "lxc", NULL, 0, c + 12, n - 12);
+		container(o, "lxc", NULL, 0, c + 12, n - 12, uid);
 		return true;
 	}
 	if (has_prefix(c, n, "systemd-nspawn@") && has_suffix(c, n, ".service") && n > 15 + 8) {
 		char name[CGROUP_NAME_MAX];
 
 		unescape_unit(name, sizeof(name), c + 15, n - 15 - 8);
-		container(o, "systemd-nspawn", NULL, 0, name, strlen(name));
+		container(o, "systemd-nspawn", NULL, 0, name, strlen(name), uid);
 		return true;
 	}
 	if (w->prev && w->prevn == 13 && !memcmp(w->prev, "machine.slice", 13) &&
@@ -164,7 +168,7 @@ static bool container_component(struct cgroup_owner *o, struct walk *w, const ch
 		char name[CGROUP_NAME_MAX];
 
 		unescape_unit(name, sizeof(name), c + 8, n - 8 - 6);
-		container(o, "machine", NULL, 0, name, strlen(name));
+		container(o, "machine", NULL, 0, name, strlen(name), uid);
 		return true;
 	}
 	return false;
@@ -269,6 +273,7 @@ int cgroup_owner_parse(const char *text, struct cgroup_owner *o)
 
 	memset(o, 0, sizeof(*o));
 	o->unit.uid = -1;
+	o->container.uid = -1;
 	while (*p) {
 		size_t n = strcspn(p, "\n"), ctln, pathn;
 		const char *ctl, *path;
@@ -285,6 +290,9 @@ int cgroup_owner_parse(const char *text, struct cgroup_owner *o)
 			if (seen[id]++)
 				return -EBADMSG;
 		}
+		/* The kernel prints the v2 line last: a line after it is forged too. */
+		if (v2)
+			return -EBADMSG;
 		if (id == 0 && !ctln) {
 			v2 = path;
 			v2n = pathn;
@@ -342,6 +350,9 @@ void cgroup_container_words(const struct cgroup_owner *o, char *buf, size_t n)
 			 o->container.id, o->container.pod_uid);
 	else
 		snprintf(buf, n, "%s container %.*s", rt, short_id(o->container.id), o->container.id);
+	if (o->container.uid >= 0 && strlen(buf) + 40 < n)
+		snprintf(buf + strlen(buf), n - strlen(buf), " (rootless, user %ld)",
+			 o->container.uid);
 }
 
 void cgroup_owner_words(const struct cgroup_owner *o, char *buf, size_t n)

@@ -37,6 +37,11 @@ struct cgroup_owner {
 		char id[CGROUP_NAME_MAX];	/* a container id ("" none) */
 		char name[CGROUP_NAME_MAX];	/* lxc, nspawn or machine name ("" none) */
 		char pod_uid[64];		/* Kubernetes pod UID ("" none) */
+		/*
+		 * A container under a user's manager (user@UID.service): rootless,
+		 * that user's to run (or a scope the user named so); -1 none.
+		 */
+		long uid;
 	} container;
 	/* How it was recognised: "cgroup v2 path /system.slice/fio.service" */
 	char how[CGROUP_NAME_MAX + 64];

@@ -58,7 +58,7 @@ start no-ring
 mkcg "$CG2/system.slice/docker-$ID.scope" && echo "$pid" >"$CG2/system.slice/docker-$ID.scope/cgroup.procs"
 truth=$(grep '^0::' "/proc/$pid/cgroup")
 got=$(owner_json "$pid")
-want='null|{"how": "cgroup v2 path /system.slice/docker-'$ID'.scope", "id": "'$ID'", "name": null, "pod_uid": null, "runtime": "docker"}'
+want='null|{"how": "cgroup v2 path /system.slice/docker-'$ID'.scope", "id": "'$ID'", "name": null, "pod_uid": null, "runtime": "docker", "uid": null}'
 [ "$got" = "$want" ] && ok "docker-ID.scope: container docker $ID, no unit (its cgroup: $truth)" ||
 	bad "docker-ID.scope: the container" "got:  $got" "want: $want" "$(cat "$TMP/err")"
 "$BIN" audit "$pid" --watch 0 --fail-on never >"$TMP/docker.txt" 2>&1
@@ -81,7 +81,7 @@ start buffered
 K="$CG2/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod$POD.slice/cri-containerd-$ID.scope"
 mkcg "$K" && echo "$pid" >"$K/cgroup.procs"
 got=$(owner_json "$pid")
-want='null|{"how": "cgroup v2 path '${K#"$CG2"}'", "id": "'$ID'", "name": null, "pod_uid": "'${POD//_/-}'", "runtime": "containerd"}'
+want='null|{"how": "cgroup v2 path '${K#"$CG2"}'", "id": "'$ID'", "name": null, "pod_uid": "'${POD//_/-}'", "runtime": "containerd", "uid": null}'
 [ "$got" = "$want" ] && ok "kubepods: containerd container $ID of pod ${POD//_/-}" ||
 	bad "kubepods: the container and pod" "got:  $got" "want: $want" "$(cat "$TMP/err")"
 "$BIN" capture -o "$TMP/cap-kube" --pid "$pid" >/dev/null 2>"$TMP/err"
@@ -93,7 +93,7 @@ if [ -e /sys/fs/cgroup/systemd/cgroup.procs ] && [ "$CG2" != /sys/fs/cgroup ]; t
 	start buffered
 	mkcg "/sys/fs/cgroup/systemd/docker/$ID" && echo "$pid" >"/sys/fs/cgroup/systemd/docker/$ID/cgroup.procs"
 	got=$(owner_json "$pid")
-	want='null|{"how": "cgroup v1 name=systemd path /docker/'$ID'", "id": "'$ID'", "name": null, "pod_uid": null, "runtime": "docker"}'
+	want='null|{"how": "cgroup v1 name=systemd path /docker/'$ID'", "id": "'$ID'", "name": null, "pod_uid": null, "runtime": "docker", "uid": null}'
 	[ "$got" = "$want" ] && ok "v1 name=systemd /docker/ID: container docker" ||
 		bad "v1 name=systemd /docker/ID" "got:  $got" "want: $want" "$(grep name=systemd "/proc/$pid/cgroup")"
 	echo "$pid" >/sys/fs/cgroup/systemd/cgroup.procs

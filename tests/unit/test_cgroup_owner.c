@@ -109,6 +109,18 @@ static void test_containers(void **state)
 	assert_string_equal(o.container.runtime, "docker");
 	assert_string_equal(o.how, "cgroup v1 path /docker/feed");
 
+	/*
+	 * Under a user's manager a container is rootless, that user's: a user can
+	 * name a scope of its own docker-ID.scope, so the uid is kept and said.
+	 */
+	assert_int_equal(parse("0::/user.slice/user-1000.slice/user@1000.service/user.slice/"
+			       "libpod-abcdef0123456789.scope\n"), 0);
+	assert_string_equal(o.container.runtime, "podman");
+	assert_int_equal(o.container.uid, 1000);
+	cgroup_container_words(&o, w, sizeof(w));
+	assert_string_equal(w, "podman container abcdef012345 (rootless, user 1000)");
+	assert_int_equal(parse("0::/system.slice/docker-abcdef0123456789.scope\n"), 0);
+	assert_int_equal(o.container.uid, -1);
 	assert_int_equal(parse("0::/machine.slice/libpod-5555.scope/container\n"), 0);
 	assert_string_equal(o.container.runtime, "podman");
 	assert_string_equal(o.container.id, "5555");
@@ -175,6 +187,9 @@ static void test_garbage(void **state)
 	assert_int_equal(parse("0::relative\n"), -EBADMSG);
 	assert_int_equal(parse("x::/a\n"), -EBADMSG);
 	assert_int_equal(parse("0::/a\n\n0::/b\n"), -EBADMSG);
+	/* The kernel prints the v2 line last: a v1 line after it was not the kernel's. */
+	assert_int_equal(parse("0::/a\n1:name=systemd:/system.slice/sshd.service\n"), -EBADMSG);
+	assert_int_equal(parse("1:name=systemd:/b\n0::/a\n"), 0);
 	/*
 	 * A directory named with a newline and a whole line: the kernel prints
 	 * the path raw, so the forged line is a second line of hierarchy 0.
