@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,22 @@ static unsigned int auto_watch(const struct sysroot *sr, const struct proc_facts
 	return WATCH_AUTO_SECONDS;
 }
 
+/*
+ * The watch's spans into the trace, its threads named as they are now: the
+ * workers it saw start are named too (the verdicts keep the reading before).
+ */
+static int keep_trace(const struct sysroot *sr, struct proc_facts *pf, struct watch_trace *trace)
+{
+	struct proc_threads now = { 0 };
+	int err;
+
+	proc_threads_collect(sr, pf->pid, &now);
+	err = watch_trace_take(trace, pf->pid, pf->comm, pf->watch,
+			       fact_ok(&now.e) ? &now : &pf->threads);
+	proc_threads_free(&now);
+	return err;
+}
+
 static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
 		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net,
 		     struct watch_trace *trace)
@@ -114,6 +131,7 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	struct proc_collect how = { .need = watch && watch != WATCH_AUTO ? NULL : audit_file_need,
 				    .arg = ctx, .net = net };
 	struct proc_facts pf;
+	bool trace_lost = false;
 	int ret = 0;
 
 	/* The last process's pf was here too: its application is not this one's. */
@@ -131,15 +149,18 @@ static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned i
 	}
 	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie) {
 		proc_facts_watch(sr, &pf, watch, trace != NULL);
-		if (trace && pf.watch &&
-		    watch_trace_take(trace, pf.pid, pf.comm, pf.watch, &pf.threads))
-			ret = EXIT_CANNOT;
+		if (trace && pf.watch && keep_trace(sr, &pf, trace)) {
+			error_msg("out of memory keeping the trace of pid %d", (int)pid);
+			trace_lost = true;
+		}
 	}
 	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
 		report_note(ctx->report, "pid %d exited during the audit and is left out", (int)pid);
 		proc_facts_free(&pf);
-		return 0;
+		return trace_lost ? EXIT_CANNOT : 0;
 	}
+	if (trace_lost)
+		ret = EXIT_CANNOT;
 	if (pf.e.err == -ESRCH) {
 		error_msg("pid %d: no such process", (int)pid);
 		ret = EXIT_CANNOT;
@@ -291,6 +312,28 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 	return 0;
 }
 
+/*
+ * Whether two output names are one file: the same name in the same directory
+ * (by device and inode, so "./r.json" and "/tmp/r.json" are one), or one inode.
+ */
+static bool same_file_name(const char *a, const char *b)
+{
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	char *da = ba ? strndup(a, ba == a ? 1 : (size_t)(ba - a)) : strdup(".");
+	char *db = bb ? strndup(b, bb == b ? 1 : (size_t)(bb - b)) : strdup(".");
+	struct stat sa, sb;
+	bool same = false;
+
+	if (da && db && !stat(da, &sa) && !stat(db, &sb))
+		same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		       !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+	if (!same && !stat(a, &sa) && !stat(b, &sb))
+		same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	free(da);
+	free(db);
+	return same || !strcmp(a, b);
+}
+
 int cmd_audit(int argc, char **argv, struct global_opts *g)
 {
 	struct collect_opts copts = { 0 };
@@ -341,12 +384,10 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 				  "or --exec");
 		goto out_args;
 	}
-	if (a.trace && g->output && !strcmp(a.trace, g->output)) {
+	if (a.trace && g->output && same_file_name(a.trace, g->output)) {
 		ret = usage_error("--trace and -o name one file: give each its own");
 		goto out_args;
 	}
-	if (a.trace)
-		g->trace = &trace;
 	if (a.exec) {
 		if (optind >= argc || a.all || a.watch_given) {
 			ret = usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
@@ -364,6 +405,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 					     .ndata_paths = a.ndata_paths };
 		ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts,
 					  .th = &g->cfg->th, .report = &r };
+		g->trace = a.trace ? &trace : NULL;
 		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &ctx);
 		cmd_host_report_free(hf, &r);
 		goto out_trace;
@@ -391,6 +433,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
 	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
 				  .report = &r };
+	g->trace = a.trace ? &trace : NULL;
 	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
 	if (!ret)
 		ret = cmd_finish_report(g, &r, gone);
@@ -399,9 +442,9 @@ out_trace:
 	/* The trace after the report, whose exit status stands unless the trace cannot be written. */
 	if (a.trace && g->trace && cmd_write_file(a.trace, watch_trace_write, &trace))
 		ret = EXIT_CANNOT;
+out_args:
 	watch_trace_free(&trace);
 	g->trace = NULL;
-out_args:
 	free(a.pids);
 	free(a.data_paths);
 	return ret;

@@ -117,9 +117,10 @@ static void json_put_raw_key(struct json_put *j, const char *key, size_t klen, c
 	json_put_raw(j, v);
 }
 
-static uint64_t since(const struct watch_trace_proc *p, uint64_t t)
+/* One time zero for every process: the first window of the first watched (one clock). */
+static uint64_t since(uint64_t t0, uint64_t t)
 {
-	return t >= p->t0 ? t - p->t0 : 0;
+	return t >= t0 ? t - t0 : 0;
 }
 
 static void put_sep(struct json_put *j, bool *first)
@@ -180,7 +181,7 @@ static void put_threads(struct json_put *j, bool *first, const struct watch_trac
 }
 
 static void put_span(struct json_put *j, bool *first, const struct watch_trace_proc *p,
-		     const struct ut_span *s, uint64_t id)
+		     const struct ut_span *s, uint64_t id, uint64_t t0)
 {
 	char ob[24];
 	const char *op = op_of(p, s->opcode, ob, sizeof(ob));
@@ -206,7 +207,7 @@ static void put_span(struct json_put *j, bool *first, const struct watch_trace_p
 		json_put_int(j, "id", (int64_t)id);
 		json_put_int(j, "pid", s->pid);
 		json_put_int(j, "tid", s->tid);
-		put_us(j, JSON_PUT_KEY("ts"), since(p, e ? s->end : s->start));
+		put_us(j, JSON_PUT_KEY("ts"), since(t0, e ? s->end : s->start));
 		if (!e) {
 			json_put_key(j, JSON_PUT_KEY("args"));
 			json_put_begin(j);
@@ -255,7 +256,7 @@ static void put_span(struct json_put *j, bool *first, const struct watch_trace_p
 		json_put_string(j, "cat", cat);
 		json_put_int(j, "pid", s->pid);
 		json_put_int(j, "tid", e == 2 ? s->done_tid : e ? s->worker : s->tid);
-		put_us(j, JSON_PUT_KEY("ts"), since(p, e == 2 ? s->end : e ? s->worker_time : s->start));
+		put_us(j, JSON_PUT_KEY("ts"), since(t0, e == 2 ? s->end : e ? s->worker_time : s->start));
 		json_put_key(j, JSON_PUT_KEY("args"));
 		json_put_begin(j);
 		json_put_string(j, "op", op);
@@ -269,12 +270,17 @@ int watch_trace_write(FILE *out, const void *data)
 {
 	const struct watch_trace *t = data;
 	struct json_put j;
-	uint64_t id = 0, spans = 0, dropped = 0;
+	uint64_t id = 0, spans = 0, dropped = 0, t0 = 0;
+	pid_t *kids = NULL;
+	size_t nkids, kids_cap = 0;
 	bool first = true;
 	char buf[96];
 	size_t i, k;
 	int err;
 
+	for (i = 0; i < t->n; i++)
+		if (t->v[i].t0 && (!t0 || t->v[i].t0 < t0))
+			t0 = t->v[i].t0;
 	json_put_init(&j, out);
 	json_put_raw(&j, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
 	for (i = 0; i < t->n; i++) {
@@ -282,18 +288,26 @@ int watch_trace_write(FILE *out, const void *data)
 
 		snprintf(buf, sizeof(buf), "%s (pid %d)", p->comm, (int)p->pid);
 		put_name(&j, &first, "process_name", p->pid, p->pid, buf);
-		/* The children of an --exec submit under their own pids: each is named too. */
-		for (k = 0; k < p->nspans; k++)
-			if (p->spans[k].pid != p->pid &&
-			    (k == 0 || p->spans[k - 1].pid != p->spans[k].pid)) {
-				snprintf(buf, sizeof(buf), "pid %d (a child of %d)", (int)p->spans[k].pid,
-					 (int)p->pid);
-				put_name(&j, &first, "process_name", p->spans[k].pid, p->spans[k].pid,
-					 buf);
-			}
+		/* The children of an --exec submit under their own pids: each is named once. */
+		nkids = 0;
+		for (k = 0; k < p->nspans; k++) {
+			pid_t kid = p->spans[k].pid;
+			size_t m;
+
+			if (kid == p->pid)
+				continue;
+			for (m = 0; m < nkids && kids[m] != kid; m++)
+				;
+			if (m < nkids)
+				continue;
+			xarray_grow(&kids, &kids_cap, nkids + 1);
+			kids[nkids++] = kid;
+			snprintf(buf, sizeof(buf), "pid %d (a child of %d)", (int)kid, (int)p->pid);
+			put_name(&j, &first, "process_name", kid, kid, buf);
+		}
 		put_threads(&j, &first, p);
 		for (k = 0; k < p->nspans; k++)
-			put_span(&j, &first, p, &p->spans[k], ++id);
+			put_span(&j, &first, p, &p->spans[k], ++id, t0);
 		spans += p->nspans;
 		dropped += p->dropped;
 		if (json_put_flush(&j))
@@ -331,6 +345,7 @@ int watch_trace_write(FILE *out, const void *data)
 	json_put_raw(&j, "}\n");
 	err = json_put_flush(&j);
 	json_put_free(&j);
+	free(kids);
 	return err;
 }
 

@@ -21,9 +21,10 @@
  * instants ("i") mark its submit on the submitter's track, its run on an
  * io-wq worker's track when the events show the worker (it took the
  * request's file after the punt, as with IOSQE_ASYNC), and its CQE on the
- * track of the thread that posted it (task work: the submitter's, for a
- * punted request too, on 6.18). Times are in microseconds from the first
- * sampling window.
+ * track of the thread that posted it (for a punted request, the worker on a
+ * plain ring, the submitter's task work on a DEFER_TASKRUN one). Times are in microseconds from the first
+ * sampling window of the first process watched: processes watched one after
+ * another follow one another on the timeline.
  */
 
 /* The spans of one watched process, taken out of its watch. */
@@ -46,7 +47,7 @@ struct watch_trace_proc {
 		char comm[64];
 	} *threads;
 	size_t nthreads;
-	uint64_t t0;			/* CLOCK_MONOTONIC ns of its first sampling window */
+	uint64_t t0;			/* CLOCK_MONOTONIC ns of its first sampling window, 0 none */
 	double seconds_watched, seconds_sampled;
 	unsigned int nwindows;
 };

@@ -778,8 +778,11 @@ static void forget_ring_reqs(struct uring_trace *ut, uint64_t ctx)
 	size_t i;
 
 	for (i = 0; i < ut->reqs_cap; i++)
-		if (ut->reqs[i].req && ut->reqs[i].ctx == ctx)
+		if (ut->reqs[i].req && ut->reqs[i].ctx == ctx) {
+			if (ut->keep_spans && !ut->reqs[i].completed)
+				keep_span(ut, &ut->reqs[i], NULL, 0);
 			ut->reqs[i].ctx = 0;
+		}
 }
 
 /* A ring set up while watched: the only event that carries its setup flags. */

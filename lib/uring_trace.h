@@ -166,7 +166,7 @@ struct ut_span {
 	bool completed;
 };
 
-/* Spans kept at most: 48 bytes each here, about 600 in the file. */
+/* Spans kept at most, per watch: 56 bytes each here, about 600 in the file. */
 #define UT_MAX_SPANS (1u << 18)
 
 /* A thread seen entering io_uring_enter or running io_uring's task work. */

@@ -33,9 +33,9 @@ rc=$?
 [ "$rc" -eq 2 ] && [ ! -e "$TMP/t.json" ] && [ "$(grep -cv "^Try " "$TMP/err")" -eq 1 ] &&
 	ok "--trace with --root: exit 2, nothing written ($(head -1 "$TMP/err"))" ||
 	bad "--trace with --root" "rc $rc" "$(cat "$TMP/err")"
-"$BIN" audit 1 --watch 1 --trace "$TMP/same" -o "$TMP/same" >/dev/null 2>"$TMP/err"
+"$BIN" audit 1 --watch 1 --trace "$TMP/same" -o "$TMP/./same" >/dev/null 2>"$TMP/err"
 rc=$?
-[ "$rc" -eq 2 ] && grep -q "name one file" "$TMP/err" && ok "--trace and -o of one name: exit 2" ||
+[ "$rc" -eq 2 ] && grep -q "name one file" "$TMP/err" && ok "--trace and -o of one file, spelt two ways: exit 2" ||
 	bad "--trace and -o of one name" "rc $rc" "$(cat "$TMP/err")"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v fio >/dev/null; then

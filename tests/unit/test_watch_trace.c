@@ -49,6 +49,11 @@ static struct json_object *event(struct json_object *o, const char *ph, const ch
 	return NULL;
 }
 
+static double ts_of(struct json_object *e)
+{
+	return json_object_get_double(json_object_object_get(e, "ts"));
+}
+
 static int64_t num(struct json_object *e, const char *k)
 {
 	return json_object_get_int64(json_object_object_get(e, k));
@@ -149,6 +154,49 @@ static void test_spans(void **state)
 	free(w);
 }
 
+/* Two processes watched one after the other share one time zero; a child is named once. */
+static void test_two_processes(void **state)
+{
+	struct watch_trace t = { 0 };
+	struct json_object *o, *ev;
+	size_t i, kid_names = 0;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct punt_watch *w = calloc(1, sizeof(*w));
+		size_t n;
+
+		w->nwindows = 1;
+		w->windows[0].start = k ? 3000000 : 1000000;
+		w->ut.spans = calloc(3, sizeof(*w->ut.spans));
+		w->ut.nspans = w->ut.spans_cap = 3;
+		for (n = 0; n < 3; n++)
+			/* The second's spans alternate between it and a child of its own. */
+			w->ut.spans[n] = (struct ut_span){
+				.start = w->windows[0].start + 1000, .end = w->windows[0].start + 2000,
+				.pid = k && n % 2 ? 300 : 100 + k, .tid = k && n % 2 ? 300 : 100 + k,
+				.done_tid = 100 + k, .fd = -1, .opcode = 1, .completed = true };
+		assert_int_equal(watch_trace_take(&t, 100 + k, "p", w, NULL), 0);
+		punt_watch_free(w);
+		free(w);
+	}
+	o = written(&t);
+	/* 1 us after the first's window, and 2 ms + 1 us for the second: one timeline. */
+	assert_true(ts_of(event(o, "b", NULL, 0)) == 1.0);
+	assert_true(ts_of(event(o, "b", NULL, 3)) == 2001.0);
+	ev = json_object_object_get(o, "traceEvents");
+	for (i = 0; i < json_object_array_length(ev); i++) {
+		struct json_object *e = json_object_array_get_idx(ev, i);
+
+		kid_names += !strcmp(json_object_get_string(json_object_object_get(e, "name")),
+				     "process_name") && num(e, "pid") == 300;
+	}
+	assert_int_equal(kid_names, 1);
+	json_object_put(o);
+	watch_trace_free(&t);
+}
+
 static void test_empty(void **state)
 {
 	struct watch_trace t = { 0 };
@@ -165,6 +213,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_two_processes),
 		cmocka_unit_test(test_empty),
 	};
 
