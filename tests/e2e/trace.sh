@@ -81,14 +81,18 @@ a=$!
 # The truth inside the watch: every punt it sees, the watch sees too.
 sleep 0.5
 python3 "$TRUTH" start "trace$pid" "$pid" || bad "ground truth starts"
+# The io-wq workers /proc lists, every 100 ms until the watch ends (a slow host starts
+# new ones late in it).
 : >"$TMP/workers"
-for _ in $(seq 25); do
+workers_now() {
 	for t in /proc/"$pid"/task/*; do
 		case $(cat "$t/comm" 2>/dev/null) in iou-wrk-*) echo "${t##*/}" >>"$TMP/workers" ;; esac
 	done
-	sleep 0.1
-done
+}
+for _ in $(seq 25); do workers_now; sleep 0.1; done
 python3 "$TRUTH" stop "trace$pid" "$pid" >"$TMP/fio.truth"
+while kill -0 "$a" 2>/dev/null; do workers_now; sleep 0.1; done
+workers_now
 wait "$a"
 rc=$?
 kill "$fio_pid" 2>/dev/null
