@@ -76,6 +76,16 @@ done
 export PATHOLOGY_NET_PACE_MS=5
 for mode in async buffered-fd extending shared-ring setup-churn net-echo-async multishot-dry; do
 	start "$mode" "$data/watch-$mode" || continue
+	# shared-ring says "ready" before it starts its threads, and each thread says itself
+	# before it submits: under a loaded emulator that took longer than the pause below
+	# (a CI run saw no request in the 2 s watched). Wait for all three.
+	if [ "$mode" = shared-ring ]; then
+		i=0
+		while [ "$(grep -c '^thread' "$ready")" -lt 3 ] && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	fi
 	sleep 0.5
 	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never
 	stop
