@@ -98,12 +98,21 @@ sq_times=$(uname -r | awk -F. '{print ($1 * 100 + $2 >= 609)}')
 # (pathology clean), so whatever else runs, neither waits for the other.
 if start clean; then
 	before= after=
-	[ "$sq_times" = 1 ] && rfd=$(ring_fd "$pid") && before=$(ring_counters "$pid" "$rfd")
 	# One CPU cannot keep the SQPOLL thread and its submitter apart.
 	clean_skip=sqpoll-cpu-placement
 	[ "$ncpu" -lt 2 ] && clean_skip=$clean_skip,sqpoll-submitter-cpu
-	run "clean" 0 "$BIN" audit "$pid" --skip "$clean_skip" --format json
-	[ "$sq_times" = 1 ] && after=$(ring_counters "$pid" "$rfd")
+	# A window in which the device held every request (none taken or completed, some
+	# pending: the check says so and skips) shows nothing of the ring's work; a
+	# loaded disk does that now and then. Such a window is audited again, up to 3 times.
+	for try in 1 2 3; do
+		[ "$sq_times" = 1 ] && rfd=$(ring_fd "$pid") && before=$(ring_counters "$pid" "$rfd")
+		run "clean" 0 "$BIN" audit "$pid" --skip "$clean_skip" --format json || break
+		[ "$sq_times" = 1 ] && after=$(ring_counters "$pid" "$rfd")
+		jq -e '.findings[] | select(.id == "sqpoll-busy-ratio" and .status == "skip") |
+			.evidence.sqes_taken == 0 and .evidence.cqes_posted == 0 and .evidence.pending > 0' \
+			"$TMP/out" >/dev/null || break
+		echo "note clean: try $try: the device held every request through the window; again"
+	done
 	if jq -e '[.findings[] | select(.status == "warn" or .status == "fail" or .status == "error")] | length == 0' "$TMP/out" >/dev/null; then
 		ok "clean: no warn or fail"
 	else
