@@ -610,8 +610,8 @@ static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
 	free(fds);
 }
 
-void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
-			struct proc_facts *pf)
+void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
+		       struct proc_facts *pf)
 {
 	char path[64];
 
@@ -645,21 +645,57 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 	collect_file_details(sr, how, pf);
 	collect_devices(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
-	/*
-	 * The window comes after the heavy reads (FIEMAP, libproc2): on a small
-	 * host the audit's own CPU would otherwise be in what it measures.
-	 */
+}
+
+void proc_facts_window_begin(const struct sysroot *sr, struct proc_facts *pf)
+{
+	if (pf->kernel_thread || pf->zombie || pf->e.err)
+		return;
 	window_begin(sr, pf);
+}
+
+void proc_facts_window_end(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char path[64];
+
+	if (pf->kernel_thread || pf->zombie || pf->e.err)
+		return;
 	kind_io_threads(pf);
-	proc_window_end(sr, pid, &pf->window);
+	proc_window_end(sr, pf->pid, &pf->window);
 
 	/* Gone or dead now? Then some of the above comes from a dying process. */
-	snprintf(path, sizeof(path), "proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "proc/%d/stat", (int)pf->pid);
 	if (sr->live) {
 		struct proc_thread t;
 
 		if (proc_stat_read(sr, path, &t, NULL) || t.state == 'Z' || t.state == 'X')
 			pf->incomplete = true;
+	}
+}
+
+void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
+			struct proc_facts *pf)
+{
+	proc_facts_gather(sr, pid, how, pf);
+	/*
+	 * The window comes after the heavy reads (FIEMAP, libproc2): on a small
+	 * host the audit's own CPU would otherwise be in what it measures.
+	 */
+	proc_facts_window_begin(sr, pf);
+	proc_facts_window_end(sr, pf);
+}
+
+void proc_facts_complete_files(const struct sysroot *sr, struct proc_facts *pf)
+{
+	size_t i;
+
+	for (i = 0; sr->live && i < pf->nfiles; i++) {
+		struct proc_file *f = &pf->files[i];
+
+		/* Spared by the need filter: neither read in full, nor a read-only plain file. */
+		if (f->ext_err == -ECANCELED && !f->size_known &&
+		    !(f->type == PFILE_REGULAR && !proc_writable(f) && !f->registered))
+			collect_file_detail(sr, pf, f);
 	}
 }
 
@@ -750,102 +786,6 @@ const struct proc_device *proc_facts_device(const struct proc_facts *pf, const s
 		if (pf->devices.v[i].major == m->major && pf->devices.v[i].minor == m->minor)
 			return &pf->devices.v[i];
 	return NULL;
-}
-
-void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
-		      bool keep_spans)
-{
-	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
-	bool listens;
-	size_t i;
-
-	pf->watch = calloc(1, sizeof(*pf->watch));
-	if (!pf->watch || !fds) {
-		free(fds);
-		return;
-	}
-	/* The rings known now have their queues' fill read through the watch. */
-	for (i = 0; i < pf->nrings; i++)
-		fds[i] = pf->rings[i].fd;
-	punt_watch_fill_fds(pf->watch, fds, pf->nrings);
-	free(fds);
-	pf->watch->keep_spans = keep_spans;
-	/* The namespace's listen counters around the watch, for a delta that is now. */
-	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
-	if (listens)
-		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.begin);
-	punt_watch_run(pf->pid, seconds, pf->watch);
-	if (listens) {
-		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
-		pf->sockets.netstat.watched = true;
-	}
-	ring_match(pf, pf->watch);
-	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
-}
-
-/* A ring's kernel-side positions now: false when its fdinfo has none to give. */
-static bool ring_positions(const struct sysroot *sr, pid_t pid, int fd, uint32_t *sq,
-			   uint32_t *cq)
-{
-	struct uring_fdinfo u = { 0 };
-	char *text;
-	size_t len;
-	bool ok;
-
-	if (sysroot_read_filef(sr, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid, fd))
-		return false;
-	ok = !uring_fdinfo_parse(text, &u) && u.has_ring_state;
-	*sq = u.cached_sq_head;
-	*cq = u.cached_cq_tail;
-	uring_fdinfo_free(&u);
-	free(text);
-	return ok;
-}
-
-bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *pf, char *why,
-			    size_t whysz)
-{
-	const struct proc_window *win = &pf->window;
-	unsigned int ran = 0, stuck = 0;
-	size_t i;
-
-	why[0] = '\0';
-	if (!sr->live || !fact_ok(&pf->e) || pf->kernel_thread || pf->zombie || !pf->nrings)
-		return false;
-	for (i = 0; fact_ok(&win->e) && i < win->nthreads; i++) {
-		uint64_t run, wait;
-
-		if (win->threads[i].kind == THREAD_IOU_WRK &&
-		    window_thread_times(&win->threads[i], &run, &wait) && run)
-			ran++;
-	}
-	if (ran || (fact_ok(&win->e) && win->new_workers)) {
-		snprintf(why, whysz, "io-wq workers %s in its window", ran ? "ran" : "started");
-		return true;
-	}
-	for (i = 0; i < pf->threads.n; i++)
-		stuck += pf->threads.v[i].state == 'D' && !pf->threads.v[i].d_transient;
-	if (stuck) {
-		snprintf(why, whysz, "%u thread%s in D state", stuck, stuck == 1 ? " is" : "s are");
-		return true;
-	}
-	for (i = 0; i < pf->nrings; i++) {
-		const struct proc_ring *r = &pf->rings[i];
-		uint32_t sq, cq;
-
-		if (!fact_ok(&r->e) || r->busy || !r->u.has_ring_state)
-			continue;
-		if (!r->u.cached_sq_head && !r->u.sq_tail && !r->u.cached_cq_tail) {
-			snprintf(why, whysz, "ring fd %d never took a request", r->fd);
-			return true;
-		}
-		if (ring_positions(sr, pf->pid, r->fd, &sq, &cq) &&
-		    (sq != r->u.cached_sq_head || cq != r->u.cached_cq_tail)) {
-			snprintf(why, whysz, "ring fd %d took requests while it was read", r->fd);
-			return true;
-		}
-	}
-	return false;
 }
 
 size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)

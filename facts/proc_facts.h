@@ -161,8 +161,22 @@ struct proc_collect {
 	struct net_cache *net;
 };
 
+/* All of it: what proc_facts_gather reads, then the window over it. */
 void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
 			struct proc_facts *pf);
+/*
+ * The same in parts, for many processes in one window: everything but the
+ * window (the heavy reads), then the window's first reading, then its last
+ * (which sleeps what is left of PROC_WINDOW_MS since the first). The
+ * window comes after the heavy reads: on a small host the audit's own CPU
+ * would otherwise be in what it measures.
+ */
+void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
+		       struct proc_facts *pf);
+void proc_facts_window_begin(const struct sysroot *sr, struct proc_facts *pf);
+void proc_facts_window_end(const struct sysroot *sr, struct proc_facts *pf);
+/* Live: the files a need filter spared, read in full (a watch decides which are data). */
+void proc_facts_complete_files(const struct sysroot *sr, struct proc_facts *pf);
 void proc_facts_free(struct proc_facts *pf);
 /*
  * The process a task id belongs to (its Tgid): a thread's id, as top -H
@@ -182,6 +196,15 @@ bool proc_leader_alive(const struct sysroot *sr, pid_t pid);
  */
 void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans);
+/*
+ * Watches n processes in one window, each for seconds[i] (0: not watched),
+ * on a thread each, all started together: the time to a verdict does not
+ * grow with their number. The sample buffers' budget is shared among them.
+ * Returns 0, or -errno when threads could not be made: the processes left
+ * were then watched after the others, one at a time.
+ */
+int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
+			  const unsigned int *seconds, size_t n, bool keep_spans);
 
 /*
  * Whether what a plain audit read of pf needs a watch to be explained: io-wq

@@ -35,8 +35,6 @@ static void sleep_ms(long ms)
 
 	nanosleep(&ts, NULL);
 }
-/* Sample buffers for all threads together; see tp_stream_open. */
-#define RING_BUDGET (64u << 20)
 #define TICK_MS 10
 /* A sample this recent may still be being written on another CPU: next tick. */
 #define SETTLE_NS 2000000ull
@@ -351,6 +349,16 @@ static void raise_nofile(void)
 	}
 }
 
+void punt_watch_prepare(void)
+{
+	struct uring_trace ut;
+	char why[256];
+
+	raise_nofile();
+	if (!uring_trace_init(&ut, why, sizeof(why)))
+		uring_trace_free(&ut);
+}
+
 /* Sampling on for part of each cycle, as long as the rate allows. */
 struct sample_cycle {
 	uint64_t cycle_start;		/* when this cycle began */
@@ -469,7 +477,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	window_open(w, start);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	err = (ex ? tp_stream_open_inherit : tp_stream_open)(
-		&s, pid, fmts, n, RING_BUDGET, (int)punt_k,
+		&s, pid, fmts, n, w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET, (int)punt_k,
 		uring_trace_always_async_filter(w->kernel_async_filter, sizeof(w->kernel_async_filter))
 			? NULL : w->kernel_async_filter);
 	if (err) {
@@ -670,11 +678,13 @@ void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 {
 	struct watch_fill *fills = w->fills;
 	size_t nfills = w->nfills, left_out = w->fills_left_out;
+	size_t budget = w->ring_budget;
 	bool keep = w->keep_spans;
 
-	/* All but the rings the caller named for their queue fill, and whether spans are kept. */
+	/* All but what the caller set: the rings whose fill to read, spans, the budget. */
 	memset(w, 0, sizeof(*w));
 	w->keep_spans = keep;
+	w->ring_budget = budget;
 	w->fills = fills;
 	w->nfills = nfills;
 	w->fills_left_out = left_out;

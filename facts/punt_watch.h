@@ -108,7 +108,15 @@ struct punt_watch {
 	struct watch_ring_match *matches;
 	/* Set before the watch: keep each request's span for a trace file (ut.spans). */
 	bool keep_spans;
+	/*
+	 * Set before the watch: the bytes of sample buffers for all its threads,
+	 * 0 for PUNT_WATCH_BUDGET (less when other processes are watched beside).
+	 */
+	size_t ring_budget;
 };
+
+/* Sample buffers for all the threads of one watch; see tp_stream_open. */
+#define PUNT_WATCH_BUDGET (64u << 20)
 
 struct watch_fill {
 	int fd;
@@ -163,6 +171,14 @@ int64_t watch_fill_inflight_max(const struct watch_fill *f);
  * process exits.
  */
 void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w);
+
+/*
+ * What must be done once before watches run on threads of their own: the
+ * fd limit raised, and tracefs mounted privately when it is not mounted,
+ * which needs unshare(CLONE_NEWNS), refused to a process of several
+ * threads. A failure here is said again by each watch (fallback_why).
+ */
+void punt_watch_prepare(void);
 
 /* A program run under the watch (audit --exec). */
 struct watch_exec {
