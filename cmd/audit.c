@@ -36,8 +36,9 @@ const struct cmd_option audit_options[] = {
 	{ "watch", 0, OPT_WATCH, ARG_VALUE, "SECONDS", NULL, 0,
 	  "--watch counts punts on the live system",
 	  "count punts to io-wq per second, per opcode and per file\nfor SECONDS (root; "
-	  "new iou-wrk threads otherwise); 0 never;\nwithout it, a named process is watched "
-	  "for 2 s when\nwhat its audit read needs a watch (root)" },
+	  "new iou-wrk threads otherwise); 0 never;\nwithout it, a process is watched "
+	  "for 2 s when\nwhat its audit read needs a watch (root); many\nprocesses in "
+	  "one window" },
 	{ "exec", 0, OPT_EXEC, ARG_NONE, NULL, NULL, 0, "--exec runs a program on the live system",
 	  "run the program after --, watched from its start to its\nend (root): every ring's setup "
 	  "flags; exits with its status" },
@@ -75,11 +76,6 @@ static enum proc_file_need audit_file_need(const struct proc_facts *pf, const st
 	return proc_file_need(ctx, f);
 }
 
-/*
- * Audits one process into the report. A process the user named returns
- * EXIT_CANNOT when it is gone or went; one found by the scan (--all,
- * report) may end at any moment on a busy host: it is left out with a note.
- */
 /*
  * Without --watch: whether this process needs a watch, and then whether
  * one can be had (root, on the live system). Returns the seconds to watch,
@@ -123,63 +119,80 @@ static int keep_trace(const struct sysroot *sr, struct proc_facts *pf, struct wa
 	return err;
 }
 
-static int audit_pid(const struct sysroot *sr, pid_t pid, bool named, unsigned int watch,
-		     struct check_ctx *ctx, const struct check_policy *pol, struct net_cache *net,
-		     struct watch_trace *trace)
+/*
+ * Reads one process, all but its window. Unless it is watched whatever it
+ * shows, only what the checks need of its files is read.
+ */
+static void audit_gather(const struct sysroot *sr, pid_t pid, unsigned int watch,
+			 struct check_ctx *ctx, struct net_cache *net, struct proc_facts *pf)
 {
 	/* A watch decides afterwards which files are data: it has them all read. */
 	struct proc_collect how = { .need = watch && watch != WATCH_AUTO ? NULL : audit_file_need,
 				    .arg = ctx, .net = net };
-	struct proc_facts pf;
-	bool trace_lost = false;
-	int ret = 0;
 
 	/* The last process's pf was here too: its application is not this one's. */
 	check_ctx_set_proc(ctx, NULL);
-	proc_facts_collect(sr, pid, &how, &pf);
-	if (watch == WATCH_AUTO) {
-		watch = named ? auto_watch(sr, &pf, ctx) : 0;
-		if (watch) {
-			/* Read again with every file's details, which the watch's verdicts need. */
-			proc_facts_free(&pf);
-			check_ctx_set_proc(ctx, NULL);
-			how.need = NULL;
-			proc_facts_collect(sr, pid, &how, &pf);
-		}
+	proc_facts_gather(sr, pid, &how, pf);
+	check_ctx_set_proc(ctx, NULL);
+}
+
+/* The seconds to watch pf: those asked, or with none asked, what its reading needs. */
+static unsigned int audit_watch_seconds(const struct sysroot *sr, struct proc_facts *pf,
+					unsigned int watch, struct check_ctx *ctx)
+{
+	if (!watch || !fact_ok(&pf->e) || pf->kernel_thread || pf->zombie)
+		return 0;
+	if (watch != WATCH_AUTO)
+		return watch;
+	watch = auto_watch(sr, pf, ctx);
+	/* Read with every file's details, which the watch's verdicts need. */
+	if (watch)
+		proc_facts_complete_files(sr, pf);
+	return watch;
+}
+
+/*
+ * Judges one process, read and watched, into the report. A process the
+ * user named returns EXIT_CANNOT when it is gone or went; one found by the
+ * scan (--all, report) may end at any moment on a busy host: it is left
+ * out with a note.
+ */
+static int audit_judge(const struct sysroot *sr, struct proc_facts *pf, bool named,
+		       struct check_ctx *ctx, const struct check_policy *pol,
+		       struct watch_trace *trace)
+{
+	pid_t pid = pf->pid;
+	bool trace_lost = false;
+	int ret = 0;
+
+	if (trace && pf->watch && keep_trace(sr, pf, trace)) {
+		error_msg("out of memory keeping the trace of pid %d", (int)pid);
+		trace_lost = true;
 	}
-	if (watch && fact_ok(&pf.e) && !pf.kernel_thread && !pf.zombie) {
-		proc_facts_watch(sr, &pf, watch, trace != NULL);
-		if (trace && pf.watch && keep_trace(sr, &pf, trace)) {
-			error_msg("out of memory keeping the trace of pid %d", (int)pid);
-			trace_lost = true;
-		}
-	}
-	if (!named && (pf.e.err == -ESRCH || pf.incomplete)) {
+	if (!named && (pf->e.err == -ESRCH || pf->incomplete)) {
 		report_note(ctx->report, "pid %d exited during the audit and is left out", (int)pid);
-		proc_facts_free(&pf);
 		return trace_lost ? EXIT_CANNOT : 0;
 	}
 	if (trace_lost)
 		ret = EXIT_CANNOT;
-	if (pf.e.err == -ESRCH) {
+	if (pf->e.err == -ESRCH) {
 		error_msg("pid %d: no such process", (int)pid);
 		ret = EXIT_CANNOT;
-	} else if (pf.incomplete) {
+	} else if (pf->incomplete) {
 		error_msg("pid %d exited while being audited: the report is incomplete", (int)pid);
 		ret = EXIT_CANNOT;
-	} else if (pf.watch && pf.watch->exited) {
+	} else if (pf->watch && pf->watch->exited) {
 		if (named) {
 			error_msg("pid %d exited %.2f s into the %u s watch: the report covers the "
-				  "time watched", (int)pid, pf.watch->seconds_watched,
-				  pf.watch->seconds);
+				  "time watched", (int)pid, pf->watch->seconds_watched,
+				  pf->watch->seconds);
 			ret = EXIT_CANNOT;
 		}
 		report_note(ctx->report, "pid %d exited %.2f s into the %u s watch", (int)pid,
-			    pf.watch->seconds_watched, pf.watch->seconds);
+			    pf->watch->seconds_watched, pf->watch->seconds);
 	}
-	if (cmd_judge_process(ctx, &pf, pol))
+	if (cmd_judge_process(ctx, pf, pol))
 		ret = EXIT_CANNOT;
-	proc_facts_free(&pf);
 	return ret;
 }
 
@@ -280,13 +293,60 @@ static void resolve_named(const struct sysroot *sr, pid_t *pids, size_t *npids, 
 	*npids = n;
 }
 
+/*
+ * Every process in the same windows, not one after another: all are read
+ * (the heavy part), then each one's short window begins, then they end
+ * together (one sleep), then those that need it are watched together, and
+ * last each is judged in turn. The time to a verdict does not grow with
+ * the number of processes.
+ */
+static int audit_all_at_once(const struct global_opts *g, const struct sysroot *sr,
+			     const pid_t *pids, size_t n, bool named, unsigned int watch,
+			     struct check_ctx *ctx, struct net_cache *net, bool *gone)
+{
+	struct proc_facts *pfs = calloc(n ? n : 1, sizeof(*pfs));
+	struct proc_facts **each = calloc(n ? n : 1, sizeof(*each));
+	unsigned int *secs = calloc(n ? n : 1, sizeof(*secs));
+	size_t i;
+	int err;
+
+	if (!pfs || !each || !secs) {
+		free(pfs);
+		free(each);
+		free(secs);
+		error_msg("out of memory");
+		return EXIT_CANNOT;
+	}
+	for (i = 0; i < n; i++) {
+		audit_gather(sr, pids[i], watch, ctx, net, &pfs[i]);
+		each[i] = &pfs[i];
+	}
+	for (i = 0; i < n; i++)
+		proc_facts_window_begin(sr, &pfs[i]);
+	for (i = 0; i < n; i++)
+		proc_facts_window_end(sr, &pfs[i]);
+	for (i = 0; i < n; i++)
+		secs[i] = audit_watch_seconds(sr, &pfs[i], watch, ctx);
+	err = proc_facts_watch_many(sr, each, secs, n, g->trace != NULL);
+	if (err)
+		report_note(ctx->report, "the watches could not all run at once (%s): those left "
+			    "were watched after, one at a time", strerror(-err));
+	for (i = 0; i < n; i++) {
+		*gone |= audit_judge(sr, &pfs[i], named, ctx, &g->policy, g->trace) != 0;
+		proc_facts_free(&pfs[i]);
+	}
+	free(pfs);
+	free(each);
+	free(secs);
+	return 0;
+}
+
 int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, pid_t **pids,
 			size_t *npids, unsigned int watch, struct check_ctx *ctx, bool *gone)
 {
 	struct report *r = ctx->report;
 	struct net_cache net = { 0 };	/* each namespace's socket tables, read once */
 	bool named = *npids > 0;
-	size_t i;
 	int ret;
 
 	*gone = false;
@@ -302,9 +362,10 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 	} else {
 		resolve_named(sr, *pids, npids, r);
 	}
-	for (i = 0; i < *npids; i++)
-		*gone |= audit_pid(sr, (*pids)[i], named, watch, ctx, &g->policy, &net, g->trace) != 0;
+	ret = audit_all_at_once(g, sr, *pids, *npids, named, watch, ctx, &net, gone);
 	net_cache_free(&net);
+	if (ret)
+		return ret;
 	if (report_processes_end(r)) {
 		error_msg("out of memory");
 		return EXIT_CANNOT;
