@@ -359,7 +359,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	forward_signals(true);
 
 	w->keep_spans = g->trace != NULL;
-	watched = punt_watch_exec(pid, w, &ex);
+	watched = punt_watch_exec(&g->sr, pid, w, &ex);
 	if (!watched) {
 		/* No tracepoints (not root, or refused): the program runs unwatched, read now and then. */
 		started(&x);

@@ -15,8 +15,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fdinfo.h"
 #include "fiemap.h"
 #include "file_state.h"
+#include "sysroot.h"
 
 #ifndef __NR_cachestat
 #define __NR_cachestat 451	/* 6.5, the same number on every architecture */
@@ -108,50 +110,44 @@ static void read_cache(int fd, struct file_state *st)
 	st->cache_err = mincore_pages(fd, st->size, st);
 }
 
-/* The "flags:\t0100002" line of fdinfo: octal, as the kernel prints it. */
-static int read_flags(pid_t pid, int fdnum)
+/* f_flags from fd N's fdinfo, through the one fdinfo parser; -1 when it could not be read. */
+static int read_flags(const struct sysroot *sr, pid_t pid, int fdnum)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
+	struct fdinfo_generic g;
+	size_t len;
+	char *text;
+	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fdnum);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sysroot_read_filef(sr, 64u << 10, &text, &len, "proc/%d/fdinfo/%d", (int)pid, fdnum))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strstr(buf, "flags:");
-	return p ? (int)strtol(p + 6, NULL, 8) : -1;
+	err = fdinfo_parse_generic(text, &g);
+	free(text);
+	return err ? -1 : (int)g.flags;
 }
 
-void file_state_read(pid_t pid, int fdnum, struct file_state *st)
+void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file_state *st)
 {
-	char link[64], target[4096];
+	char rel[64], target[4096];
 	struct stat sb;
-	ssize_t n;
-	int fd;
+	int fd, err;
 
 	memset(st, 0, sizeof(*st));
 	st->ext_err = st->cache_err = -ENODATA;
-	st->flags = read_flags(pid, fdnum);
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fdnum);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n < 0) {
-		st->err = -errno;
+	st->flags = read_flags(sr, pid, fdnum);
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", (int)pid, fdnum);
+	err = sysroot_readlink(sr, rel, target, sizeof(target));
+	if (err) {
+		st->err = err;
 		return;
 	}
-	target[n] = '\0';
 	st->path = strdup(target);
 	if (!st->path) {
 		st->err = -ENOMEM;
 		return;
 	}
-	if (stat(link, &sb)) {
-		st->err = -errno;
+	err = sysroot_stat_live(sr, rel, &sb);
+	if (err) {
+		st->err = err;
 		return;
 	}
 	st->dev = sb.st_dev;
@@ -161,7 +157,7 @@ void file_state_read(pid_t pid, int fdnum, struct file_state *st)
 	st->allocated = (uint64_t)sb.st_blocks * 512;
 	if (!st->regular)
 		return;
-	fd = file_open_regular(AT_FDCWD, link);
+	fd = file_open_regular(sr->dirfd, rel);
 	if (fd < 0) {
 		st->ext_err = st->cache_err = fd;
 		return;
@@ -178,15 +174,16 @@ void file_state_free(struct file_state *st)
 	st->path = NULL;
 }
 
-int file_cache_read(pid_t pid, int fdnum, uint64_t *cached, uint64_t *dirty)
+int file_cache_read(const struct sysroot *sr, pid_t pid, int fdnum, uint64_t *cached,
+		    uint64_t *dirty)
 {
 	struct file_state st;
 	struct stat sb;
-	char link[64];
+	char rel[64];
 	int fd;
 
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, fdnum);
-	fd = file_open_regular(AT_FDCWD, link);
+	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", (int)pid, fdnum);
+	fd = file_open_regular(sr->dirfd, rel);
 	if (fd < 0)
 		return fd;
 	memset(&st, 0, sizeof(st));

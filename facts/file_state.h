@@ -39,10 +39,12 @@ struct file_state {
  */
 int file_open_regular(int dirfd, const char *path);
 
-/* Reads fd N of pid (live). Always fills st; st->err says whether it worked. */
-void file_state_read(pid_t pid, int fd, struct file_state *st);
+struct sysroot;
+/* Reads fd N of pid (live sr). Always fills st; st->err says whether it worked. */
+void file_state_read(const struct sysroot *sr, pid_t pid, int fd, struct file_state *st);
 void file_state_free(struct file_state *st);
 /* Only the page cache of fd N of pid, into cached and dirty (+ writeback); 0 or -errno. */
-int file_cache_read(pid_t pid, int fd, uint64_t *cached, uint64_t *dirty);
+int file_cache_read(const struct sysroot *sr, pid_t pid, int fd, uint64_t *cached,
+		    uint64_t *dirty);
 
 #endif

@@ -36,7 +36,7 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
 	if (listens)
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.begin);
-	punt_watch_run(pf->pid, seconds, pf->watch);
+	punt_watch_run(sr, pf->pid, seconds, pf->watch);
 	if (listens) {
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
 		pf->sockets.netstat.watched = true;
@@ -155,7 +155,8 @@ int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
 		watched += seconds[i] > 0;
 	if (!watched)
 		return 0;
-	if (watched == 1) {
+	/* One, or a recording sysroot (its record is not for threads): one at a time. */
+	if (watched == 1 || sr->rec) {
 		for (i = 0; i < n; i++)
 			if (seconds[i])
 				watch_one(sr, pfs[i], seconds[i], keep_spans, 0);

@@ -78,30 +78,36 @@ static void on_record(const struct tp_record *r, void *arg)
 }
 
 /* The files seen for the first time: their state now, before it changes. */
-static void read_new_files(pid_t pid, struct punt_watch *w)
+static void read_new_files(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
 {
 	size_t n = w->ut.nfiles, i;
 
-	if (n <= w->nfiles || array_grow(&w->files, &w->files_cap, n))
+	if (n <= w->nfiles)
 		return;
+	if (array_grow(&w->files, &w->files_cap, n)) {
+		/* The files' states could not be kept: the watch says so, never less. */
+		if (!w->e.err)
+			fact_fail(&w->e, -ENOMEM, "out of memory keeping the watched files");
+		return;
+	}
 	for (i = w->nfiles; i < n; i++) {
 		memset(&w->files[i], 0, sizeof(w->files[i]));
 		/* Under --exec, the fd may be a child's: the process that looked it up. */
-		file_state_read(w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
+		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
 				&w->files[i].first);
 		w->files[i].last.err = -ENODATA;
 	}
 	w->nfiles = n;
 }
 
-static void read_last_files(pid_t pid, struct punt_watch *w)
+static void read_last_files(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
 {
 	size_t i;
 
 	for (i = 0; i < w->nfiles; i++) {
 		struct watch_file *f = &w->files[i];
 
-		file_state_read(w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
+		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
 				&f->last);
 		f->reused = !f->first.err && !f->last.err &&
 			    (f->first.dev != f->last.dev || f->first.ino != f->last.ino);
@@ -126,7 +132,7 @@ int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n)
 }
 
 /* One reading of each ring's queue fill, from the fdinfo the kernel prints. */
-static void read_fills(const struct sysroot *live, pid_t pid, struct punt_watch *w)
+static void read_fills(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
 {
 	size_t i;
 
@@ -136,7 +142,7 @@ static void read_fills(const struct sysroot *live, pid_t pid, struct punt_watch 
 		size_t len;
 		char *text;
 
-		if (sysroot_read_filef(live, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid,
+		if (sysroot_read_filef(sr, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid,
 				       f->fd)) {
 			f->unread++;
 			continue;
@@ -208,7 +214,7 @@ uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q)
 }
 
 /* Page cache comes and goes (writeback, reads): the files that punt are looked at again. */
-static void read_cache_peaks(pid_t pid, struct punt_watch *w)
+static void read_cache_peaks(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
 {
 	unsigned int looked = 0;
 	size_t i;
@@ -220,7 +226,7 @@ static void read_cache_peaks(pid_t pid, struct punt_watch *w)
 		if (!w->ut.files[i].punts || !f->first.regular)
 			continue;
 		looked++;
-		if (file_cache_read(pid, w->ut.files[i].fd, &cached, &dirty))
+		if (file_cache_read(sr, pid, w->ut.files[i].fd, &cached, &dirty))
 			continue;
 		f->cache_reads++;
 		f->peak_cached = cached > f->peak_cached ? cached : f->peak_cached;
@@ -257,22 +263,18 @@ static bool gone(int pidfd, pid_t pid, int wait_ms)
  * its exe link no longer names uringlint's. 0, or -errno (it exited, or no
  * exec within 5 s).
  */
-static int wait_exec(pid_t pid)
+static int wait_exec(const struct sysroot *sr, pid_t pid)
 {
-	char self[PATH_MAX], now[PATH_MAX], link[64];
-	ssize_t n, m;
-	int i;
+	char self[PATH_MAX], now[PATH_MAX];
+	int i, err;
 
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return -errno;
-	self[n] = '\0';
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	err = sysroot_readlink(sr, "proc/self/exe", self, sizeof(self));
+	if (err)
+		return err;
 	for (i = 0; i < 5000; i++) {
-		m = readlink(link, now, sizeof(now) - 1);
-		if (m < 0)
-			return -errno;
-		now[m] = '\0';
+		err = sysroot_readlinkf(sr, now, sizeof(now), "proc/%d/exe", (int)pid);
+		if (err)
+			return err;
 		if (strcmp(now, self))
 			return 0;
 		sleep_ms(1);
@@ -281,27 +283,25 @@ static int wait_exec(pid_t pid)
 }
 
 /* Threads past the first, and children, pid had when its events were opened after its exec. */
-static unsigned int before_attach(pid_t pid)
+static unsigned int before_attach(const struct sysroot *sr, pid_t pid)
 {
 	struct task_iter it;
 	unsigned int n = 0;
-	char path[96], buf[256];
+	size_t len;
+	char *text, *p, *save;
 	pid_t tid;
 
-	if (task_iter_open(&it, NULL, pid))
+	if (task_iter_open(&it, sr, pid))
 		return 0;
 	while ((tid = task_iter_next(&it))) {
-		FILE *f;
-
 		n += tid != pid;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)tid);
-		f = fopen(path, "re");
-		if (!f)
+		if (sysroot_read_filef(sr, 1u << 20, &text, &len, "proc/%d/task/%d/children",
+				       (int)pid, (int)tid))
 			continue;
 		/* "PID PID ": one a child */
-		while (fscanf(f, "%255s", buf) == 1)
+		for (p = strtok_r(text, " \n", &save); p; p = strtok_r(NULL, " \n", &save))
 			n++;
-		fclose(f);
+		free(text);
 	}
 	task_iter_close(&it);
 	return n;
@@ -418,7 +418,8 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
  * from before it starts until it exits, its events inherited by every
  * thread and child it makes.
  */
-static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch_exec *ex)
+static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_watch *w,
+			     const struct watch_exec *ex)
 {
 	struct tp_format fmts[UT_NEVENTS];
 	struct watch_run run = { .w = w };
@@ -428,7 +429,6 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	uint64_t next_cache, next_tick = 0;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
 	char plain_filter[160];
-	struct sysroot live;
 	struct tp_stream s;
 	int err, pidfd;
 
@@ -436,8 +436,6 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		return false;
 	w->ut.keep_spans = w->keep_spans;
 	raise_nofile();
-	if (sysroot_open(&live, NULL))
-		live.dirfd = -1;
 	for (k = 0; k < UT_NEVENTS; k++) {
 		if (!w->ut.have[k])
 			continue;
@@ -457,12 +455,11 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		/* Started first; its exec drops events opened before it. */
 		start = tp_stream_now();
 		ex->started(ex->arg);
-		err = wait_exec(pid);
+		err = wait_exec(sr, pid);
 		if (err) {
 			snprintf(w->fallback_why, sizeof(w->fallback_why),
 				 "the program's exec was not seen: %s", strerror(-err));
 			uring_trace_free(&w->ut);
-			sysroot_close(&live);
 			return false;
 		}
 		w->attached_after_exec = true;
@@ -477,7 +474,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	window_open(w, start);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	err = (ex ? tp_stream_open_inherit : tp_stream_open)(
-		&s, pid, fmts, n, w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET, (int)punt_k,
+		&s, sr, pid, fmts, n, w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET, (int)punt_k,
 		uring_trace_always_async_filter(w->kernel_async_filter, sizeof(w->kernel_async_filter))
 			? NULL : w->kernel_async_filter);
 	if (err) {
@@ -485,12 +482,11 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
 		tp_stream_close(&s);
 		uring_trace_free(&w->ut);
-		sysroot_close(&live);
 		return false;
 	}
 	w->tracepoint = true;
 	if (ex && ex->after_exec)
-		s.unattached += before_attach(pid);
+		s.unattached += before_attach(sr, pid);
 	count_plain_io(&s, w, plain_filter, sizeof(plain_filter));
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
@@ -519,7 +515,7 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 		}
 		now = tp_stream_now();
 		tp_stream_drain(&s, now - SETTLE_NS, on_record, &run);
-		read_new_files(pid, w);
+		read_new_files(sr, pid, w);
 		if (now >= next_refresh) {
 			tp_stream_refresh(&s);
 			next_refresh = now + REFRESH_NS;
@@ -529,9 +525,8 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 			next_tick = now + (uint64_t)ex->tick_ms * 1000000ull;
 		}
 		if (now >= next_cache) {
-			read_cache_peaks(pid, w);
-			if (live.dirfd >= 0)
-				read_fills(&live, pid, w);
+			read_cache_peaks(sr, pid, w);
+			read_fills(sr, pid, w);
 			next_cache = now + CACHE_NS;
 		}
 		sample_cycle(&s, &cycle, &run);
@@ -557,10 +552,14 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	w->kernel_async_total = w->kernel_async_counted ? tp_stream_counted(&s, true) : 0;
 	/* Everything counted has been written by now: deliver the rest. */
 	tp_stream_drain(&s, UINT64_MAX, on_record, &run);
-	read_new_files(pid, w);
+	read_new_files(sr, pid, w);
 	uring_trace_cut(&w->ut);
+	/* Samples dropped for want of memory: the breakdowns are short, and the watch says so. */
+	if (w->ut.oom && fact_ok(&w->e))
+		fact_fail(&w->e, -ENOMEM, "out of memory keeping the watch's samples: its per-file "
+			  "and per-ring counts are incomplete");
 	if (!w->exited)
-		read_last_files(pid, w);
+		read_last_files(sr, pid, w);
 	w->seconds_watched = (double)(now - start) / (double)NS;
 	w->seconds_sampled = (double)cycle.sampled_ns / (double)NS;
 	if (w->seconds_sampled > w->seconds_watched)
@@ -606,25 +605,18 @@ static bool watch_tracepoint(pid_t pid, struct punt_watch *w, const struct watch
 	if (pidfd >= 0)
 		close(pidfd);
 	tp_stream_close(&s);
-	sysroot_close(&live);
 	return true;
 }
 
 /* Without the tracepoint: each new iou-wrk thread is at least one punt. */
-static void watch_threads(pid_t pid, struct punt_watch *w)
+static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
 {
 	pid_t seen[MAX_THREADS];
 	unsigned int nseen = 0, s, tick;
 	char comm[32];
 	uint64_t before = 0, start = tp_stream_now();
-	struct sysroot live;
 	int err;
 
-	err = sysroot_open(&live, NULL);
-	if (err) {
-		fact_fail(&w->e, err, "cannot open /proc: %s", strerror(-err));
-		return;
-	}
 	for (s = 0; s <= w->seconds; s++) {
 		for (tick = 0; tick < (s ? 10u : 1u); tick++) {
 			struct task_iter it;
@@ -632,7 +624,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 
 			if (s || tick)
 				sleep_ms(100);
-			err = task_iter_open(&it, &live, pid);
+			err = task_iter_open(&it, sr, pid);
 			if (err) {
 				if (!s && !tick)
 					fact_fail(&w->e, err, "cannot read '/proc/%d/task': %s", (int)pid,
@@ -651,7 +643,7 @@ static void watch_threads(pid_t pid, struct punt_watch *w)
 					continue;
 				seen[nseen++] = tid;
 				/* Workers present at the start are not new punts. */
-				if (s && !sysroot_read_namef(&live, comm, sizeof(comm), "proc/%d/task/%d/comm",
+				if (s && !sysroot_read_namef(sr, comm, sizeof(comm), "proc/%d/task/%d/comm",
 							     (int)pid, (int)tid) &&
 				    !strncmp(comm, "iou-wrk-", 8))
 					w->total++;
@@ -671,10 +663,10 @@ out:
 	w->seconds_watched = (double)(tp_stream_now() - start) / (double)NS;
 	if (w->seconds_watched > w->seconds)
 		w->seconds_watched = w->seconds;
-	sysroot_close(&live);
 }
 
-void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
+void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
+		    struct punt_watch *w)
 {
 	struct watch_fill *fills = w->fills;
 	size_t nfills = w->nfills, left_out = w->fills_left_out;
@@ -689,18 +681,19 @@ void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w)
 	w->nfills = nfills;
 	w->fills_left_out = left_out;
 	w->seconds = seconds > WATCH_MAX_SECONDS ? WATCH_MAX_SECONDS : seconds;
-	if (!watch_tracepoint(pid, w, NULL))
-		watch_threads(pid, w);
+	if (!watch_tracepoint(sr, pid, w, NULL))
+		watch_threads(sr, pid, w);
 }
 
-bool punt_watch_exec(pid_t pid, struct punt_watch *w, const struct watch_exec *ex)
+bool punt_watch_exec(const struct sysroot *sr, pid_t pid, struct punt_watch *w,
+		     const struct watch_exec *ex)
 {
 	bool keep = w->keep_spans;
 
 	memset(w, 0, sizeof(*w));
 	w->keep_spans = keep;
 	w->exec = true;
-	if (!watch_tracepoint(pid, w, ex))
+	if (!watch_tracepoint(sr, pid, w, ex))
 		return false;
 	/* As long as the program ran: the whole seconds it took. */
 	w->seconds = (unsigned int)w->seconds_watched + (w->seconds_watched > (unsigned int)w->seconds_watched);

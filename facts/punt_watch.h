@@ -162,7 +162,8 @@ uint32_t watch_fill_max(const struct watch_fill *f, bool cq);
 int64_t watch_fill_inflight_max(const struct watch_fill *f);
 
 /*
- * Live only. As root, samples io_uring's tracepoints on every thread of
+ * Live only (sr, the caller's live sysroot, through which /proc is read).
+ * As root, samples io_uring's tracepoints on every thread of
  * pid (rescanned every 10 ms), in windows when the rate is high, and
  * counts its punts throughout; this touches no global tracing state; if
  * tracefs is not mounted it is mounted in a private mount namespace of
@@ -170,7 +171,8 @@ int64_t watch_fill_inflight_max(const struct watch_fill *f);
  * threads instead and says why in fallback_why. Stops early when the
  * process exits.
  */
-void punt_watch_run(pid_t pid, unsigned int seconds, struct punt_watch *w);
+void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
+		    struct punt_watch *w);
 
 /*
  * What must be done once before watches run on threads of their own: the
@@ -202,7 +204,8 @@ struct watch_exec {
  * with w->fallback_why, when the tracepoints cannot be used (ex->started
  * not called then).
  */
-bool punt_watch_exec(pid_t pid, struct punt_watch *w, const struct watch_exec *ex);
+bool punt_watch_exec(const struct sysroot *sr, pid_t pid, struct punt_watch *w,
+		     const struct watch_exec *ex);
 void punt_watch_free(struct punt_watch *w);
 
 /*

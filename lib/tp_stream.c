@@ -190,7 +190,7 @@ static int attach_new(struct tp_stream *s, bool late)
 	int err;
 	pid_t tid;
 
-	err = task_iter_open(&it, NULL, s->pid);
+	err = task_iter_open(&it, s->sr, s->pid);
 	if (err)
 		return err;
 	while ((tid = task_iter_next(&it))) {
@@ -226,9 +226,9 @@ static size_t pow2_floor(size_t v)
 	return p;
 }
 
-static int stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		       unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter,
-		       bool inherit)
+static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+		       const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
+		       int counted, const char *counted_filter, bool inherit)
 {
 	unsigned int threads = 0;
 	struct task_iter it;
@@ -236,6 +236,7 @@ static int stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *f
 	int err;
 
 	memset(s, 0, sizeof(*s));
+	s->sr = sr;
 	s->inherit = inherit;
 	s->counted = -1;
 	if (!nev || nev > TPS_MAX_EVENTS || counted >= (int)nev)
@@ -255,7 +256,7 @@ static int stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *f
 					   : per > MAX_INHERIT_DATA ? MAX_INHERIT_DATA : per);
 		return attach_inherit(s, pid);
 	}
-	err = task_iter_open(&it, NULL, pid);
+	err = task_iter_open(&it, s->sr, pid);
 	if (err)
 		return err;
 	while (task_iter_next(&it))
@@ -275,17 +276,18 @@ void tp_stream_refresh(struct tp_stream *s)
 		attach_new(s, true);
 }
 
-int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter)
+int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+		   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes, int counted,
+		   const char *counted_filter)
 {
-	return stream_open(s, pid, fmts, nev, budget_bytes, counted, counted_filter, false);
+	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false);
 }
 
-int tp_stream_open_inherit(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-			   unsigned int nev, size_t budget_bytes, int counted,
-			   const char *counted_filter)
+int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
+			   int counted, const char *counted_filter)
 {
-	return stream_open(s, pid, fmts, nev, budget_bytes, counted, counted_filter, true);
+	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, true);
 }
 
 void tp_stream_sample(struct tp_stream *s, bool on)

@@ -46,7 +46,10 @@ struct tp_stream_thread {
  * counted by a separate, always enabled counter, for an exact total across
  * the gaps.
  */
+struct sysroot;
+
 struct tp_stream {
+	const struct sysroot *sr;	/* the live sysroot its threads are listed through */
 	pid_t pid;
 	struct tp_format fmts[TPS_MAX_EVENTS];
 	unsigned int nev;
@@ -92,17 +95,18 @@ struct tp_stream {
  * ("opcode == 3 || ..."; the string must outlive the stream). 0, or
  * -errno when no thread could be attached.
  */
-int tp_stream_open(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-		   unsigned int nev, size_t budget_bytes, int counted, const char *counted_filter);
+int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+		   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes, int counted,
+		   const char *counted_filter);
 /*
  * The same on one task that has not started its work yet (a child before
  * exec): its events are inherited by every thread and child process it
  * makes, all into one buffer, so none is missed, even in its first
  * microseconds. tp_stream_refresh has nothing to do then.
  */
-int tp_stream_open_inherit(struct tp_stream *s, pid_t pid, const struct tp_format *fmts,
-			   unsigned int nev, size_t budget_bytes, int counted,
-			   const char *counted_filter);
+int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
+			   int counted, const char *counted_filter);
 /*
  * Switches the sampled events of every thread on or off (threads attached
  * later follow). Samples already written stay to be drained.
