@@ -158,12 +158,18 @@ static unsigned int audit_watch_seconds(const struct sysroot *sr, struct proc_fa
  * out with a note.
  */
 static int audit_judge(const struct sysroot *sr, struct proc_facts *pf, bool named,
-		       struct check_ctx *ctx, const struct check_policy *pol,
+		       unsigned int watched, struct check_ctx *ctx, const struct check_policy *pol,
 		       struct watch_trace *trace)
 {
 	pid_t pid = pf->pid;
 	bool trace_lost = false;
 	int ret = 0;
+
+	if (watched && !pf->watch) {
+		error_msg("pid %d: out of memory for its watch: its report holds what was read "
+			  "without one", (int)pid);
+		ret = EXIT_CANNOT;
+	}
 
 	if (trace && pf->watch && keep_trace(sr, pf, trace)) {
 		error_msg("out of memory keeping the trace of pid %d", (int)pid);
@@ -332,7 +338,7 @@ static int audit_all_at_once(const struct global_opts *g, const struct sysroot *
 		report_note(ctx->report, "the watches could not all run at once (%s): those left "
 			    "were watched after, one at a time", strerror(-err));
 	for (i = 0; i < n; i++) {
-		*gone |= audit_judge(sr, &pfs[i], named, ctx, &g->policy, g->trace) != 0;
+		*gone |= audit_judge(sr, &pfs[i], named, secs[i], ctx, &g->policy, g->trace) != 0;
 		proc_facts_free(&pfs[i]);
 	}
 	free(pfs);
@@ -418,14 +424,9 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		if (c == OPT_ALL) {
 			a.all = true;
 		} else if (c == OPT_WATCH) {
-			uint64_t v;
-
-			if (parse_u64(optarg, 10, &v) || v > WATCH_MAX_SECONDS) {
-				ret = usage_error("--watch takes seconds from 0 (never) to %d, not '%s'",
-						  WATCH_MAX_SECONDS, optarg);
+			ret = arg_watch(optarg, &a.watch);
+			if (ret)
 				goto out_args;
-			}
-			a.watch = (unsigned int)v;
 			a.watch_given = true;
 		} else if (c == OPT_DATA_PATH) {
 			xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
