@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "parse.h"
+#include "punt_watch.h"
 
 int arg_pid(const char *arg, pid_t *pid)
 {
@@ -25,6 +26,17 @@ int arg_count(const char *opt, const char *arg, unsigned int max, unsigned int *
 {
 	if (parse_count(arg, max, out))
 		return usage_error("%s takes a number from 1 to %u, not '%s'", opt, max, arg);
+	return 0;
+}
+
+int arg_watch(const char *arg, unsigned int *seconds)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, 10, &v) || v > WATCH_MAX_SECONDS)
+		return usage_error("--watch takes seconds from 0 (never) to %d, not '%s'",
+				   WATCH_MAX_SECONDS, arg);
+	*seconds = (unsigned int)v;
 	return 0;
 }
 

@@ -212,6 +212,8 @@ int arg_pid(const char *arg, pid_t *pid);
 int arg_count(const char *opt, const char *arg, unsigned int max, unsigned int *out);
 /* --fail-on and the policy file's fail-on: warn, fail or never. */
 int arg_fail_on(struct global_opts *g, const char *arg);
+/* --watch: seconds from 0 (never) to WATCH_MAX_SECONDS. */
+int arg_watch(const char *arg, unsigned int *seconds);
 /* --dir: a directory that exists. */
 int arg_dir(const char *dir);
 /* what ("--watch counts punts on the live system") cannot replay --root DIR. */

@@ -22,6 +22,7 @@ enum {
 	OPT_PID,
 	OPT_ALL,
 	OPT_PROBE,
+	OPT_WATCH,
 };
 
 const struct cmd_option report_options[] = {
@@ -33,6 +34,10 @@ const struct cmd_option report_options[] = {
 	  "audit every io_uring process (the default without --pid)" },
 	{ "probe", 0, OPT_PROBE, ARG_NONE, NULL, NULL, 0, "--probe runs I/O on the live system",
 	  "also run the probe on the first --dir" },
+	{ "watch", 0, OPT_WATCH, ARG_VALUE, "SECONDS", NULL, 0,
+	  "--watch counts punts on the live system",
+	  "as audit --watch: 0 never; without it, each process is\nwatched for 2 s when "
+	  "what it read needs a watch (root),\nall in one window" },
 	{ NULL },
 };
 
@@ -42,6 +47,7 @@ struct report_args {
 	pid_t *pids;
 	size_t npids, pids_cap;
 	bool probe;
+	unsigned int watch;	/* --watch SECONDS, 0: off; WATCH_AUTO: when needed */
 };
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct report_args *a)
@@ -66,6 +72,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 		case OPT_PROBE:
 			a->probe = true;
 			break;
+		case OPT_WATCH:
+			if (arg_watch(optarg, &a->watch))
+				return EXIT_USAGE;
+			break;
 		}
 	}
 	if (ret)
@@ -78,7 +88,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 
 int cmd_report(int argc, char **argv, struct global_opts *g)
 {
-	struct report_args a = { 0 };
+	struct report_args a = { .watch = WATCH_AUTO };
 	struct host_facts *hf = NULL;
 	struct collect_opts copts;
 	struct audit_opts aopts = { 0 };
@@ -115,7 +125,7 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
 
 	/* The processes: those named, or every one with a ring that can be read. */
-	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, 0, &ctx, &gone);
+	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
 	if (ret)
 		goto out_report;
 

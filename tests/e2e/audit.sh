@@ -317,7 +317,8 @@ if [ ${#cap_pids[@]} -eq "$(wc -w <<<"$cap_modes")" ]; then
 		grep -q "^captured [0-9]* files, [0-9]* links and [0-9]* directories into $TMP/cap\$" "$TMP/out" &&
 		ok "capture: the processes' fds and fdinfo, and what it wrote" ||
 		bad "capture: the processes' fds and fdinfo" "$(cat "$TMP/out" "$TMP/err")"
-	"$BIN" report $pid_args --dir "$TMP/data" --format json --fail-on never >"$TMP/live.json" 2>"$TMP/live.err"
+	# A capture reads what a plain audit reads, not a watch: the live report does not watch.
+	"$BIN" report $pid_args --dir "$TMP/data" --watch 0 --format json --fail-on never >"$TMP/live.json" 2>"$TMP/live.err"
 	"$BIN" --root "$TMP/cap" report $pid_args --dir "$TMP/data" --format json --fail-on never \
 		>"$TMP/replay.json" 2>"$TMP/replay.err"
 	"$BIN" checks --format json | jq '[.[] | select(.live_only or .live_facts) | .id]' >"$TMP/live_ids.json"
