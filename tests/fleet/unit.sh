@@ -6,9 +6,10 @@
 # another user (a DynamicUser service), and the textfile it writes read
 # back. Checked: systemd-analyze security's exposure (the figure the README
 # gives), the sandbox as the service itself saw it (seccomp, no new
-# privileges, its two capabilities), the service's success and the same
+# privileges, its three capabilities), the service's success and the same
 # verdicts as without the sandbox, the writer's buffered file failing
-# fd-o-direct, no check in error, and the timer enabled and waiting.
+# fd-o-direct, the watch's verdicts on it (its punts, against its io-wq
+# workers' run time), no check in error, and the timer enabled and waiting.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 SUITE=fleet-unit
@@ -56,6 +57,17 @@ in_guest systemd-run --quiet --unit=writer -p DynamicUser=yes -p StateDirectory=
 in_guest mkdir -p /var/lib/prometheus/node-exporter
 for _ in $(seq 50); do wpid=$(in_guest systemctl show -p MainPID --value writer); [ "${wpid:-0}" -gt 0 ] && break; sleep 0.1; done
 sleep 0.5
+# On a host systemd mounts tracefs at boot (sys-kernel-tracing.mount); in a
+# container it lacks CAP_SYS_RAWIO and does not. Mounted here as a host has it.
+in_guest mountpoint -q /sys/kernel/tracing || in_guest mount -t tracefs nodev /sys/kernel/tracing
+# Ground truth that the writer punts, read apart from uringlint: its io-wq
+# workers' run time (schedstat) grows over a second.
+worker_ns() {
+	in_guest sh -c 'for t in /proc/'"$wpid"'/task/*; do
+		case $(cat $t/comm) in iou-wrk-*) cut -d" " -f1 $t/schedstat;; esac
+	done' | awk '{ s += $1 } END { print s + 0 }'
+}
+w0=$(worker_ns); sleep 1; w1=$(worker_ns)
 
 # The sandbox as the service itself sees it: a drop-in's ExecStartPre runs under it.
 in_guest mkdir -p /etc/systemd/system/uringlint-report.service.d
@@ -69,15 +81,15 @@ res=$(in_guest systemctl show -p Result --value uringlint-report.service)
 	bad "the service runs to success under systemd" "Result=$res" \
 		"$(in_guest journalctl -u uringlint-report --no-pager | tail -5)"
 in_guest cat /var/lib/prometheus/node-exporter/sandbox.txt >"$TMP/sandbox.txt" 2>&1
-# CAP_DAC_READ_SEARCH (2) and CAP_SYS_PTRACE (19): 0x80004. The guest's own services run
+# CAP_DAC_READ_SEARCH (2), CAP_SYS_PTRACE (19) and CAP_PERFMON (38): 0x4000080004. The guest's own services run
 # under nspawn's filter already: the unit's adds filters of its own to that count.
 plain=$(in_guest systemd-run --wait --pipe --quiet grep -oP '^Seccomp_filters:\t\K[0-9]+' /proc/self/status)
 unit=$(grep -oP '^Seccomp_filters:\t\K[0-9]+' "$TMP/sandbox.txt")
 grep -qP '^Seccomp:\t2$' "$TMP/sandbox.txt" && [ "${unit:-0}" -gt "${plain:-0}" ] &&
 	grep -qP '^NoNewPrivs:\t1$' "$TMP/sandbox.txt" &&
-	grep -qP '^CapEff:\t0000000000080004$' "$TMP/sandbox.txt" &&
-	grep -qP '^CapBnd:\t0000000000080004$' "$TMP/sandbox.txt" &&
-	ok "the service runs under its own seccomp filter ($unit filters, $plain for a plain service), no new privileges and its two capabilities" ||
+	grep -qP '^CapEff:\t0000004000080004$' "$TMP/sandbox.txt" &&
+	grep -qP '^CapBnd:\t0000004000080004$' "$TMP/sandbox.txt" &&
+	ok "the service runs under its own seccomp filter ($unit filters, $plain for a plain service), no new privileges and its three capabilities" ||
 	bad "the service runs under its sandbox" "a plain service has $plain seccomp filters" "$(cat "$TMP/sandbox.txt")"
 
 in_guest cat "$TEXTFILE" >"$TMP/uringlint.prom" 2>&1
@@ -85,6 +97,16 @@ in_guest cat "$TEXTFILE" >"$TMP/uringlint.prom" 2>&1
 grep -q "^uringlint_check_status{id=\"fd-o-direct\",subject=\"fd [0-9]* /var/lib/private/writer/buffered.dat\",unit=\"writer.service\".*} 2$" \
 	"$TMP/uringlint.prom" && ok "the textfile fails fd-o-direct on the writer's buffered file (writer.service, pid $wpid)" ||
 	bad "the textfile fails fd-o-direct on the writer's buffered file" "$(grep fd-o-direct "$TMP/uringlint.prom")"
+# The service watched the writer (its workers ran: punts) and names the file it punts on.
+if [ "$((w1 - w0))" -gt 0 ] &&
+	grep -q "^uringlint_check_status{id=\"file-punts\",subject=\"fd [0-9]* /var/lib/private/writer/buffered.dat\",unit=\"writer.service\".*} 2$" "$TMP/uringlint.prom" &&
+	grep -q "^uringlint_check_status{id=\"iowq-punts\",.*unit=\"writer.service\".*} 2$" "$TMP/uringlint.prom"; then
+	ok "the service watches: file-punts and iowq-punts fail on the writer's file (its io-wq workers ran $(((w1 - w0) / 1000000)) ms in 1 s)"
+else
+	bad "the service watches: file-punts and iowq-punts fail on the writer's file" \
+		"workers ran $((w1 - w0)) ns in 1 s" "$(grep -E 'file-punts|iowq-punts' "$TMP/uringlint.prom")" \
+		"$(in_guest journalctl -u uringlint-report --no-pager | tail -3)"
+fi
 grep -q '} 3$' "$TMP/uringlint.prom" && bad "no check in error under the sandbox" "$(grep '} 3$' "$TMP/uringlint.prom")" ||
 	ok "no check in error under the sandbox"
 
