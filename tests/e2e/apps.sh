@@ -221,21 +221,27 @@ else
 	fi
 	samba_stop
 	# aio read size = 0, aio write size = 0: the ring made, never used; the plain
-	# calls counted against perf's count of the child's pread64 and pwrite64.
+	# calls counted against perf's count of the child's positional calls (the same
+	# six), perf's window around the whole audit, so holding the watch's: the load
+	# comes in bursts, and two windows side by side saw 93 and 64 of them.
 	if samba_start noaio && samba_session 6 samba_load; then
 		sleep 0.5
-		perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 -p "$samba_child" \
-			-o "$TMP/samba-noaio.perf" -- sleep 2 &
+		perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 \
+			-e syscalls:sys_enter_preadv -e syscalls:sys_enter_pwritev \
+			-e syscalls:sys_enter_preadv2 -e syscalls:sys_enter_pwritev2 -p "$samba_child" \
+			-o "$TMP/samba-noaio.perf" &
 		perfpid=$!
+		sleep 0.2
 		"$BIN" audit "$samba_child" --watch 2 --format json --fail-on never >"$TMP/samba-noaio.json" 2>"$TMP/samba-noaio.err"
+		kill -INT "$perfpid"
 		wait "$perfpid"
 		wait "$samba_loader"
-		truth=$(awk -F, '/sys_enter_p(read|write)64/ {n += $1} END {print n + 0}' "$TMP/samba-noaio.perf")
+		truth=$(awk -F, '/sys_enter_p(read|write)/ {n += $1} END {print n + 0}' "$TMP/samba-noaio.perf")
 		if jq -e --argjson t "$truth" '.processes[0].watch.plain_io as $n | $t > 10 and
-			$n >= 0.8 * $t and $n <= 1.2 * $t and
+			$n >= 0.5 * $t and $n <= $t and
 			([.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
 			 .evidence.uring_requests == 0 and (.fix | contains("aio write size")))' "$TMP/samba-noaio.json" >/dev/null; then
-			ok "samba aio sizes 0, loaded: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/samba-noaio.json") plain calls (perf: $truth), the fix names aio write size"
+			ok "samba aio sizes 0, loaded: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/samba-noaio.json") plain calls (perf, around the audit: $truth), the fix names aio write size"
 		else
 			bad "samba aio sizes 0: an idle ring beside plain calls" "perf: $truth" \
 				"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .fix, .evidence]' "$TMP/samba-noaio.json")" \
