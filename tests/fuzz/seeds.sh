@@ -22,6 +22,7 @@ seeds() { # NAME: the seed files of one harness
 	net_unix) find testdata -type f -path '*/proc/[0-9]*/net/unix' ;;
 	netstat) find testdata -type f -path '*/proc/[0-9]*/net/netstat' ;;
 	cgroup_owner) find testdata -type f -path '*/proc/[0-9]*/cgroup' ;;
+	qemu_drive) find testdata -type f -path '*/proc/[0-9]*/cmdline' ;;
 	net_route) find testdata -type f \( -path '*/proc/net/route' -o -path '*/proc/[0-9]*/cmdline' \) ;;
 	esac
 	[ -d "tests/fuzz/seeds/$1" ] && find "tests/fuzz/seeds/$1" -type f
