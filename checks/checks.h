@@ -376,6 +376,23 @@ void check_ctx_set_proc(struct check_ctx *ctx, const struct proc_facts *pf);
 const struct app_entry *check_ctx_app(const struct check_ctx *ctx);
 /* Adds the application's own setting for kind to fi's fix, when the table has one. */
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind);
+/*
+ * The same for a finding about one file (path as /proc/PID/fd names it),
+ * or with path NULL about the process: where the application's command
+ * line says how it opens the file (QEMU's -drive and -blockdev), the fix
+ * quotes that option and the evidence holds it (qemu_drive).
+ */
+void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind,
+		       const char *path);
+/*
+ * What the application's command line says of a kind of finding on path
+ * (NULL: the process), in says: "-drive file=/vm.img has no aio= (threads,
+ * the default)". false, with says empty, when it says nothing of it; drive
+ * is the one drive when path named one.
+ */
+struct qemu_drive;
+bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
+			  char *says, size_t sayssz, const struct qemu_drive **drive);
 
 /* audit --watch ran with the tracepoints: per-file accounts exist. */
 bool proc_watched(const struct proc_facts *pf);

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "app_fixes.h"
+#include "catf.h"
 #include "checks.h"
+#include "qemu_drive.h"
 
 static const struct app_fixes *table(void)
 {
@@ -45,6 +47,87 @@ const struct app_entry *check_ctx_app(const struct check_ctx *ctx)
 	if (!ctx->proc)
 		return NULL;
 	return ctx->app_of == ctx->proc ? ctx->app : proc_app(ctx->proc);
+}
+
+/* How a QEMU drive opens its image, for the finding's fix and evidence. */
+static void qemu_drive_evidence(struct finding *fi, const struct qemu_drive *dr)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return;
+	json_object_object_add(o, "option", json_object_new_string(dr->option));
+	json_object_object_add(o, "file", json_object_new_string(dr->file));
+	json_object_object_add(o, "aio", dr->aio[0] ? json_object_new_string(dr->aio) : NULL);
+	json_object_object_add(o, "cache", dr->cache[0] ? json_object_new_string(dr->cache) : NULL);
+	json_object_object_add(o, "direct", json_object_new_boolean(dr->direct));
+	json_object_object_add(o, "io_uring", json_object_new_boolean(dr->uring));
+	json_object_object_add(fi->evidence, "qemu_drive", o);
+}
+
+/*
+ * The option of a QEMU drive that decides a kind of finding, as its command
+ * line gave it: the cache mode for a buffered image, the engine when it is
+ * not on io_uring. "" when the drive's options are not what the finding is about.
+ */
+static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind, char *out,
+			    size_t outsz)
+{
+	out[0] = '\0';
+	if (kind == APP_FIX_BUFFERED && !dr->direct)
+		snprintf(out, outsz, "this image is %s file=%s with %s%s", dr->option, dr->file,
+			 dr->cache[0] ? "cache=" : "no cache= (", dr->cache[0] ? dr->cache :
+			 "writeback, the default)");
+	else if (kind == APP_FIX_NO_URING && !dr->uring)
+		snprintf(out, outsz, "%s file=%s has %s%s", dr->option, dr->file,
+			 dr->aio[0] ? "aio=" : "no aio= (", dr->aio[0] ? dr->aio : "threads, the default)");
+}
+
+bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
+			  char *says, size_t sayssz, const struct qemu_drive **drive)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct app_entry *app = check_ctx_app(ctx);
+	const struct qemu_drive *dr;
+	size_t i;
+
+	says[0] = '\0';
+	*drive = NULL;
+	if (!app || strcmp(app->id, "qemu-system") || !pf || !pf->qemu.n)
+		return false;
+	if (path) {
+		dr = qemu_drive_of(&pf->qemu, path);
+		if (dr)
+			qemu_drive_says(dr, kind, says, sayssz);
+		*drive = says[0] ? dr : NULL;
+		return says[0];
+	}
+	/* Not one file: every drive the finding is about. */
+	for (i = 0; i < pf->qemu.n; i++) {
+		char one[512];
+
+		qemu_drive_says(&pf->qemu.v[i], kind, one, sizeof(one));
+		if (one[0])
+			catf(says, sayssz, "%s%s", says[0] ? "; " : "", one);
+	}
+	return says[0];
+}
+
+void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind,
+		       const char *path)
+{
+	const struct qemu_drive *dr;
+	char says[1024];
+	char *old;
+
+	proc_app_fix(ctx, fi, kind);
+	if (!proc_app_config_says(ctx, kind, path, says, sizeof(says), &dr))
+		return;
+	if (dr)
+		qemu_drive_evidence(fi, dr);
+	old = finding_fix(fi) ? strdup(finding_fix(fi)) : NULL;
+	finding_set_fix(fi, "%s%s(its command line: %s)", old ? old : "", old ? " " : "", says);
+	free(old);
 }
 
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind)

@@ -108,9 +108,10 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	const struct proc_maps *m = &pf->maps;
 	const struct proc_status *st = fact_ok(&pf->status.e) ? &pf->status.st : NULL;
 	const struct proc_limits *lim = fact_ok(&pf->limits.e) ? &pf->limits.lim : NULL;
-	char eperm[512], memlock[512], what[700], aio[96] = "", fix[1024];
+	char eperm[512], memlock[512], what[700], aio[96] = "", fix[1024], says[1024];
 	enum uring_eperm_cause cause = uring_eperm_cause(ctx->host, st, eperm, sizeof(eperm));
 	bool ml = memlock_words(ctx, st, lim, memlock, sizeof(memlock));
+	const struct qemu_drive *dr;
 	struct finding *f;
 
 	if (m->runtime[0])
@@ -122,6 +123,19 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	if (m->aio_contexts)
 		snprintf(aio, sizeof(aio), "; it does its I/O through Linux AIO instead (%u io_setup() "
 			 "context%s)", m->aio_contexts, m->aio_contexts == 1 ? "" : "s");
+	/* Its own settings, where its command line shows them: the cause, not a guess. */
+	if (cause == EPERM_NONE && !ml &&
+	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr)) {
+		f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
+			     "not on io_uring: %s%s. Cause, from its command line: %s", what, aio,
+			     says);
+		finding_set_fix(f, "%s", "set each image to aio=io_uring");
+		proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
+		json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
+		finding_ev_int(f, "aio_contexts", m->aio_contexts);
+		finding_ev_str(f, "likely_cause", "application setting");
+		return;
+	}
 	f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
 		     "not on io_uring: %s%s. %s%s%s%s%s", what, aio,
 		     cause != EPERM_NONE || ml ? "Likely cause: " : "No cause seen here: ",
@@ -242,7 +256,7 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
 			   "where it has one; uringlint's application table names it for the "
 			   "applications it knows)");
-	proc_app_fix(ctx, f, APP_FIX_NO_URING);
+	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
 	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
 	finding_ev_int(f, "uring_requests", 0);
 	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);

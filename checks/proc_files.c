@@ -217,7 +217,7 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and "
 					    "lengths); for durability use O_DSYNC or fsync, not buffered "
 					    "writes", f->path);
-		proc_app_fix(ctx, fi, APP_FIX_BUFFERED);
+		proc_app_fix_file(ctx, fi, APP_FIX_BUFFERED, f->path);
 		file_evidence(fi, pf, f, why);
 		finding_ev_int(fi, "iou_wrk", all);
 		finding_ev_int(fi, "iou_wrk_active", workers);

@@ -290,14 +290,20 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 			: "");
 }
 
+/* path: the file the punts were on, NULL when it was closed before it was read. */
 static void app_fixes_for_causes(const struct check_ctx *ctx, struct finding *fi,
-				 const struct causes *cs)
+				 const struct causes *cs, const char *path)
 {
 	unsigned int k;
 
-	for (k = 0; k < APP_FIX_KINDS; k++)
-		if (cs->kinds[k])
+	for (k = 0; k < APP_FIX_KINDS; k++) {
+		if (!cs->kinds[k])
+			continue;
+		if (path)
+			proc_app_fix_file(ctx, fi, (enum app_fix_kind)k, path);
+		else
 			proc_app_fix(ctx, fi, (enum app_fix_kind)k);
+	}
 }
 
 static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_t i)
@@ -356,7 +362,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");
-	app_fixes_for_causes(ctx, fi, &cs);
+	app_fixes_for_causes(ctx, fi, &cs, wf ? wf->first.path : NULL);
 	finding_ev_int(fi, "fd", uf->fd);
 	finding_ev_str(fi, "path", wf ? wf->first.path : NULL);
 	finding_ev_int(fi, "requests", (int64_t)uf->reqs);
@@ -403,7 +409,7 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			      punt_watch_span(pf->watch).s, under_tolerance(ctx, st, tol, sizeof(tol)),
 			      cs.text);
 		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
-		app_fixes_for_causes(ctx, fi, &cs);
+		app_fixes_for_causes(ctx, fi, &cs, ring->u.files[0].path);
 		json_object_object_add(fi->evidence, "causes", cs.list);
 	} else {
 		for (i = 0; ring && i < ring->u.nfiles && i < 8; i++)

@@ -409,6 +409,25 @@ static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
 	pf->exe[n] = '\0';
 }
 
+/*
+ * A QEMU system emulator's -drive and -blockdev options, which say how it
+ * opens each image: read for a process whose program or name says QEMU
+ * only, and only those options kept (a command line may hold secrets).
+ */
+static void collect_qemu(const struct sysroot *sr, struct proc_facts *pf)
+{
+	char path[64], *argv;
+	size_t len;
+
+	if (strncmp(pf->exe, "qemu-system-", 12) && strncmp(pf->comm, "qemu-system-", 12))
+		return;
+	snprintf(path, sizeof(path), "proc/%d/cmdline", (int)pf->pid);
+	if (sysroot_read_bytes(sr, path, 1u << 20, &argv, &len))
+		return;
+	qemu_drives_parse(argv, len, &pf->qemu);
+	free(argv);
+}
+
 static int parse_owner(const char *text, void *out)
 {
 	return cgroup_owner_parse(text, out);
@@ -636,6 +655,7 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	 */
 	proc_maps_collect(sr, pid, &pf->maps);
 	collect_exe(sr, pf);
+	collect_qemu(sr, pf);
 	snprintf(path, sizeof(path), "proc/%d/cgroup", (int)pid);
 	fact_read_parsed(sr, path, &pf->owner.e, parse_owner, &pf->owner.o);
 	collect_transient(sr, pf);
@@ -751,6 +771,7 @@ void proc_facts_free(struct proc_facts *pf)
 	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);
 	proc_maps_free(&pf->maps);
+	qemu_drives_free(&pf->qemu);
 	memset(pf, 0, sizeof(*pf));
 }
 

@@ -12,6 +12,7 @@
 #include "fact.h"
 #include "fdinfo.h"
 #include "proc_maps.h"
+#include "qemu_drive.h"
 #include "proc_sockets.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
@@ -121,6 +122,11 @@ struct proc_facts {
 	/* What its mappings show: rings whose fd was closed, AIO, the libraries it uses */
 	struct proc_maps maps;
 	char exe[256];			/* basename of its executable, "" unknown */
+	/*
+	 * A QEMU system emulator's disk images and how it opens them, from its
+	 * command line (read for such a process only; nothing else of it kept).
+	 */
+	struct qemu_drives qemu;
 	/*
 	 * Its systemd unit and container, from proc/PID/cgroup; e holds why not
 	 * (-ENOENT: a tree captured before cgroups were recorded).

@@ -346,6 +346,66 @@ static void test_app_once(void **state)
 	assert_null(ctx.app);
 }
 
+/* argv as proc/PID/cmdline holds it: '\n' for each NUL. */
+static void qemu_cmdline(const char *args)
+{
+	char buf[1024];
+	size_t n = strlen(args), i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = args[i] == '\n' ? '\0' : args[i];
+	qemu_drives_free(&pf.qemu);
+	assert_int_equal(qemu_drives_parse(buf, n, &pf.qemu), 0);
+}
+
+/*
+ * A QEMU system emulator: the fix quotes the -drive of the image it is
+ * about, with its cache mode, and says nothing of a drive opened O_DIRECT;
+ * with no ring, uring-fallback names the drives' engine as the cause.
+ */
+static void test_qemu_drive(void **state)
+{
+	const struct finding *f;
+	struct report r;
+
+	setup(state);
+	snprintf(pf.comm, sizeof(pf.comm), "qemu-system-x86");
+	files[0].gen.flags = O_RDWR;
+	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/srv/db/table.dat,if=virtio,aio=io_uring");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(finding_fix(f), "-drive cache=none");	/* the table's setting */
+	assert_contains(finding_fix(f), "(its command line: this image is -drive "
+					"file=/srv/db/table.dat with no cache= (writeback, the default))");
+	assert_true(json_object_get_boolean(json_object_object_get(
+		json_object_object_get(f->evidence, "qemu_drive"), "io_uring")));
+	report_free(&r);
+	/* Another image's drive says nothing of this one. */
+	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/srv/other.img,cache=writeback");
+	f = run("fd-o-direct", &r);
+	assert_null(strstr(finding_fix(f), "its command line"));
+	assert_null(json_object_object_get(f->evidence, "qemu_drive"));
+	report_free(&r);
+
+	/* No ring, liburing mapped, every image on the thread pool. */
+	pf.nrings = 0;
+	snprintf(pf.maps.runtime, sizeof(pf.maps.runtime), "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/vm/a.img,cache=none\n-drive\n"
+		     "file=/vm/b.img,aio=native,cache=none");
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "Cause, from its command line: -drive file=/vm/a.img has no aio= "
+				    "(threads, the default); -drive file=/vm/b.img has aio=native");
+	assert_contains(finding_fix(f), "-drive aio=io_uring");
+	report_free(&r);
+	/* One image on io_uring, whose ring is not there: the drives are no cause. */
+	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/vm/a.img,aio=io_uring");
+	f = run("uring-fallback", &r);
+	assert_null(strstr(f->message, "from its command line"));
+	report_free(&r);
+	qemu_drives_free(&pf.qemu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_buf_alignment),
 		cmocka_unit_test(test_extents),
 		cmocka_unit_test(test_app_once),
+		cmocka_unit_test(test_qemu_drive),
 	};
 
 	return cmocka_run_group_tests_name("checks_proc_files", tests, NULL, NULL);
