@@ -505,17 +505,28 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	}
 	/*
 	 * Punts the join could not tie to a file (a worker attached after it took
-	 * the file, a request from before the watch, samples lost): no pass then.
+	 * the file, a request from before the watch), or that lost samples or
+	 * threads not watched may hide: no pass then. Samples lost when the
+	 * exact count says nothing was punted hide no punt.
 	 */
 	unresolved = ut_unresolved_punts(&w->ut);
-	if (unresolved || w->lost || w->threads_unattached) {
+	if (unresolved || w->threads_unattached || (w->lost && w->total)) {
 		struct finding *fi;
 
-		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%llu punts in %s could not be tied to a file (%llu samples lost, %u "
-			      "threads not watched, %u attached late): the files above may not be all",
-			      (unsigned long long)unresolved, punt_watch_span(w).s,
-			      (unsigned long long)w->lost, w->threads_unattached, w->threads_late);
+		if (unresolved)
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "%llu punts in %s could not be tied to a file (%llu samples "
+				      "lost, %u threads not watched, %u attached late): the files "
+				      "above may not be all", (unsigned long long)unresolved,
+				      punt_watch_span(w).s, (unsigned long long)w->lost,
+				      w->threads_unattached, w->threads_late);
+		else
+			fi = proc_add(c, ctx, STATUS_WARN, subject,
+				      "of the %llu punts counted in %s, those in the %llu samples "
+				      "lost or on the %u threads not watched are tied to no file: "
+				      "the files above may not be all", (unsigned long long)w->total,
+				      punt_watch_span(w).s, (unsigned long long)w->lost,
+				      w->threads_unattached);
 		finding_set_fix(fi, "watch again, longer: io-wq workers started during the watch "
 				    "are attached within 10 ms, and their first requests may be missed");
 		finding_ev_int(fi, "unresolved_punts", (int64_t)unresolved);

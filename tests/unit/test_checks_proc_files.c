@@ -157,6 +157,13 @@ static void test_file_punts(void **state)
 	watch.ut.punts_unattributed = 7;
 	expect_says("file-punts", STATUS_WARN, "7 punts in 2.0 s could not be tied to a file");
 	watch.ut.punts_unattributed = 0;
+	/* Samples lost: they may hide punts, unless the exact count says there were none. */
+	watch.lost = 42900;
+	expect("file-punts", STATUS_PASS);
+	watch.total = 3;
+	expect_says("file-punts", STATUS_WARN, "of the 3 punts counted in 2.0 s, those in the 42900 "
+					       "samples lost");
+	watch.lost = watch.total = 0;
 	/* Sampled in windows at a high rate: the counts say over what time. */
 	watch.sampled_all = false;
 	watch.seconds_sampled = 0.25;
