@@ -254,6 +254,7 @@ $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 check-kernels: deps-kernels
 	$(MAKE) -j$$(nproc) uringlint $(E2E_HELPERS)
 	@bash tests/kernels/run.sh
+	@bash tests/kernels/vm_disk.sh
 
 check-e2e: uringlint $(E2E_HELPERS)
 	@bash tests/e2e/run.sh

@@ -4,7 +4,7 @@
 # (the virtio disk, loop and XFS, dependencies first) taken from the
 # kernel's own module tree, /init and guest.sh.
 #
-#   initramfs.sh MODULES-DIR OUT.cpio.gz UL PATHO
+#   [INIT=FILE] initramfs.sh MODULES-DIR OUT.cpio.gz UL PATHO   (INIT: another /init)
 #
 # MODULES-DIR is the kernel's lib/modules/VERSION. Needs busybox-static.
 set -eu
@@ -24,7 +24,7 @@ for lib in $(ldd "$ul" "$patho" | awk '/=> \//{print $3} /^\t\/[^ ]*ld-linux/{pr
 	mkdir -p "$stage$(dirname "$lib")"
 	cp -L "$lib" "$stage$lib"
 done
-install -m 0755 "$here/init" "$stage/init"
+install -m 0755 "${INIT:-$here/init}" "$stage/init"
 install -m 0755 "$here/guest.sh" "$stage/guest.sh"
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
