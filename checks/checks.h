@@ -385,14 +385,17 @@ void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_
 void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind,
 		       const char *path);
 /*
- * What the application's command line says of a kind of finding on path
+ * What the application's own settings say of a kind of finding on path
  * (NULL: the process), in says: "-drive file=/vm.img has no aio= (threads,
- * the default)". false, with says empty, when it says nothing of it; drive
- * is the one drive when path named one.
+ * the default)", "[share] aio read size = 0, aio write size = 0"; from
+ * names where they were read ("its command line", smb.conf's path). false,
+ * with says empty, when they say nothing of it; drive is the one QEMU
+ * drive when path named one.
  */
 struct qemu_drive;
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
-			  char *says, size_t sayssz, const struct qemu_drive **drive);
+			  char *says, size_t sayssz, const struct qemu_drive **drive,
+			  const char **from);
 
 /* audit --watch ran with the tracepoints: per-file accounts exist. */
 bool proc_watched(const struct proc_facts *pf);

@@ -83,8 +83,31 @@ static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind,
 			 dr->aio[0] ? "aio=" : "no aio= (", dr->aio[0] ? dr->aio : "threads, the default)");
 }
 
+/*
+ * What smb.conf says against io_uring, for a process whose ring is idle or
+ * missing: the shares on vfs_io_uring with an aio size of 0, or no share on it.
+ */
+static void smb_conf_says(const struct proc_facts *pf, char *says, size_t sayssz)
+{
+	size_t i, on = 0;
+
+	for (i = 0; i < pf->smb.n; i++) {
+		const struct smb_share *sh = &pf->smb.v[i];
+
+		if (!sh->uring)
+			continue;
+		on++;
+		if (!sh->aio_read_size || !sh->aio_write_size)
+			catf(says, sayssz, "%s[%s] aio read size = %ld, aio write size = %ld",
+			     says[0] ? "; " : "", sh->name, sh->aio_read_size, sh->aio_write_size);
+	}
+	if (!on && pf->smb.n && !pf->smb.includes)
+		catf(says, sayssz, "no share has vfs objects = io_uring");
+}
+
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
-			  char *says, size_t sayssz, const struct qemu_drive **drive)
+			  char *says, size_t sayssz, const struct qemu_drive **drive,
+			  const char **from)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct app_entry *app = check_ctx_app(ctx);
@@ -93,7 +116,15 @@ bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, c
 
 	says[0] = '\0';
 	*drive = NULL;
-	if (!app || strcmp(app->id, "qemu-system") || !pf || !pf->qemu.n)
+	*from = "its command line";
+	if (!app || !pf)
+		return false;
+	if (!strcmp(app->id, "samba") && kind == APP_FIX_NO_URING && pf->smb_conf_path[0]) {
+		*from = pf->smb_conf_path;
+		smb_conf_says(pf, says, sayssz);
+		return says[0];
+	}
+	if (strcmp(app->id, "qemu-system") || !pf->qemu.n)
 		return false;
 	if (path) {
 		dr = qemu_drive_of(&pf->qemu, path);
@@ -117,17 +148,19 @@ void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app
 		       const char *path)
 {
 	const struct qemu_drive *dr;
+	const char *from;
 	char says[1024];
 	char *old;
 
 	proc_app_fix(ctx, fi, kind);
-	if (!proc_app_config_says(ctx, kind, path, says, sizeof(says), &dr))
+	if (!proc_app_config_says(ctx, kind, path, says, sizeof(says), &dr, &from))
 		return;
 	if (dr)
 		qemu_drive_evidence(fi, dr);
 	old = finding_fix(fi) ? strdup(finding_fix(fi)) : NULL;
-	finding_set_fix(fi, "%s%s(its command line: %s)", old ? old : "", old ? " " : "", says);
+	finding_set_fix(fi, "%s%s(%s: %s)", old ? old : "", old ? " " : "", from, says);
 	free(old);
+	finding_ev_str(fi, "application_config", says);
 }
 
 void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_kind kind)

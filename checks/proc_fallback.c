@@ -112,6 +112,7 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	enum uring_eperm_cause cause = uring_eperm_cause(ctx->host, st, eperm, sizeof(eperm));
 	bool ml = memlock_words(ctx, st, lim, memlock, sizeof(memlock));
 	const struct qemu_drive *dr;
+	const char *from;
 	struct finding *f;
 
 	if (m->runtime[0])
@@ -125,10 +126,9 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 			 "context%s)", m->aio_contexts, m->aio_contexts == 1 ? "" : "s");
 	/* Its own settings, where its command line shows them: the cause, not a guess. */
 	if (cause == EPERM_NONE && !ml &&
-	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr)) {
+	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, &from)) {
 		f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
-			     "not on io_uring: %s%s. Cause, from its command line: %s", what, aio,
-			     says);
+			     "not on io_uring: %s%s. Cause, from %s: %s", what, aio, from, says);
 		finding_set_fix(f, "%s", "set each image to aio=io_uring");
 		proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
 		json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
@@ -242,17 +242,23 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
+	const struct qemu_drive *dr;
+	char says[1024], cause[1400] = "";
+	const char *from;
 	struct finding *f;
 
 	if (!proc_watched(pf) || !w->plain_io_counted || !w->plain_io || u->watched_reqs ||
 	    u->used || u->unknown)
 		return false;
+	/* Its own settings, where they were read: the cause, not a guess. */
+	if (proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, &from))
+		snprintf(cause, sizeof(cause), ". Cause, from %s: %s", from, says);
 	f = proc_add(c, ctx, STATUS_FAIL, subject,
 		     "not on io_uring: its %zu ring%s never took a request (SQ and CQ positions all 0 "
 		     "in fdinfo), and none in the %s watched, while it made %llu positional reads "
-		     "and writes with plain system calls (pread64, pwrite64 and their vector forms)",
+		     "and writes with plain system calls (pread64, pwrite64 and their vector forms)%s",
 		     pf->nrings, pf->nrings == 1 ? "" : "s", punt_watch_span(w).s,
-		     (unsigned long long)w->plain_io);
+		     (unsigned long long)w->plain_io, cause);
 	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
 			   "where it has one; uringlint's application table names it for the "
 			   "applications it knows)");

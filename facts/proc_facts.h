@@ -13,6 +13,7 @@
 #include "fdinfo.h"
 #include "proc_maps.h"
 #include "qemu_drive.h"
+#include "smb_conf.h"
 #include "proc_sockets.h"
 #include "procfs_limits.h"
 #include "procfs_status.h"
@@ -127,6 +128,14 @@ struct proc_facts {
 	 * command line (read for such a process only; nothing else of it kept).
 	 */
 	struct qemu_drives qemu;
+	/*
+	 * A Samba server's smb.conf (the -s file, else /etc/samba/smb.conf,
+	 * read inside the process's root), for an smbd root started only (real
+	 * or saved uid 0): the path is the process's to choose. Only the
+	 * io_uring parameters kept.
+	 */
+	struct smb_conf smb;
+	char smb_conf_path[256];	/* "" when not read */
 	/*
 	 * Its systemd unit and container, from proc/PID/cgroup; e holds why not
 	 * (-ENOENT: a tree captured before cgroups were recorded).

@@ -237,11 +237,14 @@ else
 		wait "$perfpid"
 		wait "$samba_loader"
 		truth=$(awk -F, '/sys_enter_p(read|write)/ {n += $1} END {print n + 0}' "$TMP/samba-noaio.perf")
-		if jq -e --argjson t "$truth" '.processes[0].watch.plain_io as $n | $t > 10 and
+		# The cause read from the smb.conf smbd was started with (its --configfile).
+		if jq -e --argjson t "$truth" --arg conf "$APPS_DIR/samba.noaio/smb.conf" '.processes[0].watch.plain_io as $n | $t > 10 and
 			$n >= 0.5 * $t and $n <= $t and
 			([.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
-			 .evidence.uring_requests == 0 and (.fix | contains("aio write size")))' "$TMP/samba-noaio.json" >/dev/null; then
-			ok "samba aio sizes 0, loaded: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/samba-noaio.json") plain calls (perf, around the audit: $truth), the fix names aio write size"
+			 .evidence.uring_requests == 0 and (.fix | contains("aio write size")) and
+			 (.message | contains("Cause, from \($conf): [share] aio read size = 0, aio write size = 0")))' \
+			"$TMP/samba-noaio.json" >/dev/null; then
+			ok "samba aio sizes 0, loaded: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/samba-noaio.json") plain calls (perf, around the audit: $truth), the cause read from its smb.conf, the fix names aio write size"
 		else
 			bad "samba aio sizes 0: an idle ring beside plain calls" "perf: $truth" \
 				"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .fix, .evidence]' "$TMP/samba-noaio.json")" \

@@ -366,11 +366,12 @@ static void qemu_cmdline(const char *args)
 }
 
 /*
- * A QEMU system emulator: the fix quotes the -drive of the image it is
- * about, with its cache mode, and says nothing of a drive opened O_DIRECT;
- * with no ring, uring-fallback names the drives' engine as the cause.
+ * An application's own settings. A QEMU system emulator: the fix quotes the
+ * -drive of the image it is about, with its cache mode, and says nothing of
+ * a drive opened O_DIRECT; with no ring, uring-fallback names the drives'
+ * engine as the cause. A Samba server: its smb.conf's shares.
  */
-static void test_qemu_drive(void **state)
+static void test_app_config(void **state)
 {
 	const struct finding *f;
 	struct report r;
@@ -411,6 +412,29 @@ static void test_qemu_drive(void **state)
 	assert_null(strstr(f->message, "from its command line"));
 	report_free(&r);
 	qemu_drives_free(&pf.qemu);
+
+	/* Samba, no ring: its smb.conf names the cause; a share on io_uring with aio sizes 0 too. */
+	snprintf(pf.comm, sizeof(pf.comm), "smbd");
+	snprintf(pf.smb_conf_path, sizeof(pf.smb_conf_path), "/etc/samba/smb.conf");
+	assert_int_equal(smb_conf_parse("[global]\n[share]\npath = /srv\n", &pf.smb), 0);
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "Cause, from /etc/samba/smb.conf: no share has vfs objects = io_uring");
+	assert_contains(finding_fix(f), "vfs objects = io_uring in the share");
+	report_free(&r);
+	smb_conf_free(&pf.smb);
+	assert_int_equal(smb_conf_parse("[share]\nvfs objects = io_uring\naio read size = 0\n"
+					"aio write size = 0\n", &pf.smb), 0);
+	f = run("uring-fallback", &r);
+	assert_contains(f->message, "Cause, from /etc/samba/smb.conf: [share] aio read size = 0, aio "
+				    "write size = 0");
+	report_free(&r);
+	smb_conf_free(&pf.smb);
+	/* Read nothing (not root's, or no file): no cause claimed. */
+	pf.smb_conf_path[0] = '\0';
+	f = run("uring-fallback", &r);
+	assert_null(strstr(f->message, "Cause, from"));
+	report_free(&r);
 }
 
 int main(void)
@@ -424,7 +448,7 @@ int main(void)
 		cmocka_unit_test(test_buf_alignment),
 		cmocka_unit_test(test_extents),
 		cmocka_unit_test(test_app_once),
-		cmocka_unit_test(test_qemu_drive),
+		cmocka_unit_test(test_app_config),
 	};
 
 	return cmocka_run_group_tests_name("checks_proc_files", tests, NULL, NULL);
