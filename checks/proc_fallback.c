@@ -337,6 +337,26 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		finding_ev_int(f, "rings_never_used", u.never);
 		return;
 	}
+	/*
+	 * No ring now, but the watch saw its rings take requests: a process that
+	 * sets rings up and tears them down (or ended them before this reading)
+	 * is on io_uring; a reading between two rings is no proof of the contrary.
+	 */
+	{
+		struct ring_use u;
+
+		ring_use_of(pf, &u);
+		if (u.watched_reqs) {
+			f = proc_add(c, ctx, STATUS_PASS, subject,
+				     "on io_uring: no ring fd at this reading, but %zu ring%s took %llu "
+				     "requests in the %s watched", pf->watch->ut.nrings,
+				     pf->watch->ut.nrings == 1 ? "" : "s",
+				     (unsigned long long)u.watched_reqs, punt_watch_span(pf->watch).s);
+			finding_ev_int(f, "ring_fds", 0);
+			finding_ev_int(f, "rings_watched", (int64_t)pf->watch->ut.nrings);
+			return;
+		}
+	}
 	if (pf->nring_children) {
 		ring_children(c, ctx, subject);
 		return;

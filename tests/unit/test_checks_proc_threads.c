@@ -267,6 +267,32 @@ static void test_fallback(void **state)
 	/* Only an AIO context, no io_uring library: a warning, since a static runtime shows nothing. */
 	pf.maps.runtime[0] = '\0';
 	expect_says("uring-fallback", STATUS_WARN, "maps no io_uring library");
+
+	/*
+	 * No ring at this reading, but the watch saw rings take requests (a
+	 * process that sets rings up and tears them down): on io_uring.
+	 */
+	{
+		static struct ut_ring seen[2];
+
+		seen[0].reqs = 600;
+		seen[1].reqs = 40;
+		pf.watch = &watch;
+		watch.tracepoint = true;
+		watch.seconds = 1;
+		watch.seconds_watched = 1.0;
+		watch.sampled_all = true;
+		watch.ut.rings = seen;
+		watch.ut.nrings = 2;
+		expect_says("uring-fallback", STATUS_PASS, "no ring fd at this reading, but 2 rings "
+							   "took 640 requests in the 1.0 s watched");
+		/* Rings seen that took nothing prove nothing. */
+		seen[0].reqs = seen[1].reqs = 0;
+		expect_says("uring-fallback", STATUS_WARN, "maps no io_uring library");
+		watch.ut.rings = NULL;
+		watch.ut.nrings = 0;
+		pf.watch = NULL;
+	}
 }
 
 static void test_fallback_not_judged(void **state)
