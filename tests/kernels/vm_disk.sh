@@ -12,6 +12,11 @@
 #   none       cache=none on a fully allocated image, its pages not cached:
 #              healthy, so no warn and no fail, the truth's punt share
 #              under the 1% tolerance.
+#   sparse     cache=none on a sparse image: each first write into a hole
+#              punts; blamed with cause holes, the fix qemu-img's
+#              preallocation.
+#   threads    aio=threads: no ring; uring-fallback names the drive's
+#              aio=threads, read from the monitor's command line.
 # Ground truth: punt_truth.py records the monitor's threads in a tracefs
 # instance of its own around the audit; watch_compare.py compares.
 # Root; the kernel fetched by make check-kernels (skips without it).
@@ -117,6 +122,21 @@ if boot none none && audited none; then
 		bad "none: no warn and no fail" "truth: $reqs requests, punt share $share" "$bad_list"
 	fi
 fi
+# --- cache=none on a sparse image: each first write into a hole punts ---------------------
+truncate -s 4G "$TMP/sparse.img"
+if boot sparse none && audited sparse; then
+	if msg=$(python3 "$COMPARE" "$TMP/sparse.json" "$TMP/sparse.truth" holes); then
+		ok "sparse: $msg"
+	else
+		bad "sparse: file, share and cause against the tracepoints" "$msg"
+	fi
+	jq -e '[.findings[] | select(.id == "file-punts" and .status == "fail") |
+		select(.evidence.application == "qemu-system" and (.fix | contains("preallocation")))] | length >= 1' \
+		"$TMP/sparse.json" >/dev/null && ok "sparse: the fix speaks qemu-img's preallocation" ||
+		bad "sparse: the fix speaks qemu-img's preallocation" \
+			"$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .evidence.application, .fix]]' "$TMP/sparse.json")"
+fi
+
 # --- aio=threads: no ring at all, the cause read from its command line -------------------
 if boot threads-aio none threads; then
 	sleep 1
