@@ -95,7 +95,12 @@ bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *p
 		const struct proc_ring *r = &pf->rings[i];
 		uint32_t sq, cq;
 
-		if (!fact_ok(&r->e) || r->busy || !r->u.has_ring_state)
+		/* Its lock held at every read: it is taking requests now (or, before 6.7, polled). */
+		if (r->busy) {
+			snprintf(why, whysz, "ring fd %d was busy (its lock held) at every read", r->fd);
+			return true;
+		}
+		if (!fact_ok(&r->e) || !r->u.has_ring_state)
 			continue;
 		if (!r->u.cached_sq_head && !r->u.sq_tail && !r->u.cached_cq_tail) {
 			snprintf(why, whysz, "ring fd %d never took a request", r->fd);
