@@ -85,6 +85,14 @@ for mode in async buffered-fd extending shared-ring setup-churn net-echo-async m
 			sleep 0.1
 			i=$((i + 1))
 		done
+		# And until its ring has taken requests (a CI run's watch still saw none in 2 s).
+		rfd=$(awk '$1 == "thread" {print $4; exit}' "$ready")
+		i=0
+		while [ -n "$rfd" ] && [ $i -lt 100 ] &&
+			[ "$(awk '$1 == "CachedSqHead:" {print $2}' "/proc/$pid/fdinfo/$rfd" 2>/dev/null || echo 0)" -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
 	fi
 	sleep 0.5
 	case_json "watch-$mode" "$UL" audit "$pid" --watch 2 --format json --fail-on never
