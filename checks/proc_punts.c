@@ -283,8 +283,9 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 		      wf ? wf->cache_reads : 0);
 	if (c->n == before)
 		cause(c, "unknown", punts, false, NULL,
-		      "cause unknown for %llu punted %s: O_DIRECT%s, %s",
+		      "cause unknown for %llu punted %s: %s%s, %s",
 		      (unsigned long long)punts, writes ? "writes" : "reads",
+		      flags >= 0 ? "O_DIRECT" : "its flags unread (closed before it was looked at)",
 		      a ? "" : ", file state unread",
 		      a ? (a->cache_err ? "page cache unread" : "no page cache, no holes, size steady")
 			: "");

@@ -82,6 +82,20 @@ static void read_new_files(const struct sysroot *sr, pid_t pid, struct punt_watc
 {
 	size_t n = w->ut.nfiles, i;
 
+	/*
+	 * A file closed before its first look (a short put of a file server):
+	 * looked at again when requests come on its fd again, opened anew.
+	 */
+	for (i = 0; i < w->nfiles; i++) {
+		struct watch_file *f = &w->files[i];
+
+		if (!f->first.err || w->ut.files[i].reqs == f->first_tried_reqs)
+			continue;
+		f->first_tried_reqs = w->ut.files[i].reqs;
+		file_state_free(&f->first);
+		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
+				&f->first);
+	}
 	if (n <= w->nfiles)
 		return;
 	if (array_grow(&w->files, &w->files_cap, n)) {
@@ -95,6 +109,7 @@ static void read_new_files(const struct sysroot *sr, pid_t pid, struct punt_watc
 		/* Under --exec, the fd may be a child's: the process that looked it up. */
 		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
 				&w->files[i].first);
+		w->files[i].first_tried_reqs = w->ut.files[i].reqs;
 		w->files[i].last.err = -ENODATA;
 	}
 	w->nfiles = n;

@@ -18,6 +18,7 @@ struct watch_file {
 	struct file_state first;	/* when its first request was seen */
 	struct file_state last;		/* at the end; last.err when it had gone */
 	bool reused;			/* the fd named another file at the end */
+	uint64_t first_tried_reqs;	/* its requests when first was last tried (first.err) */
 	/* the page cache of a file with punts, read every 100 ms: the most seen */
 	unsigned int cache_reads;
 	uint64_t peak_cached, peak_dirty;	/* dirty includes writeback */
