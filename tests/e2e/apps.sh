@@ -71,7 +71,13 @@ audit_around() {
 	"$BIN" audit "$app_pid" --watch $((secs + 3)) --trace "$TMP/$name.trace.json" --format json \
 		--fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err" &
 	local a=$!
-	sleep 1
+	# The truth inside the watch: once the audit holds its perf events (it reads a
+	# large server's files first, which took near 1 s on a loaded CI machine).
+	for _ in $(seq 200); do
+		ls -l "/proc/$a/fd" 2>/dev/null | grep -q 'perf_event' && break
+		sleep 0.05
+	done
+	sleep 0.3
 	APPS_TRACE=/sys/kernel/tracing/instances/apps$app_pid
 	apps_state_add trace "$APPS_TRACE"
 	python3 "$TRUTH" start "apps$app_pid" "$app_pid" || { bad "$name: ground truth starts"; return 1; }
