@@ -194,7 +194,7 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 	const struct file_state *b = wf && !wf->last.err && !wf->reused ? &wf->last : NULL;
 	/* The flags as the audit read them, or as the watch did for a file opened since. */
 	int flags = pfile ? (int)pfile->gen.flags : a ? a->flags : -1;
-	const char *fs = pfile ? proc_file_fstype(pf, pfile) : a ? proc_dev_fstype(pf, a->dev) : "";
+	const char *fs = pfile ? proc_file_fstype(pf, pfile) : a ? proc_state_fstype(pf, a) : "";
 	char s1[BYTES_STR_MAX], s2[BYTES_STR_MAX];
 	unsigned int before = c->n;
 	uint64_t cached = 0, dirty = 0;

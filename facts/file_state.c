@@ -110,19 +110,24 @@ static void read_cache(int fd, struct file_state *st)
 	st->cache_err = mincore_pages(fd, st->size, st);
 }
 
-/* f_flags from fd N's fdinfo, through the one fdinfo parser; -1 when it could not be read. */
-static int read_flags(const struct sysroot *sr, pid_t pid, int fdnum)
+/* f_flags and the mount ID from fd N's fdinfo, through the one fdinfo parser; -1 unread. */
+static void read_fdinfo(const struct sysroot *sr, pid_t pid, int fdnum, struct file_state *st)
 {
 	struct fdinfo_generic g;
 	size_t len;
 	char *text;
 	int err;
 
+	st->flags = -1;
 	if (sysroot_read_filef(sr, 64u << 10, &text, &len, "proc/%d/fdinfo/%d", (int)pid, fdnum))
-		return -1;
+		return;
 	err = fdinfo_parse_generic(text, &g);
 	free(text);
-	return err ? -1 : (int)g.flags;
+	if (err)
+		return;
+	st->flags = (int)g.flags;
+	st->mnt_id = g.mnt_id;
+	st->mnt_known = true;
 }
 
 void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file_state *st)
@@ -133,7 +138,7 @@ void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file
 
 	memset(st, 0, sizeof(*st));
 	st->ext_err = st->cache_err = -ENODATA;
-	st->flags = read_flags(sr, pid, fdnum);
+	read_fdinfo(sr, pid, fdnum, st);
 	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", (int)pid, fdnum);
 	err = sysroot_readlink(sr, rel, target, sizeof(target));
 	if (err) {

@@ -19,6 +19,8 @@ struct file_state {
 	ino_t ino;
 	bool regular;
 	int flags;			/* open flags from fdinfo, -1 unknown */
+	bool mnt_known;			/* mnt_id was read */
+	uint32_t mnt_id;		/* its mount's ID in mountinfo, from fdinfo */
 	uint64_t size;
 	uint64_t allocated;		/* st_blocks * 512 */
 	int ext_err;			/* FIEMAP: 0 or -errno */

@@ -315,44 +315,84 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		pf->incomplete = true;
 }
 
+/*
+ * The index in pf->mounts of mount id, added from the process's mount table
+ * (mounts) when not there yet; -1 when the table has no such mount or
+ * memory ran out.
+ */
+static int mount_index(struct proc_facts *pf, const struct mount_entry *mounts, size_t nmounts,
+		       uint32_t id)
+{
+	size_t j, k;
+
+	for (k = 0; k < pf->nmounts && pf->mounts[k].id != id; k++)
+		;
+	if (k < pf->nmounts)
+		return (int)k;
+	for (j = 0; j < nmounts && mounts[j].id != id; j++)
+		;
+	if (j == nmounts || grow((void **)&pf->mounts, pf->nmounts, sizeof(*pf->mounts)))
+		return -1;
+	struct proc_mount *m = &pf->mounts[pf->nmounts];
+
+	m->id = mounts[j].id;
+	m->major = mounts[j].major;
+	m->minor = mounts[j].minor;
+	snprintf(m->fstype, sizeof(m->fstype), "%.31s", mounts[j].fstype);
+	m->source = strdup(mounts[j].source);
+	if (!m->source)
+		return -1;
+	return (int)pf->nmounts++;
+}
+
+static int read_mounts(const struct sysroot *sr, pid_t pid, struct mount_entry **mounts,
+		       size_t *nmounts)
+{
+	size_t len;
+	char *text;
+	int err;
+
+	*mounts = NULL;
+	*nmounts = 0;
+	err = sysroot_read_filef(sr, 16 * 1024 * 1024, &text, &len, "proc/%d/mountinfo", (int)pid);
+	if (err)
+		return err;
+	mountinfo_parse(text, mounts, nmounts);
+	free(text);
+	return 0;
+}
+
 /* Each file's filesystem and device, by mnt_id in the process's own mount table. */
 static void collect_mounts(const struct sysroot *sr, struct proc_facts *pf)
 {
-	struct mount_entry *mounts = NULL;
-	size_t nmounts = 0, i, j, k;
-	char path[64], *text;
-	size_t len;
+	struct mount_entry *mounts;
+	size_t nmounts, i;
 
 	for (i = 0; i < pf->nfiles; i++)
 		pf->files[i].mount = -1;
-	snprintf(path, sizeof(path), "proc/%d/mountinfo", (int)pf->pid);
-	if (sysroot_read_file(sr, path, 16 * 1024 * 1024, &text, &len))
+	if (read_mounts(sr, pf->pid, &mounts, &nmounts))
 		return;
-	mountinfo_parse(text, &mounts, &nmounts);
-	free(text);
-	for (i = 0; i < pf->nfiles; i++) {
-		struct proc_file *f = &pf->files[i];
+	for (i = 0; i < pf->nfiles; i++)
+		pf->files[i].mount = mount_index(pf, mounts, nmounts, pf->files[i].gen.mnt_id);
+	free(mounts);
+}
 
-		for (k = 0; k < pf->nmounts && pf->mounts[k].id != f->gen.mnt_id; k++)
-			;
-		if (k == pf->nmounts) {
-			for (j = 0; j < nmounts && mounts[j].id != f->gen.mnt_id; j++)
-				;
-			if (j == nmounts || grow((void **)&pf->mounts, pf->nmounts, sizeof(*pf->mounts)))
-				continue;
-			struct proc_mount *m = &pf->mounts[pf->nmounts++];
+void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf)
+{
+	struct mount_entry *mounts = NULL;
+	size_t nmounts = 0, i;
+	bool read = false;
 
-			m->id = mounts[j].id;
-			m->major = mounts[j].major;
-			m->minor = mounts[j].minor;
-			snprintf(m->fstype, sizeof(m->fstype), "%.31s", mounts[j].fstype);
-			m->source = strdup(mounts[j].source);
-			if (!m->source) {
-				pf->nmounts--;
-				continue;
-			}
-		}
-		f->mount = (int)k;
+	for (i = 0; pf->watch && i < pf->watch->nfiles; i++) {
+		const struct file_state *st = &pf->watch->files[i].first;
+
+		if (st->err || !st->mnt_known || proc_mount_fstype(pf, st->mnt_id))
+			continue;
+		/* One read of the table, only when a file opened since needs it. */
+		if (!read && read_mounts(sr, pf->pid, &mounts, &nmounts))
+			return;
+		read = true;
+		mount_index(pf, mounts, nmounts, st->mnt_id);
 	}
 	free(mounts);
 }
@@ -839,13 +879,26 @@ const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file
 	return m ? m->fstype : "";
 }
 
-const char *proc_dev_fstype(const struct proc_facts *pf, dev_t dev)
+const char *proc_mount_fstype(const struct proc_facts *pf, uint32_t mnt_id)
 {
 	size_t i;
 
+	for (i = 0; i < pf->nmounts; i++)
+		if (pf->mounts[i].id == mnt_id)
+			return pf->mounts[i].fstype;
+	return NULL;
+}
+
+const char *proc_state_fstype(const struct proc_facts *pf, const struct file_state *st)
+{
+	const char *fs = st->mnt_known ? proc_mount_fstype(pf, st->mnt_id) : NULL;
+	size_t i;
+
+	if (fs)
+		return fs;
 	/* Bind mounts of one device share its filesystem: the first will do. */
 	for (i = 0; i < pf->nmounts; i++)
-		if (pf->mounts[i].major == major(dev) && pf->mounts[i].minor == minor(dev))
+		if (pf->mounts[i].major == major(st->dev) && pf->mounts[i].minor == minor(st->dev))
 			return pf->mounts[i].fstype;
 	return "";
 }

@@ -137,6 +137,12 @@ struct proc_facts {
 	struct smb_conf smb;
 	char smb_conf_path[256];	/* "" when not read */
 	/*
+	 * A MariaDB server's InnoDB I/O settings, from the option files it reads
+	 * (those the process's own user could read) and its command line; NULL
+	 * for another process.
+	 */
+	struct my_cnf *mariadb;
+	/*
 	 * Its systemd unit and container, from proc/PID/cgroup; e holds why not
 	 * (-ENOENT: a tree captured before cgroups were recorded).
 	 */
@@ -235,8 +241,18 @@ bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *p
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
 /* Its filesystem type, "" when unknown. */
 const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file *f);
-/* The filesystem of a device the process has a mount of (a file closed since the watch saw it); "". */
-const char *proc_dev_fstype(const struct proc_facts *pf, dev_t dev);
+/* The filesystem of mount mnt_id, NULL when it is not among pf's mounts. */
+const char *proc_mount_fstype(const struct proc_facts *pf, uint32_t mnt_id);
+/*
+ * The filesystem of a file the watch saw (opened since the audit read the
+ * process, or closed since): by its mount, else its device; "" when unknown.
+ */
+const char *proc_state_fstype(const struct proc_facts *pf, const struct file_state *st);
+/*
+ * Adds the mounts of the files the watch saw first to pf's mounts, from the
+ * process's mount table (read once, only when one is missing). Live only.
+ */
+void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf);
 
 /* The device a file lives on, or NULL. */
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);

@@ -42,6 +42,7 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		pf->sockets.netstat.watched = true;
 	}
 	ring_match(pf, pf->watch);
+	proc_facts_watch_mounts(sr, pf);
 	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
 }
 
