@@ -14,6 +14,8 @@
 #include "testutil.h"
 
 static const struct kernel_version k61 = { .major = 6, .minor = 1 };
+static const struct kernel_version k62 = { .major = 6, .minor = 2 };
+static const struct kernel_version k63 = { .major = 6, .minor = 3 };
 static const struct kernel_version k66 = { .major = 6, .minor = 6 };
 static const struct kernel_version k618 = { .major = 6, .minor = 18 };
 static const struct kernel_version k515 = { .major = 5, .minor = 15 };
@@ -34,8 +36,10 @@ static void test_ext4(void **state)
 	assert_int_equal(rule("ext4", &k618, PUNT_WRITE), -1);		/* O_DIRECT overwrites: no */
 	assert_int_equal(rule("ext4", &k618, PUNT_DIO_EXTEND), 1);
 	assert_int_equal(rule("ext4", &k618, PUNT_DIO_HOLE), 1);
-	/* Unwritten extents: every write before 6.4, none aligned from 6.4 (ext4_overwrite_io). */
+	/* Unwritten extents: every write before 6.3, none aligned from 6.3 (ext4_overwrite_io). */
 	assert_int_equal(rule("ext4", &k61, PUNT_DIO_UNWRITTEN), 1);
+	assert_int_equal(rule("ext4", &k62, PUNT_DIO_UNWRITTEN), 1);
+	assert_int_equal(rule("ext4", &k63, PUNT_DIO_UNWRITTEN), 0);
 	assert_int_equal(rule("ext4", &k618, PUNT_DIO_UNWRITTEN), 0);
 	assert_int_equal(rule("ext4", NULL, PUNT_DIO_UNWRITTEN), -1);
 	assert_int_equal(rule("ext4", &k618, PUNT_BUFFERED_READ), -1);
@@ -48,7 +52,8 @@ static void test_xfs(void **state)
 	assert_int_equal(rule("xfs", &k618, PUNT_BUFFERED_WRITE), 0);
 	assert_int_equal(rule("xfs", &k515, PUNT_BUFFERED_WRITE), 1);
 	assert_int_equal(rule("xfs", NULL, PUNT_BUFFERED_WRITE), -1);
-	assert_int_equal(rule("xfs", &k618, PUNT_DIO_EXTEND), 1);
+	/* Past EOF: a gap to zero or blocks to allocate punt; space preallocated there not. */
+	assert_int_equal(rule("xfs", &k618, PUNT_DIO_EXTEND), 0);
 	assert_int_equal(rule("xfs", &k618, PUNT_DIO_HOLE), 1);
 	assert_int_equal(rule("xfs", &k618, PUNT_DIO_UNWRITTEN), 0);
 	assert_int_equal(rule("xfs", &k618, PUNT_WRITE), -1);
