@@ -357,10 +357,8 @@ static void test_app_once(void **state)
 static void qemu_cmdline(const char *args)
 {
 	char buf[1024];
-	size_t n = strlen(args), i;
+	size_t n = cmdline_of(buf, sizeof(buf), args);
 
-	for (i = 0; i < n; i++)
-		buf[i] = args[i] == '\n' ? '\0' : args[i];
 	qemu_drives_free(&pf.qemu);
 	assert_int_equal(qemu_drives_parse(buf, n, &pf.qemu), 0);
 }

@@ -12,20 +12,18 @@
 #include <cmocka.h>
 
 #include "qemu_drive.h"
+#include "testutil.h"
 
 static struct qemu_drives d;
 
-/* argv given as one string with '\n' between the arguments, as cmdline's NULs. */
+/* argv, one argument a line, as cmdline holds it. */
 static int parse(const char *args)
 {
 	static char buf[4096];
-	size_t n = strlen(args), i;
+	size_t n = cmdline_of(buf, sizeof(buf), args);
 
-	for (i = 0; i < n; i++)
-		buf[i] = args[i] == '\n' ? '\0' : args[i];
-	buf[n] = '\0';
 	qemu_drives_free(&d);
-	return qemu_drives_parse(buf, n + 1, &d);
+	return qemu_drives_parse(buf, n, &d);
 }
 
 static void test_drive(void **state)

@@ -29,6 +29,21 @@
 		report_free(&r_);                                     \
 	} while (0)
 
+/*
+ * args, one argument a line, into buf as proc/PID/cmdline holds them: a NUL
+ * after each. Returns their length, the last NUL included.
+ */
+static inline size_t cmdline_of(char *buf, size_t bufsz, const char *args)
+{
+	size_t n = strlen(args), i;
+
+	assert_true(n < bufsz);
+	for (i = 0; i < n; i++)
+		buf[i] = args[i] == '\n' ? '\0' : args[i];
+	buf[n] = '\0';
+	return n + 1;
+}
+
 /* Reads a whole fixture file; the test fails when it cannot. */
 static inline char *slurp(const char *path)
 {
