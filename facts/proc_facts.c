@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_config.h"
 #include "fiemap.h"
 #include "file_state.h"
 #include "file_types.h"
@@ -449,75 +450,6 @@ static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
 	pf->exe[n] = '\0';
 }
 
-/*
- * A QEMU system emulator's -drive and -blockdev options, which say how it
- * opens each image: read for a process whose program or name says QEMU
- * only, and only those options kept (a command line may hold secrets).
- */
-static void collect_qemu(const struct sysroot *sr, struct proc_facts *pf)
-{
-	char path[64], *argv;
-	size_t len;
-
-	if (strncmp(pf->exe, "qemu-system-", 12) && strncmp(pf->comm, "qemu-system-", 12))
-		return;
-	snprintf(path, sizeof(path), "proc/%d/cmdline", (int)pf->pid);
-	if (sysroot_read_bytes(sr, path, 1u << 20, &argv, &len))
-		return;
-	qemu_drives_parse(argv, len, &pf->qemu);
-	free(argv);
-}
-
-/* smbd's -s FILE, -sFILE, --configfile=FILE or --configfile FILE; NULL for the default. */
-static const char *smb_conf_arg(const char *argv, size_t len)
-{
-	const char *a = argv, *end = argv + len;
-
-	while (a < end) {
-		size_t n = strnlen(a, (size_t)(end - a));
-		const char *next = a + n + 1;
-
-		if ((!strcmp(a, "-s") || !strcmp(a, "--configfile")) && next < end &&
-		    strnlen(next, (size_t)(end - next)) < (size_t)(end - next))
-			return next;
-		if (!strncmp(a, "--configfile=", 13) && n < (size_t)(end - a))
-			return a + 13;
-		if (!strncmp(a, "-s", 2) && n > 2 && n < (size_t)(end - a))
-			return a + 2;
-		a = next;
-	}
-	return NULL;
-}
-
-static void collect_smb(const struct sysroot *sr, struct proc_facts *pf)
-{
-	char path[64], rel[512], *text = NULL, *argv = NULL;
-	const char *conf;
-	size_t len;
-
-	/*
-	 * Started by root (real or saved uid 0: the child serving a connection
-	 * runs as the user, root saved): the path is root's choice, not a user's.
-	 */
-	if ((strcmp(pf->exe, "smbd") && strcmp(pf->comm, "smbd")) || !fact_ok(&pf->status.e) ||
-	    (pf->status.st.uids[0] != 0 && pf->status.st.uids[2] != 0))
-		return;
-	snprintf(path, sizeof(path), "proc/%d/cmdline", (int)pf->pid);
-	if (sysroot_read_bytes(sr, path, 1u << 20, &argv, &len))
-		return;
-	conf = smb_conf_arg(argv, len);
-	if (!conf)
-		conf = "/etc/samba/smb.conf";
-	if (conf[0] == '/' && strlen(conf) < sizeof(pf->smb_conf_path)) {
-		snprintf(rel, sizeof(rel), "proc/%d/root%s", (int)pf->pid, conf);
-		if (!sysroot_read_file(sr, rel, 1u << 20, &text, &len) &&
-		    !smb_conf_parse(text, &pf->smb))
-			snprintf(pf->smb_conf_path, sizeof(pf->smb_conf_path), "%s", conf);
-	}
-	free(text);
-	free(argv);
-}
-
 static int parse_owner(const char *text, void *out)
 {
 	return cgroup_owner_parse(text, out);
@@ -745,8 +677,7 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	 */
 	proc_maps_collect(sr, pid, &pf->maps);
 	collect_exe(sr, pf);
-	collect_qemu(sr, pf);
-	collect_smb(sr, pf);
+	app_config_collect(sr, pf);
 	snprintf(path, sizeof(path), "proc/%d/cgroup", (int)pid);
 	fact_read_parsed(sr, path, &pf->owner.e, parse_owner, &pf->owner.o);
 	collect_transient(sr, pf);
@@ -864,6 +795,7 @@ void proc_facts_free(struct proc_facts *pf)
 	proc_maps_free(&pf->maps);
 	qemu_drives_free(&pf->qemu);
 	smb_conf_free(&pf->smb);
+	free(pf->mariadb);
 	memset(pf, 0, sizeof(*pf));
 }
 

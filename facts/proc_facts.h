@@ -13,6 +13,7 @@
 #include "fdinfo.h"
 #include "proc_maps.h"
 #include "qemu_drive.h"
+#include "my_cnf.h"
 #include "smb_conf.h"
 #include "proc_sockets.h"
 #include "procfs_limits.h"

@@ -250,6 +250,62 @@ static void test_thread_names_process(void **state)
 	rm_rf(dir);
 }
 
+/*
+ * A MariaDB server's option files, read inside its root in the server's
+ * order: /etc/my.cnf, then /etc/mysql/my.cnf and the directory it
+ * includes; then its command line. A file the server's user could not
+ * read is not read for it (not its own, not readable by others).
+ */
+static void test_mariadb_config(void **state)
+{
+	char *dir = make_tmpdir(), path[4200];
+	struct proc_facts pf;
+
+	(void)state;
+	write_file(dir, "proc/90/stat", "90 (mariadbd) S 1 90 90 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 "
+					  "1 0 100 0 0\n");
+	write_file(dir, "proc/90/status", "Name:\tmariadbd\nTgid:\t90\nUid:\t4242\t4242\t4242\t4242\n"
+					    "Gid:\t4242\t4242\t4242\t4242\nGroups:\t \nCapEff:\t0\n"
+					    "Threads:\t1\n");
+	write_file(dir, "proc/90/cmdline", "/usr/sbin/mariadbd");
+	snprintf(path, sizeof(path), "%s/proc/90/exe", dir);
+	assert_int_equal(symlink("/usr/sbin/mariadbd", path), 0);
+	write_file(dir, "proc/90/root/etc/my.cnf", "[mysqld]\ninnodb_flush_method = O_DIRECT\n");
+	write_file(dir, "proc/90/root/etc/mysql/my.cnf", "[client-server]\n"
+		   "!includedir /etc/mysql/mariadb.conf.d/\n");
+	write_file(dir, "proc/90/root/etc/mysql/mariadb.conf.d/50-server.cnf",
+		   "[mysqld]\ninnodb_flush_method = fsync\n");
+	write_file(dir, "proc/90/root/etc/mysql/mariadb.conf.d/60-secret.cnf",
+		   "[mysqld]\ninnodb_linux_aio = aio\n");
+	write_file(dir, "proc/90/root/etc/mysql/mariadb.conf.d/README", "[mysqld]\ninnodb_flush_method = nosync\n");
+	snprintf(path, sizeof(path), "%s/proc/90/root/etc/mysql/mariadb.conf.d/60-secret.cnf", dir);
+	assert_int_equal(chmod(path, 0600), 0);
+	collect(dir, 90, &pf);
+	assert_non_null(pf.mariadb);
+	assert_string_equal(pf.mariadb->flush_method.value, "fsync");
+	assert_string_equal(pf.mariadb->flush_method.from, "/etc/mysql/mariadb.conf.d/50-server.cnf");
+	assert_string_equal(pf.mariadb->linux_aio.value, "");	/* 0600, not the server's */
+	assert_true(pf.mariadb->unread);
+	proc_facts_free(&pf);
+	/* Its command line last; --no-defaults reads no file. */
+	write_file(dir, "proc/90/cmdline", "/usr/sbin/mariadbd\0--no-defaults\0--innodb-flush-method=O_DSYNC");
+	snprintf(path, sizeof(path), "%s/proc/90/cmdline", dir);
+	{
+		static const char argv[] = "/usr/sbin/mariadbd\0--no-defaults\0--innodb-flush-method=O_DSYNC";
+		FILE *f = fopen(path, "we");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(argv, 1, sizeof(argv), f), sizeof(argv));
+		assert_int_equal(fclose(f), 0);
+	}
+	collect(dir, 90, &pf);
+	assert_string_equal(pf.mariadb->flush_method.value, "O_DSYNC");
+	assert_string_equal(pf.mariadb->flush_method.from, "its command line");
+	assert_false(pf.mariadb->unread);
+	proc_facts_free(&pf);
+	rm_rf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_live_types),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_thread_names_process),
+		cmocka_unit_test(test_mariadb_config),
 	};
 
 	return cmocka_run_group_tests_name("proc_facts", tests, NULL, NULL);
