@@ -105,6 +105,29 @@ static void smb_conf_says(const struct proc_facts *pf, char *says, size_t sayssz
 		catf(says, sayssz, "no share has vfs objects = io_uring");
 }
 
+/*
+ * What a MariaDB server's option files or command line say against a kind
+ * of finding: the setting that opens InnoDB's data files without O_DIRECT,
+ * or keeps it off io_uring; from: where it was set. path, when given, is a
+ * file io_uring drives: the redo log is not what the flush method decides.
+ */
+static bool mariadb_says(const struct my_cnf *c, const struct app_entry *app,
+			 enum app_fix_kind kind, const char *path, char *says, size_t sayssz,
+			 const char **from)
+{
+	const struct my_cnf_value *v = NULL;
+
+	if (kind == APP_FIX_BUFFERED && (!path || app_entry_uses_uring(app, path)))
+		my_cnf_buffered(c, &v);
+	else if (kind == APP_FIX_NO_URING)
+		my_cnf_no_uring(c, &v);
+	if (!v)
+		return false;
+	snprintf(says, sayssz, "%s = %s", my_cnf_name(c, v), v->value);
+	*from = v->from;
+	return true;
+}
+
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
 			  char *says, size_t sayssz, const struct qemu_drive **drive,
 			  const char **from)
@@ -124,6 +147,8 @@ bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, c
 		smb_conf_says(pf, says, sayssz);
 		return says[0];
 	}
+	if (!strcmp(app->id, "mariadb") && pf->mariadb)
+		return mariadb_says(pf->mariadb, app, kind, path, says, sayssz, from);
 	if (strcmp(app->id, "qemu-system") || !pf->qemu.n)
 		return false;
 	if (path) {

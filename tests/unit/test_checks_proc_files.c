@@ -369,6 +369,58 @@ static void qemu_cmdline(const char *args)
  * a drive opened O_DIRECT; with no ring, uring-fallback names the drives'
  * engine as the cause. A Samba server: its smb.conf's shares.
  */
+/*
+ * MariaDB: the flush method from the option file that set it, on the data
+ * files InnoDB drives through io_uring, not on its redo log; native AIO off
+ * as the cause of no ring.
+ */
+static void test_app_config_mariadb(void)
+{
+	static char ibdata[] = "/var/lib/mysql/ibdata1", redo[] = "/var/lib/mysql/ib_logfile0";
+	struct my_cnf cnf = { 0 };
+	const struct finding *f;
+	struct report r;
+
+	snprintf(pf.comm, sizeof(pf.comm), "mariadbd");
+	pf.mariadb = &cnf;
+	my_cnf_parse("[mysqld]\ninnodb_flush_method = fsync\n", "/etc/mysql/mariadb.conf.d/50-server.cnf",
+		     &cnf, NULL, NULL);
+	pf.nrings = 1;
+	files[0].path = ibdata;
+	files[0].gen.flags = O_RDWR;
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(finding_fix(f), "innodb_flush_method=O_DIRECT");	/* the table's */
+	assert_contains(finding_fix(f), "(/etc/mysql/mariadb.conf.d/50-server.cnf: "
+					"innodb_flush_method = fsync)");
+	assert_string_equal(json_object_get_string(json_object_object_get(f->evidence,
+		"application_config")), "innodb_flush_method = fsync");
+	report_free(&r);
+	/* The redo log is no file of the flush method's. */
+	files[0].path = redo;
+	f = run("fd-o-direct", &r);
+	assert_null(f->fix ? strstr(finding_fix(f), "50-server.cnf") : NULL);
+	report_free(&r);
+	/* O_DIRECT set there: no cause claimed. */
+	files[0].path = ibdata;
+	memset(&cnf, 0, sizeof(cnf));
+	my_cnf_parse("[mysqld]\ninnodb_flush_method = O_DIRECT\n", "/etc/my.cnf", &cnf, NULL, NULL);
+	f = run("fd-o-direct", &r);
+	assert_null(strstr(finding_fix(f), "/etc/my.cnf"));
+	report_free(&r);
+	/* No ring, native AIO off on the command line: the cause of the fallback. */
+	pf.nrings = 0;
+	snprintf(pf.maps.runtime, sizeof(pf.maps.runtime), "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
+	strcpy(cnf.native_aio.value, "OFF");
+	strcpy(cnf.native_aio.from, "its command line");
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "Cause, from its command line: innodb_use_native_aio = OFF");
+	report_free(&r);
+	pf.mariadb = NULL;
+	files[0].path = table_path;
+}
+
 static void test_app_config(void **state)
 {
 	const struct finding *f;
@@ -433,6 +485,7 @@ static void test_app_config(void **state)
 	f = run("uring-fallback", &r);
 	assert_null(strstr(f->message, "Cause, from"));
 	report_free(&r);
+	test_app_config_mariadb();
 }
 
 int main(void)
