@@ -63,6 +63,20 @@ idle_clean() {
 		bad "$name, idle: no warn and no fail" "$bad_list"
 }
 
+# loaded_clean NAME: the audit under load of a healthy configuration holds no warn and no
+# fail, and the same report gated with --fail-on warn (report --fail-on reads it back) exits 0.
+loaded_clean() {
+	local name=$1 bad_list
+	bad_list=$(jq -r '.findings[] | select(.status == "warn" or .status == "fail") |
+		"\(.status) \(.id) \(.subject): \(.message)"' "$TMP/$name.json")
+	if [ -z "$bad_list" ] && [ "$(jq '[.processes[0].watch.rings[]?.requests // 0] | add // 0' "$TMP/$name.json")" -gt 0 ]; then
+		ok "$name, loaded: no warn and no fail ($(jq '[.processes[0].watch.rings[]?.requests // 0] | add' "$TMP/$name.json") requests watched, $(jq '[.files[]?.requests] | add // 0' "$TMP/$name.truth") in the truth)"
+	else
+		bad "$name, loaded: no warn and no fail, requests watched" "$bad_list" \
+			"requests watched: $(jq -c '[.processes[0].watch.rings[]?.requests]' "$TMP/$name.json")"
+	fi
+}
+
 # audit_around NAME LOADFN LOAD: the truth records LOAD s of LOADFN inside an audit
 # --watch of LOAD + 3 s, for writers whose bursts (InnoDB's page flushes) must fall in both;
 # the watch writes its --trace to $TMP/NAME.trace.json.
@@ -108,6 +122,7 @@ else
 		jq -e '[.findings[] | select(.id == "fd-o-direct" and .status == "fail")] | length == 0' \
 			"$TMP/mariadb-healthy.json" >/dev/null && ok "mariadb healthy, loaded: fd-o-direct does not fail" ||
 			bad "mariadb healthy, loaded: fd-o-direct does not fail" "$(jq -c '.findings[] | select(.id == "fd-o-direct")' "$TMP/mariadb-healthy.json")"
+		loaded_clean mariadb-healthy
 		idle_clean mariadb-healthy
 	fi
 	mariadb_stop
@@ -153,6 +168,33 @@ else
 			"$TMP/mariadb-nowatch.json" >/dev/null &&
 			ok "mariadb buffered, not watched: ibdata1 judged by the application table, the redo log not" ||
 			bad "mariadb buffered, not watched: ibdata1 judged by the table" "$(jq -c '.findings[] | select(.id == "fd-o-direct") | [.status,.subject,.fix]' "$TMP/mariadb-nowatch.json")"
+		# The cause as the server was told it, on its command line.
+		jq -e '[.findings[] | select(.id == "fd-o-direct" and .status == "fail") |
+			select(.evidence.application_config == "innodb_flush_method = fsync" and
+			       (.fix | contains("(its command line: innodb_flush_method = fsync)")))] | length >= 1' \
+			"$TMP/mariadb-nowatch.json" >/dev/null &&
+			ok "mariadb buffered, not watched: the cause read from its command line" ||
+			bad "mariadb buffered, not watched: the cause from its command line" "$(jq -c '[.findings[] | select(.id == "fd-o-direct" and .status == "fail")][0] | [.fix, .evidence.application_config]' "$TMP/mariadb-nowatch.json")"
+	fi
+	mariadb_stop
+	# Buffered by an option file three levels down (my.cnf, !includedir, a later file
+	# over an earlier one, a group the server reads, one it does not): the setting and
+	# its file as MariaDB's own my_print_defaults resolves them.
+	if mariadb_start cnf; then
+		"$BIN" audit "$app_pid" --watch 0 --format json --fail-on never >"$TMP/mariadb-cnf.json" 2>/dev/null
+		d=$APPS_DIR/mariadb.cnf
+		truth=$(my_print_defaults --defaults-file="$d/my.cnf" mysqld server mariadb mariadbd client-server galera |
+			sed -n 's/^--innodb[-_]flush[-_]method=//p' | tail -n 1)
+		if [ "$truth" = fsync ] && jq -e --arg f "$d/conf.d/50-tuning.cnf" '[.findings[] |
+			select(.id == "fd-o-direct" and .status == "fail" and (.subject | test("ibdata1"))) |
+			select(.evidence.application_config == "innodb_flush_method = fsync" and
+			       (.fix | contains("(\($f): innodb_flush_method = fsync)")))] | length == 1' \
+			"$TMP/mariadb-cnf.json" >/dev/null; then
+			ok "mariadb cnf: innodb_flush_method = fsync named from $(basename "$d")/conf.d/50-tuning.cnf, as my_print_defaults resolves it ($truth)"
+		else
+			bad "mariadb cnf: the flush method from its option files" "my_print_defaults: $truth" \
+				"$(jq -c '[.findings[] | select(.id == "fd-o-direct")] | map([.status, .subject, .fix, .evidence.application_config])' "$TMP/mariadb-cnf.json")"
+		fi
 	fi
 	mariadb_stop
 fi
@@ -166,6 +208,7 @@ else
 		jq -e '[.findings[] | select(.id == "file-punts" and (.status == "fail" or .status == "warn"))] | length == 0' \
 			"$TMP/qnbd-healthy.json" >/dev/null && ok "qemu-nbd healthy, loaded: no file punts (FSYNC is io_uring's own)" ||
 			bad "qemu-nbd healthy, loaded: no file punts" "$(jq -c '.findings[] | select(.id == "file-punts") | [.status,.message]' "$TMP/qnbd-healthy.json")"
+		loaded_clean qnbd-healthy
 		idle_clean qnbd-healthy
 	fi
 	qnbd_stop
@@ -184,7 +227,8 @@ fi
 # Samba with vfs_io_uring, an application none of the above was built against: a
 # forking server whose ring is the connection's child's. Buffered writes of a put
 # on ext4 all punt (Samba has no O_DIRECT); gets of a cached file stay inline;
-# with aio sizes 0 the ring is idle and the child writes with pwrite64.
+# with aio sizes 0 the ring is idle and the child writes with pwrite64; on XFS
+# the writes of a put, many in flight on one file, find its I/O lock held.
 if ! want samba; then
 	skip "samba" "APPS_ONLY=$APPS_ONLY"
 elif ! apps_need samba; then
@@ -258,5 +302,21 @@ else
 		fi
 	fi
 	samba_stop
+	# A share on XFS: XFS takes buffered writes without blocking and punts one only when
+	# the inode's lock is held or its timestamps need an update, so the share is
+	# measured, never "every write", and the cause is not called certain.
+	if apps_mount xfs 512M "$APPS_XFS" && samba_start xfs && samba_watch samba-xfs samba_load; then
+		blamed samba-xfs buffered 0.15
+		# Samba's writes of one put are many in flight on one file: the share is high,
+		# but each write's fate is the lock's, so the cause is XFS's and not certain.
+		jq -e '[.findings[] | select(.id == "file-punts" and .status == "fail") |
+			select((.evidence.causes | map(select(.cause == "buffered" and .certain == false)) | length == 1) and
+			       (.message | contains("XFS takes a buffered write without blocking")))] | length >= 1' \
+			"$TMP/samba-xfs.json" >/dev/null &&
+			ok "samba on XFS: the cause is XFS's inode lock, not every buffered write, and not called certain" ||
+			bad "samba on XFS: the cause in XFS's terms, not certain" "$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .message, .evidence.causes]]' "$TMP/samba-xfs.json")"
+	fi
+	samba_stop
+	apps_umount "$APPS_XFS"
 fi
 finish

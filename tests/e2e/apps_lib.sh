@@ -14,12 +14,13 @@
 # with the suite's shell (PR_SET_PDEATHSIG); and a guardian process outside the
 # suite's process group does the same cleanup if the suite is killed with
 # SIGKILL. Nothing here reads or touches a system MariaDB: every server gets
-# --no-defaults, its own datadir, socket and pid file, and --skip-networking.
+# --no-defaults (or an option file of its own), its own datadir, socket and
+# pid file, and --skip-networking.
 #
 # The functions:
 #   apps_need mariadb|qemu-nbd       0 when it can run here, else the reason in $apps_why
-#   apps_mount xfs|ext4 [SIZE]       a fresh filesystem at $APPS_DIR (default 1G)
-#   apps_umount
+#   apps_mount xfs|ext4 [SIZE [DIR]] a fresh filesystem at DIR ($APPS_DIR; default 1G)
+#   apps_umount [DIR]
 #   mariadb_start CONFIG [ARGS...]   a server on $APPS_DIR/mariadb.CONFIG; $app_pid,
 #                                    $app_ready_ms (start to first answered query)
 #   mariadb_sql SQL                  runs SQL on the last started server
@@ -45,6 +46,9 @@
 #                      ibdata1 2 of 1028 WRITEV punted, t.ibd 0 of 37
 #   mariadb buffered   innodb_flush_method=fsync: ibdata1 and every .ibd opened
 #                      without O_DIRECT; ibdata1 1623 of 1623 punted, t.ibd 70 of 70
+#   mariadb cnf        buffered by its option file: --defaults-file=my.cnf, whose
+#                      !includedir's 50-tuning.cnf sets innodb-flush-method =
+#                      "fsync" in [mariadb], over 10-server.cnf's O_DIRECT
 #   mariadb memlock    the healthy settings as nobody under RLIMIT_MEMLOCK 64 KiB:
 #                      io_uring_queue_init() fails with ENOMEM (262144 bytes
 #                      needed) and InnoDB falls back to libaio: no io_uring fd
@@ -58,6 +62,9 @@
 #                      the served file punted (ext4 takes no buffered write inline)
 #   samba noaio        the same with aio read size = 0, aio write size = 0: the ring is
 #                      made and stays idle, the child writes with pwrite64
+#   samba xfs          samba buffered with the share on an XFS of its own: 93-96% of
+#                      the WRITEVs of a put punted (many in flight on one file: each
+#                      finds the inode's I/O lock held, xfs_file_buffered_write)
 # On XFS every O_DIRECT writer also punts about once per 4 ms timestamp tick per
 # file (xfs_file_write_checks -> kiocb_modified returns EAGAIN under IOCB_NOWAIT
 # when mtime needs an update; ext4 updates it in line): mariadb healthy punted
@@ -73,6 +80,7 @@
 # watch suite.
 
 APPS_DIR=$TMP/apps
+APPS_XFS=$TMP/apps-xfs
 APPS_STATE=$TMP/apps.state
 APPS_TRACE=
 app_pid= app_sock= app_ready_ms= apps_why= qnbd_rw=rw
@@ -151,6 +159,7 @@ apps_cleanup() {
 	for p in "${apps_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	[ -n "$APPS_TRACE" ] && { echo 0 >"$APPS_TRACE/tracing_on"; rmdir "$APPS_TRACE"; } 2>/dev/null
 	APPS_TRACE=
+	apps_umount "$APPS_XFS"
 	apps_umount
 	[ -n "${apps_guard_pid:-}" ] && kill "$apps_guard_pid" 2>/dev/null
 	rm -f "$APPS_STATE" "$APPS_STATE.guard"
@@ -175,26 +184,28 @@ apps_stop_pid() {
 
 # --- the filesystem ----------------------------------------------------------------------
 apps_mount() {
-	local fs=${1:-xfs} size=${2:-1G}
+	local fs=${1:-xfs} size=${2:-1G} dir=${3:-$APPS_DIR} img
+	img=$TMP/apps.$(basename "$dir").img
 	apps_guardian
-	mkdir -p "$APPS_DIR"
-	truncate -s "$size" "$TMP/apps.img" || return 1
-	apps_state_add file "$TMP/apps.img"
+	mkdir -p "$dir"
+	truncate -s "$size" "$img" || return 1
+	apps_state_add file "$img"
 	case $fs in
-	xfs) mkfs.xfs -q -f "$TMP/apps.img" ;;
-	ext4) mkfs.ext4 -q -F "$TMP/apps.img" ;;
+	xfs) mkfs.xfs -q -f "$img" ;;
+	ext4) mkfs.ext4 -q -F "$img" ;;
 	*) echo "apps_mount: no such filesystem '$fs'" >&2; return 1 ;;
 	esac 2>"$TMP/apps.mount.err" || return 1
-	apps_state_add mount "$APPS_DIR"
-	mount -o loop "$TMP/apps.img" "$APPS_DIR" 2>>"$TMP/apps.mount.err" && mountpoint -q "$APPS_DIR"
+	apps_state_add mount "$dir"
+	mount -o loop "$img" "$dir" 2>>"$TMP/apps.mount.err" && mountpoint -q "$dir"
 }
 apps_umount() {
-	mountpoint -q "$APPS_DIR" 2>/dev/null || return 0
+	local dir=${1:-$APPS_DIR}
+	mountpoint -q "$dir" 2>/dev/null || return 0
 	for _ in $(seq 100); do
-		umount "$APPS_DIR" 2>/dev/null && return 0
+		umount "$dir" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	umount -l "$APPS_DIR"
+	umount -l "$dir"
 }
 
 # apps_spawn LOG CMD...: starts CMD in the background as a child that dies with
@@ -219,6 +230,8 @@ mariadb_config() {
 		echo --innodb-flush-method=fsync --innodb-log-file-buffering=ON --innodb-use-native-aio=ON ;;
 	memlock)
 		echo --innodb-flush-method=O_DIRECT --skip-innodb-log-file-buffering --innodb-use-native-aio=ON ;;
+	# Buffered by its option file: mariadb_start writes it (below).
+	cnf) echo --innodb-log-file-buffering=ON ;;
 	*) return 1 ;;
 	esac
 }
@@ -244,8 +257,20 @@ mariadb_start() {
 		chmod 0711 "$TMP"
 		chown -R nobody: "$d"
 	fi
+	# cnf: the server reads my.cnf (--defaults-file), whose !includedir holds the
+	# flush method, as Debian's /etc/mysql/my.cnf holds its conf.d directories.
+	local defaults=--no-defaults
+	if [ "$conf" = cnf ]; then
+		mkdir -p "$d/conf.d"
+		printf '%s\n' '[client-server]' '# innodb_flush_method = O_DIRECT' \
+			"!includedir $d/conf.d" >"$d/my.cnf"
+		printf '%s\n' '[mysqld]' 'innodb_flush_method = O_DIRECT' >"$d/conf.d/10-server.cnf"
+		printf '%s\n' '[mariadb]' 'innodb-flush-method = "fsync"   # buffered' \
+			'[client]' 'innodb_flush_method = O_DSYNC' >"$d/conf.d/50-tuning.cnf"
+		defaults=--defaults-file=$d/my.cnf
+	fi
 	t0=$(apps_now_ms)
-	mariadb-install-db --no-defaults --datadir="$d/data" --user="$user" --skip-test-db \
+	mariadb-install-db "$defaults" --datadir="$d/data" --user="$user" --skip-test-db \
 		--auth-root-authentication-method=normal --innodb-buffer-pool-size=8M \
 		--innodb-log-file-size=16M $opts >"$d/install.log" 2>&1 || {
 		echo "mariadb-install-db failed: $(tail -n 3 "$d/install.log")" >&2
@@ -254,7 +279,7 @@ mariadb_start() {
 	app_install_ms=$(($(apps_now_ms) - t0))
 	app_sock=$d/mariadb.sock
 	t0=$(apps_now_ms)
-	apps_spawn "$d/stdout.log" "${pre[@]}" /usr/sbin/mariadbd --no-defaults --user="$user" \
+	apps_spawn "$d/stdout.log" "${pre[@]}" /usr/sbin/mariadbd "$defaults" --user="$user" \
 		--datadir="$d/data" --tmpdir="$d/tmp" --socket="$app_sock" --pid-file="$d/mariadb.pid" \
 		--log-error="$d/error.log" --skip-networking --innodb-buffer-pool-size=8M \
 		--innodb-log-file-size=16M $opts "$@"
@@ -372,6 +397,7 @@ samba_conf() { # CONFIG: the share's settings
 	case $1 in
 	buffered) echo "vfs objects = io_uring" ;;
 	noaio) printf '%s\n' "vfs objects = io_uring" "aio read size = 0" "aio write size = 0" ;;
+	xfs) echo "vfs objects = io_uring" ;;
 	*) return 1 ;;
 	esac
 }
@@ -385,6 +411,11 @@ samba_start() {
 	# The guest is nobody: it must reach the share through $TMP (mktemp makes it 0700).
 	chmod 0711 "$TMP"
 	chmod 0777 "$d/share"
+	# The share of "xfs" on an XFS of its own (apps_mount xfs SIZE $APPS_XFS first).
+	if [ "$conf" = xfs ]; then
+		mountpoint -q "$APPS_XFS" || { echo "samba_start: no XFS at $APPS_XFS" >&2; return 1; }
+		mkdir -p "$APPS_XFS/share" && chmod 0777 "$APPS_XFS/share" || return 1
+	fi
 	cat >"$d/smb.conf" <<EOC
 [global]
 server role = standalone server
@@ -405,7 +436,7 @@ load printers = no
 printcap name = /dev/null
 disable spoolss = yes
 [share]
-path = $d/share
+path = $( [ "$conf" = xfs ] && echo "$APPS_XFS/share" || echo "$d/share")
 guest ok = yes
 guest only = yes
 read only = no
