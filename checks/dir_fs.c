@@ -37,17 +37,18 @@ static bool in_list(const char *const *types, const char *t)
 /* The facts page, section 3, in the words an operator needs. */
 static const struct fs_verdict fs_verdicts[] = {
 	{ fs_xfs, STATUS_PASS,
-	  "XFS supports NOWAIT for O_DIRECT and, from 6.0, buffered writes; O_DIRECT writes that "
-	  "allocate, extend the file or land in unwritten (fallocate()d) extents still go to "
-	  "io-wq, so write data files once before use and measure with the probe" },
+	  "XFS takes O_DIRECT writes and, from 6.0, buffered writes without blocking; O_DIRECT "
+	  "writes that allocate, start past the end of the file or are smaller than a block in "
+	  "unwritten (fallocate()d) extents, and writes that find the file's inode lock held, "
+	  "still go to io-wq, so write data files once before use and measure with the probe" },
 	{ fs_ext4, STATUS_PASS,
 	  "ext4 has no NOWAIT for buffered writes: every buffered io_uring write is punted to "
 	  "io-wq, so data files must use O_DIRECT; O_DIRECT overwrites of written blocks stay on "
 	  "the fast path, appends and extending writes do not" },
 	{ fs_btrfs, STATUS_WARN,
-	  "btrfs copies on write: O_DIRECT overwrites allocate new extents and are punted to "
-	  "io-wq unless the files are NOCOW (chattr +C on an empty file), and statx reports no "
-	  "O_DIRECT alignment" },
+	  "btrfs copies on write: every write to a copy-on-write file, buffered or O_DIRECT, is "
+	  "punted to io-wq unless the file is NOCOW (chattr +C on an empty file) or "
+	  "preallocated, and statx reports no O_DIRECT alignment" },
 	{ fs_memory, STATUS_FAIL,
 	  "tmpfs and other memory filesystems: nothing reaches a device, O_DIRECT is refused before 6.6 and a "
 	  "no-op after, and the data is gone at reboot" },

@@ -415,6 +415,7 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		const struct proc_file *f0 = &pf->files[i], *f = f0;
 		const char *why = proc_data_file(ctx, f);
 		const struct watch_file *wf = NULL;
+		const struct punt_rule *rule;
 		struct proc_file seen;
 		bool frag, unwritten;
 
@@ -445,20 +446,25 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		judged++;
 		frag = f->extents >= check_thresholds(ctx)->extent_limit &&
 		       f->size / f->extents < FRAG_MAX_AVG;
-		/* Unwritten extents punt O_DIRECT writes on XFS, not on ext4 (facts, section 3). */
-		unwritten = f->unwritten && strcmp(proc_file_fstype(pf, f), "ext4");
+		/*
+		 * Unwritten extents punt O_DIRECT writes where the filesystem's rule
+		 * says so (facts, section 11): on XFS under contention or below a
+		 * block, on ext4 before 6.3 every one, from 6.3 only below a block.
+		 */
+		rule = f->unwritten ? punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx),
+						     PUNT_DIO_UNWRITTEN) : NULL;
+		unwritten = rule && (rule->certain || strcmp(rule->fs, "ext4"));
 		if (!frag && !unwritten)
 			continue;
 		bad++;
 		file_subject(pf, f, subject, sizeof(subject));
 		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%s%u extents%s over %llu bytes%s%u unwritten%s",
+			      "%s%u extents%s over %llu bytes%s%u unwritten%s%s",
 			      frag ? "fragmented: " : "", f->extents,
 			      f->extents_truncated ? " or more" : "", (unsigned long long)f->size,
 			      unwritten ? "; " : " (", f->unwritten,
-			      unwritten ? " (allocated, never written): O_DIRECT writes into them are "
-					  "punted on XFS, about a third of them at depth 128 here"
-					: ")");
+			      unwritten ? " (allocated, never written): " : ")",
+			      unwritten ? rule->why : "");
 		finding_set_fix(fi, "preallocate and write the data file once before use (fallocate "
 				    "alone leaves unwritten extents); rewrite fragmented files (cp, or "
 				    "xfs_fsr / e4defrag) while the service is stopped");
