@@ -413,7 +413,12 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	if (x.have_last)
 		report_note(ctx->report, "its fds, rings and threads as read %.2f s after it started",
 			    since(&x.start, &x.last_at));
-	if (watched && w->attached_after_exec)
+	if (watched && w->exec_stopped)
+		report_note(ctx->report, "%s: the kernel drops a watch's events at such an exec, so "
+			    "the program was stopped at its exec (ptrace) and watched from there, "
+			    "%.1f ms after it started: nothing it did was missed", secure,
+			    (double)w->attach_ns / 1e6);
+	else if (watched && w->attached_after_exec)
 		report_note(ctx->report, "%s: the kernel drops a watch's events at such an exec, so "
 			    "the program was watched by its threads from %.0f ms after it started "
 			    "(requests before then, and the setup flags of rings set up before then, "

@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -297,6 +299,51 @@ static int wait_exec(const struct sysroot *sr, pid_t pid)
 	return -ETIMEDOUT;
 }
 
+/*
+ * Seizes pid, a child that has not exec'ed yet, so that its exec stops it:
+ * events opened then see the program from its first instruction, where a
+ * secure exec would drop any opened before. A tracer with CAP_SYS_PTRACE
+ * (root) leaves the exec its set-id credentials. 0, or -errno where it
+ * cannot be traced (no CAP_SYS_PTRACE, Yama's ptrace_scope 3).
+ */
+static int exec_stop_arm(pid_t pid)
+{
+	return ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXEC |
+							     PTRACE_O_EXITKILL)) ? -errno : 0;
+}
+
+/*
+ * Until pid, seized, stops at its exec: 0, or -ESRCH when it exited first
+ * (its exit is left to its parent to reap). A signal it gets before the
+ * exec (one uringlint forwards) is delivered on the way.
+ */
+static int exec_stop_wait(pid_t pid)
+{
+	for (;;) {
+		siginfo_t si;
+		int status;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL)) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (si.si_code != CLD_TRAPPED)
+			return -ESRCH;
+		if (waitpid(pid, &status, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+			return 0;
+		/* A group stop (PTRACE_EVENT_STOP) carries no signal to deliver. */
+		ptrace(PTRACE_CONT, pid, NULL,
+		       (void *)(long)(status >> 16 ? 0 : WIFSTOPPED(status) ? WSTOPSIG(status) : 0));
+	}
+}
+
 /* Threads past the first, and children, pid had when its events were opened after its exec. */
 static unsigned int before_attach(const struct sysroot *sr, pid_t pid)
 {
@@ -467,10 +514,16 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 * or the last drain took on a loaded host.
 	 */
 	if (ex && ex->after_exec) {
-		/* Started first; its exec drops events opened before it. */
+		/* Started first; its exec drops events opened before it: stopped there if it may be. */
+		bool seized = sr->live && !exec_stop_arm(pid);
+
 		start = tp_stream_now();
 		ex->started(ex->arg);
-		err = wait_exec(sr, pid);
+		err = seized ? exec_stop_wait(pid) : wait_exec(sr, pid);
+		w->exec_stopped = seized && !err;
+		/* Not stopped at its exec after all (gone, or waited on no more): let it be. */
+		if (seized && err && err != -ESRCH)
+			ptrace(PTRACE_DETACH, pid, NULL, NULL);
 		if (err) {
 			snprintf(w->fallback_why, sizeof(w->fallback_why),
 				 "the program's exec was not seen: %s", strerror(-err));
@@ -493,6 +546,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		uring_trace_always_async_filter(w->kernel_async_filter, sizeof(w->kernel_async_filter))
 			? NULL : w->kernel_async_filter);
 	if (err) {
+		if (w->exec_stopped)
+			ptrace(PTRACE_DETACH, pid, NULL, NULL);
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
 		tp_stream_close(&s);
@@ -500,9 +555,12 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		return false;
 	}
 	w->tracepoint = true;
-	if (ex && ex->after_exec)
+	if (ex && ex->after_exec && !w->exec_stopped)
 		s.unattached += before_attach(sr, pid);
 	count_plain_io(&s, w, plain_filter, sizeof(plain_filter));
+	/* Every event open: the program goes on from its exec. */
+	if (w->exec_stopped)
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

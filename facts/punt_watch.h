@@ -54,12 +54,15 @@ struct punt_watch {
 	bool exited;			/* the process exited during the watch */
 	bool exec;			/* a program run under the watch, from its start to its end */
 	/*
-	 * --exec of a program whose exec drops the events: watched by its
+	 * --exec of a program whose exec drops the events: stopped at its exec
+	 * (ptrace) and watched from its first instruction after it
+	 * (exec_stopped), or, where it could not be traced, watched by its
 	 * threads from attach_ns after it started (its first requests and the
-	 * setup flags of rings made before are not seen), or, when that could
-	 * not be done, blind, with why: then nothing seen is proof of anything.
+	 * setup flags of rings made before are not seen); or, when neither
+	 * could be done, blind, with why: then nothing seen is proof of anything.
 	 */
 	bool attached_after_exec;
+	bool exec_stopped;
 	uint64_t attach_ns;
 	bool blind;
 	char blind_why[256];
@@ -191,8 +194,9 @@ struct watch_exec {
 	void *arg;
 	/*
 	 * The program's exec leaves it non-dumpable (exec_secure.h), which
-	 * removes events opened before it: let it run first, and once it has
-	 * exec'ed, open events on each of its threads as for a running process.
+	 * removes events opened before it: stop it at its exec (ptrace, as root
+	 * may) and open them then; where it cannot be traced, let it run and
+	 * open them on each of its threads once it has exec'ed.
 	 */
 	bool after_exec;
 };

@@ -355,6 +355,9 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 			       : json_bytes_string(w->plain_io_why));
 	json_object_object_add(o, "attached_after_exec_ms", w->attached_after_exec
 			       ? json_object_new_double((double)w->attach_ns / 1e6) : NULL);
+	/* Stopped at its exec and attached there: nothing before its first instruction missed. */
+	json_object_object_add(o, "stopped_at_exec", w->attached_after_exec
+			       ? json_object_new_boolean(w->exec_stopped) : NULL);
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));
 	json_object_object_add(o, "threads_watched", json_object_new_int(w->threads_watched));
 	json_object_object_add(o, "threads_attached_late", json_object_new_int(w->threads_late));
