@@ -268,6 +268,8 @@ else
 		[ -z "$bad_list" ] && [ "${reqs:-0}" -gt 0 ] &&
 			ok "samba reads of a cached file, loaded: no warn and no fail ($reqs requests watched, $truth in the truth)" ||
 			bad "samba reads, loaded: no warn and no fail" "requests: $reqs, truth: $truth" "$bad_list"
+		# The server once the session is gone: smbd with no ring, its children none.
+		idle_clean samba-reads
 	fi
 	samba_stop
 	# aio read size = 0, aio write size = 0: the ring made, never used; the plain
