@@ -12,37 +12,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "escape.h"
 #include "writer.h"
+#include "xml_put.h"
 
 static void put_xml(FILE *out, const char *text)
 {
-	char *shown = escape_text(text, 0, 0);
-
-	for (const char *s = shown; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&apos;", out);
-			break;
-		default:
-			fputc(c, out);
-		}
-	}
-	free(shown);
+	xml_put(out, text, 0, 0);
 }
 
 int write_report_junit(FILE *out, const struct report *r)
