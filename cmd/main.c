@@ -62,6 +62,8 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 	json_object_put(r->host.net);
 	r->host.net = net_facts_json(&hf->net, hf->somaxconn.value, &hf->somaxconn.e,
 				     hf->tcp_max_syn_backlog.value, &hf->tcp_max_syn_backlog.e);
+	json_object_put(r->host.cpu);
+	r->host.cpu = cpu_facts_json(&hf->cpu);
 }
 
 int cmd_policy_check(const struct global_opts *g)

@@ -189,6 +189,39 @@ static void owner_json(struct json_object *o, const struct proc_facts *pf)
 		json_object_object_add(o, "owner_error", json_bytes_string(pf->owner.e.why));
 }
 
+/*
+ * Every thread: its name, kind, state, the CPU it last ran on and where it
+ * may run, for the drawing of the thread model and for readers who place
+ * threads on CPUs themselves. null when the threads were not read.
+ */
+static struct json_object *thread_list_json(const struct proc_threads *t)
+{
+	static const char *const kinds[] = {
+		[THREAD_PLAIN] = "thread", [THREAD_IOU_WRK] = "iou-wrk", [THREAD_IOU_SQP] = "iou-sqp",
+	};
+	struct json_object *list;
+	size_t i;
+
+	if (!fact_ok(&t->e))
+		return NULL;
+	list = json_object_new_array_ext((int)t->n);
+	for (i = 0; i < t->n; i++) {
+		const struct proc_thread *th = &t->v[i];
+		struct json_object *o = json_object_new_object();
+		char state[2] = { th->state, '\0' };
+
+		json_object_object_add(o, "tid", json_object_new_int(th->tid));
+		json_add_bytes(o, "comm", th->comm);
+		json_object_object_add(o, "kind", json_object_new_string(kinds[th->kind]));
+		json_object_object_add(o, "state", th->state ? json_object_new_string(state) : NULL);
+		json_object_object_add(o, "cpu", th->cpu >= 0 ? json_object_new_int(th->cpu) : NULL);
+		json_object_object_add(o, "cpus_allowed", th->cpus_allowed[0] ?
+				       json_object_new_string(th->cpus_allowed) : NULL);
+		json_object_array_add(list, o);
+	}
+	return list;
+}
+
 int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 {
 	struct json_object *o = json_object_new_object(), *rings = json_object_new_array(),
@@ -220,6 +253,7 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	json_object_object_add(threads, "iou_wrk", json_object_new_int64(pf->threads.iou_wrk));
 	json_object_object_add(threads, "iou_sqp", json_object_new_int64(pf->threads.iou_sqp));
 	json_object_object_add(threads, "d_state", json_object_new_int64(pf->threads.d_state));
+	json_object_object_add(threads, "list", thread_list_json(&pf->threads));
 	json_object_object_add(o, "threads", threads);
 	if (pf->watch)
 		json_object_object_add(o, "watch", watch_json(pf->watch, &pf->threads));

@@ -73,6 +73,7 @@ void report_free(struct report *r)
 	free(r->processes_json);
 	json_object_put(r->probe);
 	json_object_put(r->host.net);
+	json_object_put(r->host.cpu);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -211,6 +212,33 @@ int report_processes_copy(const struct report *r, FILE *out)
 		off += n;
 	}
 	return 0;
+}
+
+struct json_object *report_processes_json(const struct report *r)
+{
+	struct json_object *arr = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!report_has_processes(r))
+		return json_object_new_array();
+	m = open_memstream(&text, &len);
+	if (!m)
+		return NULL;
+	if (fputc('[', m) == EOF || report_processes_copy(r, m) || fputc(']', m) == EOF) {
+		fclose(m);
+		free(text);
+		return NULL;
+	}
+	if (!fclose(m))
+		arr = json_tokener_parse(text);
+	free(text);
+	if (arr && !json_object_is_type(arr, json_type_array)) {
+		json_object_put(arr);
+		arr = NULL;
+	}
+	return arr;
 }
 
 void finding_set_fix(struct finding *f, const char *fmt, ...)

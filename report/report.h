@@ -79,6 +79,7 @@ struct report_host {
 	bool live;
 	char root[4096];		/* --root DIR, empty when live */
 	struct json_object *net;	/* the JSON's host.net: the service's NICs; NULL none */
+	struct json_object *cpu;	/* the JSON's host.cpu: isolation, NUMA, device IRQs */
 };
 
 struct report {
@@ -140,6 +141,8 @@ int report_processes_end(struct report *r);
 /* Whether there is an inventory, and it copied to out: 0 or -EIO. */
 bool report_has_processes(const struct report *r);
 int report_processes_copy(const struct report *r, FILE *out);
+/* The processes inventory as a JSON array (empty without one); NULL out of memory. */
+struct json_object *report_processes_json(const struct report *r);
 
 /* Records an audited process and who runs it (see owners); "" for what is unknown. */
 void report_set_owner(struct report *r, int pid, const char *comm, const char *unit,

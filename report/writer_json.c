@@ -33,6 +33,8 @@ static struct json_object *host_to_json(const struct report *r)
 	json_add_bytes(h, "root", r->host.live ? NULL : r->host.root);
 	if (r->host.net)
 		json_object_object_add(h, "net", json_object_get(r->host.net));
+	if (r->host.cpu)
+		json_object_object_add(h, "cpu", json_object_get(r->host.cpu));
 	return h;
 }
 
