@@ -357,7 +357,7 @@ int cmd_audit_processes(const struct global_opts *g, const struct sysroot *sr, p
 
 	*gone = false;
 	/* The inventory is the JSON contract's; it is not rendered for text. */
-	if (g->format == FORMAT_JSON && report_processes_begin(r)) {
+	if (output_format_has_processes(g->format) && report_processes_begin(r)) {
 		error_msg("out of memory");
 		return EXIT_CANNOT;
 	}

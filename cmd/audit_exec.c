@@ -447,7 +447,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
 		x.last.watch = w;
 	}
-	ret = lost || (g->format == FORMAT_JSON && report_processes_begin(ctx->report)) ? EXIT_CANNOT : 0;
+	ret = lost || (output_format_has_processes(g->format) && report_processes_begin(ctx->report)) ? EXIT_CANNOT : 0;
 	if (!ret && x.nkids && !x.last.nrings)
 		ret = judge_kids(ctx, &x, &g->policy, watched ? w : NULL);
 	else if (!ret && cmd_judge_process(ctx, &x.last, &g->policy))

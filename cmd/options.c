@@ -20,8 +20,9 @@
 static void print_help(FILE *out);
 
 const struct cmd_option global_options[] = {
-	{ "format", 0, OPT_FORMAT, ARG_WORDS, "FMT", "text json markdown junit prometheus", 0,
-	  NULL, "text (default), json, markdown, junit or prometheus" },
+	{ "format", 0, OPT_FORMAT, ARG_WORDS, "FMT", "text json markdown junit prometheus html", 0,
+	  NULL, "text (default), json, markdown, junit, prometheus or html (a page with a "
+	  "drawing of CPUs, threads and rings)" },
 	{ "output", 'o', 'o', ARG_FILE, "FILE", NULL, 0, NULL,
 	  "write the report to FILE instead of standard output" },
 	{ "root", 0, OPT_ROOT, ARG_DIR, "DIR", NULL, 0, NULL,
@@ -72,7 +73,7 @@ int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
 	case OPT_FORMAT:
 		if (output_format_parse(arg, &g->format))
 			return usage_error("unknown format '%s' (text, json, markdown, junit, "
-					   "prometheus)", arg);
+					   "prometheus, html)", arg);
 		if (!output_format_supported(g->format))
 			return usage_error("format '%s' is not available in this version "
 					   "(text, json)", arg);

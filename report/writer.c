@@ -14,6 +14,7 @@ static const char *const format_names[] = {
 	[FORMAT_MARKDOWN] = "markdown",
 	[FORMAT_JUNIT] = "junit",
 	[FORMAT_PROMETHEUS] = "prometheus",
+	[FORMAT_HTML] = "html",
 };
 
 int output_format_parse(const char *name, enum output_format *fmt)
@@ -31,7 +32,12 @@ int output_format_parse(const char *name, enum output_format *fmt)
 
 bool output_format_supported(enum output_format fmt)
 {
-	return fmt <= FORMAT_PROMETHEUS;
+	return fmt <= FORMAT_HTML;
+}
+
+bool output_format_has_processes(enum output_format fmt)
+{
+	return fmt == FORMAT_JSON || fmt == FORMAT_HTML;
 }
 
 int write_report(FILE *out, const struct report *r, enum output_format fmt,
@@ -48,6 +54,8 @@ int write_report(FILE *out, const struct report *r, enum output_format fmt,
 		return write_report_junit(out, r);
 	case FORMAT_PROMETHEUS:
 		return write_report_prometheus(out, r);
+	case FORMAT_HTML:
+		return write_report_html(out, r);
 	default:
 		return -EOPNOTSUPP;
 	}

@@ -14,6 +14,7 @@ enum output_format {
 	FORMAT_MARKDOWN,
 	FORMAT_JUNIT,
 	FORMAT_PROMETHEUS,
+	FORMAT_HTML,
 };
 
 struct writer_opts {
@@ -26,6 +27,8 @@ struct writer_opts {
 int output_format_parse(const char *name, enum output_format *fmt);
 /* Formats this build can write; the others are refused as a usage error. */
 bool output_format_supported(enum output_format fmt);
+/* Whether the format shows the processes inventory (audit builds it only then). */
+bool output_format_has_processes(enum output_format fmt);
 
 /* The JSON contract's document (schema_version 1); caller puts it. */
 struct json_object *report_to_json(const struct report *r);
@@ -38,6 +41,7 @@ int write_report_json(FILE *out, const struct report *r);
 int write_report_markdown(FILE *out, const struct report *r);
 int write_report_junit(FILE *out, const struct report *r);
 int write_report_prometheus(FILE *out, const struct report *r);
+int write_report_html(FILE *out, const struct report *r);
 /*
  * Prints a note and a newline. Notes are text with line breaks of their
  * own; a builder that quotes a name escapes it (proc_facts_summary). Here
