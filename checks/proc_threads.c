@@ -23,6 +23,39 @@ static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *s
 	return true;
 }
 
+/*
+ * Whether the watch explains io-wq workers that worked in the window as no
+ * fault: no punt at all while watched, or only punts of opcodes io_uring
+ * always runs in io-wq (FSYNC and the like), counted or, sampled in
+ * windows, enough samples all of them. why: the words for a pass.
+ */
+static bool workers_explained(const struct punt_watch *w, char *why, size_t whysz)
+{
+	uint64_t kernel = 0;
+
+	if (!w || !fact_ok(&w->e) || !w->tracepoint || w->blind)
+		return false;
+	if (!w->total && !w->threads_unattached) {
+		snprintf(why, whysz, "no request was punted in the %.1f s watched after it: they "
+			 "were finishing earlier punts", w->seconds_watched);
+		return true;
+	}
+	if (w->total && punt_watch_kernel_async(w, &kernel) && kernel >= w->total) {
+		snprintf(why, whysz, "the %llu requests punted in the %.1f s watched are all of "
+			 "opcodes io_uring always runs in io-wq (such as FSYNC): no read or write "
+			 "was punted", (unsigned long long)w->total, w->seconds_watched);
+		return true;
+	}
+	if (w->total && !punt_watch_kernel_async(w, &kernel) && w->punts_sampled >= PUNTS_TO_SPEAK &&
+	    w->ut.punts_kernel_async >= w->punts_sampled) {
+		snprintf(why, whysz, "the %llu punts sampled in the %.1f s watched are all of "
+			 "opcodes io_uring always runs in io-wq (such as FSYNC)",
+			 (unsigned long long)w->punts_sampled, w->seconds_watched);
+		return true;
+	}
+	return false;
+}
+
 void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -31,7 +64,7 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 	bool near_nproc = nproc != LIMIT_INFINITY && w * 2 >= nproc;
 	struct workers_activity a;
 	bool seen, busy;
-	char subject[32];
+	char subject[32], why[256];
 	struct finding *fi;
 
 	if (!threads_usable(c, ctx, subject, sizeof(subject)))
@@ -57,6 +90,13 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx)
 			      pf->window.e.err != -ENOENT ? " (" : "",
 			      pf->window.e.err != -ENOENT ? pf->window.e.why : "",
 			      pf->window.e.err != -ENOENT ? ")" : "");
+	} else if (busy && workers_explained(pf->watch, why, sizeof(why))) {
+		/* io_uring's own work (FSYNC) keeps a worker busy: that is no punt of a fault. */
+		fi = proc_add(c, ctx, STATUS_PASS, subject,
+			      "%u io-wq worker%s (iou-wrk threads), and in the %u ms window %u worked "
+			      "and %u started; %s", w, w == 1 ? "" : "s", pf->window.ms, a.ran,
+			      a.started, why);
+		busy = false;
 	} else if (busy) {
 		char blocked[48] = "", unknown[48] = "";
 

@@ -49,6 +49,36 @@ static void test_workers_and_punts(void **state)
 	pf.window.e.err = 0;
 	pf.threads.iou_wrk = 48;
 	expect_says("iowq-workers", STATUS_FAIL, "48 io-wq workers");
+	pf.threads.iou_wrk = 2;
+	/*
+	 * Watched: a worker that works for io_uring's own FSYNCs (qemu-nbd, healthy) is
+	 * no punt of a fault; nor is one when nothing was punted while watched.
+	 */
+	wthreads[pf.window.nthreads - 1].r[1].run_ns += 2000000;
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	pf.watch = &watch;
+	watch.tracepoint = true;
+	watch.seconds_watched = 3;
+	watch.total = 120;
+	watch.kernel_async_counted = true;
+	watch.kernel_async_total = 120;
+	expect_says("iowq-workers", STATUS_PASS, "all of opcodes io_uring always runs in io-wq");
+	watch.kernel_async_total = 100;		/* 20 writes punted: a fault, as iowq-punts says */
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	watch.total = 0;
+	watch.kernel_async_total = 0;
+	expect_says("iowq-workers", STATUS_PASS, "no request was punted in the 3.0 s watched");
+	watch.threads_unattached = 5;		/* not all seen: no pass from it */
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	watch.blind = true;
+	watch.threads_unattached = 0;
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	watch.blind = false;
+	watch.tracepoint = false;
+	watch.kernel_async_counted = false;
+	watch.seconds_watched = 0;
+	pf.watch = NULL;
+	wthreads[pf.window.nthreads - 1].r[1] = wthreads[pf.window.nthreads - 1].r[0];
 
 	expect("iowq-punts", STATUS_SKIP);
 	pf.watch = &watch;
