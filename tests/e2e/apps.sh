@@ -283,7 +283,13 @@ else
 			-e syscalls:sys_enter_preadv2 -e syscalls:sys_enter_pwritev2 -p "$samba_child" \
 			-o "$TMP/samba-noaio.perf" &
 		perfpid=$!
-		sleep 0.2
+		# The audit once perf holds its events: perf's start took more than 0.2 s on
+		# a loaded CI machine, and its window must hold the watch's.
+		for _ in $(seq 200); do
+			ls -l "/proc/$perfpid/fd" 2>/dev/null | grep -q 'perf_event' && break
+			sleep 0.05
+		done
+		sleep 0.1
 		"$BIN" audit "$samba_child" --watch 2 --format json --fail-on never >"$TMP/samba-noaio.json" 2>"$TMP/samba-noaio.err"
 		kill -INT "$perfpid"
 		wait "$perfpid"
