@@ -1,7 +1,7 @@
 #!/bin/bash
 # --format html in a real browser: the page of a preflight (this host and a
-# captured 10-CPU tree) and of a watched audit of a process punting every
-# write under a hostile name. Each page must parse as XML (xmllint), hold
+# captured 10-CPU tree), of a watched audit of a process punting every
+# write under a hostile name, and of a report of it. Each page must parse as XML (xmllint), hold
 # what the host and the process are, read apart from uringlint (the CPUs
 # from sysfs, the ring's fd and the submitting thread from /proc), with the
 # name escaped, and render in Debian's chromium headless: a screenshot, and
@@ -127,6 +127,17 @@ if start buffered "$TMP/data"; then
 		ok "chromium renders it: a 1400x1000 screenshot of $(($(stat -c %s "$TMP/audit.png") / 1024)) KiB, its DOM holds the drawing"
 	else
 		bad "chromium renders the audit page" "$(tail -3 "$TMP/chromium.out")"
+	fi
+	# The deploy checklist as a page: the host's directories and the same process.
+	"$BIN" report --pid "$pid" --dir "$TMP/data" --format html -o "$TMP/report.html" \
+		--fail-on never 2>"$TMP/report.err"
+	if xmllint --noout "$TMP/report.html" 2>"$TMP/xml.err" &&
+		grep -q ">ring fd $ring_fd: SQ " "$TMP/report.html" &&
+		grep -q '<td class="id">fs-type</td>' "$TMP/report.html"; then
+		ok "report page: parses, with the process's ring and the directory's checks"
+	else
+		bad "report page: parses, with the ring and the directory" "$(head -3 "$TMP/xml.err")" \
+			"$(head -3 "$TMP/report.err")"
 	fi
 	stop "$pid"
 fi

@@ -4,7 +4,7 @@
 # (tests/fleet/guest.sh), the service started by systemd with every
 # sandboxing setting of the unit enforced, against a buffered writer of
 # another user (a DynamicUser service), and the textfile it writes read
-# back. Checked: systemd-analyze security's exposure (the figure the README
+# back. Checked: systemd-analyze security's exposure (the figure docs/fleet.md
 # gives), the sandbox as the service itself saw it (seccomp, no new
 # privileges, its three capabilities), the service's success and the same
 # verdicts as without the sandbox, the writer's buffered file failing
@@ -19,7 +19,7 @@ DEB=$(ls build/deb/uringlint_*.deb 2>/dev/null | head -1)
 NAME=uringlint-unit-$$
 G="bash tests/fleet/guest.sh"
 TEXTFILE=/var/lib/prometheus/node-exporter/uringlint.prom
-# The exposure systemd-analyze security gives the unit (systemd 252): the README's figure.
+# The exposure systemd-analyze security gives the unit (systemd 252): docs/fleet.md's figure.
 EXPOSURE_MAX=2.3
 
 [ "$(id -u)" -eq 0 ] || { skip "unit under systemd" "needs root"; exit 77; }
@@ -113,7 +113,7 @@ grep -q '} 3$' "$TMP/uringlint.prom" && bad "no check in error under the sandbox
 
 # The same report from a service without the sandbox (root, every capability, no filter):
 # the same verdicts but fs-o-direct, whose try of O_DIRECT needs to write in the --dir
-# (here /, read-only under ProtectSystem=strict: it skips, saying so; the README says to
+# (here /, read-only under ProtectSystem=strict: it skips, saying so; docs/fleet.md says to
 # add the data directory to ReadWritePaths=). What a watch samples differs from one
 # watch to the next (which CPU a thread ran on): the reading is compared unwatched, the
 # service run again with --watch 0 through its EnvironmentFile, and the watch's punt
