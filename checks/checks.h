@@ -16,7 +16,7 @@
 /*
  * A check is a row of check_table (registry.c): static data plus a pure
  * function from facts to findings. Checks never open files and never
- * print; collectors in lib/ did the reading, writers do the printing.
+ * print; the collectors in facts/ did the reading, report/'s writers do the printing.
  */
 
 enum check_scope {

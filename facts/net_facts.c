@@ -11,7 +11,7 @@
 
 #include "array.h"
 #include "interrupts.h"
-#include "net_dev.h"
+#include "net_facts.h"
 #include "parse.h"
 
 #define P_ROUTE "proc/net/route"

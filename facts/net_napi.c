@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The network devices' interrupt deferral knobs, for judging busy polling (net_devs.h). */
+/* The network devices' interrupt deferral knobs, for judging busy polling (net_napi.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "net_devs.h"
+#include "net_napi.h"
 #include "parse.h"
 
 #define IFF_LOOPBACK_BIT 0x8	/* include/uapi/linux/if.h */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef URINGLINT_NET_DEV_H
-#define URINGLINT_NET_DEV_H
+#ifndef URINGLINT_NET_FACTS_H
+#define URINGLINT_NET_FACTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
