@@ -57,6 +57,7 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 #   facts/    collectors: host, directory and process facts      (lib)
 #   report/   findings, check metadata, the writers               (lib)
 #   probe/    the built-in probe                                  (lib)
+#   views/    the JSON and trace forms of facts  (lib facts report probe)
 #   checks/   the check table and its judgments  (lib facts report probe)
 #   cmd/      the commands                       (everything)
 # Tests, fuzz harnesses and helpers see every layer.
@@ -64,15 +65,16 @@ LAYER_lib = -Ilib -I$(B)/gen
 LAYER_facts := -Ilib -Ifacts
 LAYER_report := -Ilib -Ireport
 LAYER_probe := -Ilib -Iprobe
+LAYER_views := -Ilib -Ifacts -Ireport -Iprobe -Iviews
 LAYER_checks := -Ilib -Ifacts -Ireport -Iprobe -Ichecks
-LAYER_cmd := $(LAYER_checks) -Icmd
+LAYER_cmd := $(LAYER_checks) -Iviews -Icmd
 INC = $(LAYER_cmd) -I$(B)/gen
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
 	$(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
-LAYERS := lib facts report probe checks
+LAYERS := lib facts report probe views checks
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard $(l)/*.c))
 CMD_SRC := $(wildcard cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)

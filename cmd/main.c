@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
+#include "host_json.h"
 #include "version.h"
 #include "xalloc.h"
 

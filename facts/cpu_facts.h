@@ -88,8 +88,4 @@ void cpu_facts_free(struct cpu_facts *cf);
 /* The node whose CPU list holds cpu, or -1. */
 int cpu_facts_node_of(const struct cpu_facts *cf, unsigned int cpu);
 
-/* The JSON report's host.cpu object (cpu_json.c); never NULL. */
-struct json_object;
-struct json_object *cpu_facts_json(const struct cpu_facts *cf);
-
 #endif

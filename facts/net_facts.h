@@ -11,7 +11,6 @@
 #include "net_route.h"
 #include "sysroot.h"
 
-struct json_object;
 
 #define NET_DEVS_MAX 8		/* --net-dev given, or default routes: a handful */
 #define NET_QUEUES_MAX 1024	/* per direction: past this the rest is not read */
@@ -105,10 +104,5 @@ void net_facts_free(struct net_facts *nf);
 
 /* Whether irqbalance was told to leave irq alone. */
 bool net_facts_banned(const struct net_facts *nf, unsigned int irq);
-
-/* The facts as the JSON report's host.net object (a new reference). */
-struct json_object *net_facts_json(const struct net_facts *nf, int64_t somaxconn,
-				   const struct fact_err *somaxconn_e, int64_t syn_backlog,
-				   const struct fact_err *syn_backlog_e);
 
 #endif

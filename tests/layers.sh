@@ -21,10 +21,11 @@ declare -A may=(
 	[facts]="lib facts"
 	[report]="lib report"
 	[probe]="lib probe"
+	[views]="lib facts report probe views"
 	[checks]="lib facts report probe checks"
-	[cmd]="lib facts report probe checks cmd"
+	[cmd]="lib facts report probe views checks cmd"
 )
-folders="lib facts report probe checks cmd"
+folders="lib facts report probe views checks cmd"
 make -s build/gen/app_fixes.tbl.h >/dev/null 2>&1
 
 # visible FOLDER: for every header of every folder, "HEADER yes|no" as FOLDER's

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "json_bytes.h"
-#include "net_facts.h"
+#include "host_json.h"
 
 /* A CPU set as the kernel's list ("0-3,8"), "" for none. */
 static struct json_object *cpus_json(const struct cpuset *set)

@@ -8,7 +8,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
-#include "cpu_facts.h"
+#include "host_json.h"
 #include "json_bytes.h"
 
 /* A CPU set as the kernel's list ("0-3,8"), "" for none; null when it was not read. */
