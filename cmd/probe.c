@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* uringlint probe: measure, on this filesystem, that the fast path holds. */
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +9,11 @@
 
 #include "cmd.h"
 #include "config.h"
-#include "json_bytes.h"
 #include "host_facts.h"
 #include "parse.h"
 #include "net.h"
 #include "probe.h"
+#include "probe_view.h"
 #include "xalloc.h"
 
 enum {
@@ -157,127 +156,6 @@ static int parse_opt(int c, const char *arg, struct probe_cli *cli)
 	return 0;	/* cmd_getopt returns only this command's rows */
 }
 
-static struct json_object *mode_json(const struct probe_result *r, enum probe_mode m)
-{
-	const struct probe_mode_result *x = &r->modes[m];
-	struct json_object *o = json_object_new_object(), *lat = json_object_new_object();
-
-	json_object_object_add(o, "mode", json_object_new_string(probe_mode_name(m)));
-	json_object_object_add(o, "iops", json_object_new_int64((int64_t)llround(x->iops)));
-	json_object_object_add(lat, "p50", json_object_new_double(x->p50_us));
-	json_object_object_add(lat, "p99", json_object_new_double(x->p99_us));
-	json_object_object_add(lat, "p999", json_object_new_double(x->p999_us));
-	json_object_object_add(o, "lat_us", lat);
-	json_object_object_add(o, "punts", json_object_new_int64((int64_t)x->punts));
-	json_object_object_add(o, "punts_source",
-			       json_object_new_string(x->punts_tracepoint ? "tracepoint" : "threads"));
-	json_object_object_add(o, "new_iou_wrk", json_object_new_int64((int64_t)x->new_iou_wrk));
-	json_object_object_add(o, "syscalls_per_io", json_object_new_double(x->syscalls_per_io));
-	json_object_object_add(o, "syscalls_source",
-			       json_object_new_string(x->enters_tracepoint ? "tracepoint" : "calls"));
-	json_object_object_add(o, "vcsw_per_io", json_object_new_double(x->vcsw_per_io));
-	json_object_object_add(o, "cq_overflow", json_object_new_boolean(x->cq_overflow));
-	json_object_object_add(o, "ios", json_object_new_int64((int64_t)x->ios));
-	json_object_object_add(o, "errors", json_object_new_int64((int64_t)x->errors));
-	json_object_object_add(o, "seconds", json_object_new_double(x->seconds));
-	return o;
-}
-
-static struct json_object *probe_json(const struct probe_result *r, bool fast_path)
-{
-	struct json_object *o = json_object_new_object(), *modes = json_object_new_array(),
-			   *contrast = json_object_new_array(), *skipped = json_object_new_array();
-	unsigned int i;
-
-	json_add_bytes(o, "dir", r->dir);
-	json_add_bytes(o, "fs", r->fs);
-	json_add_bytes(o, "device", r->device);
-	json_object_object_add(o, "size", json_object_new_int64((int64_t)r->size));
-	json_object_object_add(o, "bs", json_object_new_int((int)r->bs));
-	json_object_object_add(o, "depth", json_object_new_int((int)r->depth));
-	json_object_object_add(o, "o_tmpfile", json_object_new_boolean(r->o_tmpfile));
-	for (i = 0; i < PM__COUNT; i++) {
-		const struct probe_mode_result *m = &r->modes[i];
-
-		if (m->ran) {
-			json_object_array_add(i < PM_CONTRAST_FIRST ? modes : contrast,
-					      mode_json(r, (enum probe_mode)i));
-		} else if (m->e.err != -ECANCELED) {
-			struct json_object *s = json_object_new_object();
-
-			json_object_object_add(s, "mode", json_object_new_string(probe_mode_name(i)));
-			json_add_bytes(s, "reason", m->e.why);
-			json_object_array_add(skipped, s);
-		}
-	}
-	json_object_object_add(o, "modes", modes);
-	json_object_object_add(o, "contrast", contrast);
-	json_object_object_add(o, "skipped", skipped);
-	json_object_object_add(o, "fast_path", json_object_new_boolean(fast_path));
-	return o;
-}
-
-static void table(struct report *r, const struct probe_result *p, bool contrast)
-{
-	unsigned int i, first = contrast ? PM_CONTRAST_FIRST : 0, last = contrast ? PM__COUNT : PM_CONTRAST_FIRST;
-	bool any = false;
-
-	for (i = first; i < last; i++)
-		any |= p->modes[i].ran;
-	if (!any)
-		return;
-	report_note(r, "%s", "");
-	if (contrast)
-		report_note(r, "Contrast: the classic mistakes, measured here");
-	report_note(r, "  %-14s %9s %8s %8s %9s %9s %8s %9s %8s", "MODE", "IOPS", "p50 us",
-		    "p99 us", "p99.9 us", "PUNTS", "NEW WRK", "ENTER/IO", "VCSW/IO");
-	for (i = first; i < last; i++) {
-		const struct probe_mode_result *m = &p->modes[i];
-
-		if (!m->ran)
-			continue;
-		report_note(r, "  %-14s %9.0f %8.1f %8.1f %9.1f %9llu %8llu %9.4f %8.4f",
-			    probe_mode_name((enum probe_mode)i), m->iops, m->p50_us, m->p99_us,
-			    m->p999_us, (unsigned long long)m->punts,
-			    (unsigned long long)m->new_iou_wrk, m->syscalls_per_io, m->vcsw_per_io);
-	}
-}
-
-/* One log2 latency histogram per mode, bars scaled to the mode's busiest bucket. */
-static void histograms(struct report *r, const struct probe_result *p)
-{
-	static const char bar[] = "########################################";
-	unsigned int i, b;
-
-	report_note(r, "%s", "");
-	report_note(r, "Completion latency (share of requests per microsecond range)");
-	for (i = 0; i < PM__COUNT; i++) {
-		const struct probe_mode_result *m = &p->modes[i];
-		uint64_t max = 0;
-
-		if (!m->ran || !m->ios)
-			continue;
-		for (b = 0; b < PROBE_HIST_BUCKETS; b++)
-			max = m->hist[b] > max ? m->hist[b] : max;
-		report_note(r, "  %s", probe_mode_name((enum probe_mode)i));
-		for (b = 0; b < PROBE_HIST_BUCKETS; b++) {
-			uint64_t lo = b ? 1ull << (b - 1) : 0, hi = 1ull << b;
-			int w;
-			double total = 0;
-			unsigned int k;
-
-			if (!m->hist[b])
-				continue;
-			for (k = 0; k < PROBE_HIST_BUCKETS; k++)
-				total += (double)m->hist[k];
-			w = (int)((double)m->hist[b] * 40 / (double)max);
-			report_note(r, "    %7llu-%-7llu %-40.*s %5.1f%%", (unsigned long long)lo,
-				    (unsigned long long)hi, w ? w : 1, bar,
-				    100.0 * (double)m->hist[b] / total);
-		}
-	}
-}
-
 int cmd_probe_into_report(const struct probe_opts *po, struct check_ctx *ctx,
 			  const struct check_policy *pol, bool histo)
 {
@@ -308,17 +186,14 @@ int cmd_probe_into_report(const struct probe_opts *po, struct check_ctx *ctx,
 		report_note(rp, "Punts counted %s%s%s", pr->punts_why[0] ? "as new iou-wrk threads ("
 								       : "with the io_uring_queue_async_work tracepoint",
 			    pr->punts_why, pr->punts_why[0] ? ")" : "");
-	table(rp, pr, false);
-	table(rp, pr, true);
-	if (histo)
-		histograms(rp, pr);
+	probe_result_notes(rp, pr, histo);
 	ctx->probe = pr;
 	checks_run_scope(SCOPE_PROBE, ctx, pol);
 	ctx->probe = NULL;
 	for (i = 0; i < rp->nfindings; i++)
 		if (check_find(rp->findings[i].check->id)->flags & CHECK_PROBE_VERDICT)
 			fast_path = rp->findings[i].status == STATUS_PASS;
-	rp->probe = probe_json(pr, fast_path);
+	rp->probe = probe_result_json(pr, fast_path);
 	ret = 0;
 out:
 	free(pr);
