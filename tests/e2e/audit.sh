@@ -330,6 +330,19 @@ if [ ${#cap_pids[@]} -eq "$(wc -w <<<"$cap_modes")" ]; then
 		[ "$(findings "$TMP/live.json" | wc -l)" -gt $((7 * ${#cap_pids[@]})) ] && [ ! -s "$TMP/replay.err" ] &&
 		ok "capture replays: every check but the live ones, the same status, subject and message ($(findings "$TMP/live.json" | wc -l) findings)" ||
 		bad "capture replays every check the same" "$(head -c 1500 "$TMP/capdiff")" "$(cat "$TMP/replay.err")"
+	# The same processes and threads, live (libproc2) and replayed (the tree's files):
+	# each thread by its tid, name and kind (its state and CPU move between the reads).
+	threads() {
+		jq -c '[.processes[] | {pid, comm, threads: ([.threads.list[]? | {tid, comm, kind}] | sort_by(.tid))}] |
+			sort_by(.pid)' "$1"
+	}
+	if [ "$(threads "$TMP/live.json")" = "$(threads "$TMP/replay.json")" ] &&
+		[ "$(jq '[.processes[].threads.list[]?] | length' "$TMP/live.json")" -ge "${#cap_pids[@]}" ]; then
+		ok "capture replays: the same $(jq '.processes | length' "$TMP/live.json") processes and $(jq '[.processes[].threads.list[]?] | length' "$TMP/live.json") threads (tid, name, kind) as live"
+	else
+		bad "capture replays the same processes and threads" \
+			"$(diff <(threads "$TMP/live.json" | jq .) <(threads "$TMP/replay.json" | jq .) | head -20)"
+	fi
 	# live-facts checks: per check and process (or host), no pass in the replay where live failed or warned
 	jq -rn --slurpfile live "$TMP/live.json" --slurpfile rep "$TMP/replay.json" --slurpfile l "$TMP/live_ids.json" '
 		def key: [.id, (.subject | split(" ")[0:2] | join(" "))];
