@@ -73,8 +73,10 @@ if mapped ring-per-thread; then
 	stop "$pid"
 fi
 
-# The same threads free to run anywhere, moved now and then: each named, by tid, as
-# advice (info): nothing in the process pins, so no design of its own is broken.
+# The same threads free to run anywhere, moved now and then: named, by tid, as advice
+# (info): nothing in the process pins, so no design of its own is broken. The check
+# names a thread it saw move within its samples: under load one may not have moved in
+# them (CI: one of two), so each named thread must be one of the truth's, and one at least.
 if mapped ring-per-thread-unpinned; then
 	lists=$(allowed_lists ring-per-thread-unpinned | tr '\n' ' ')
 	stop "$pid"
@@ -82,7 +84,8 @@ if mapped ring-per-thread-unpinned; then
 		"$TMP/ring-per-thread-unpinned.json")
 	truth=$(truth_pairs ring-per-thread-unpinned | awk '{print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
 	moved=$(awk '$1 == "moved" && $3 > 0' "$(ls -t "$TMP"/ready.ring-per-thread-unpinned.* | grep -v '\.err$' | head -1)" | wc -l)
-	if [ "$warned" = "$truth" ] && [ "$moved" -eq 2 ] && ! echo " $lists" | grep -qE ' [0-9]+ '; then
+	extra=$(comm -23 <(tr ' ' '\n' <<<"$warned" | sed '/^$/d' | sort) <(tr ' ' '\n' <<<"$truth" | sort))
+	if [ -n "$warned" ] && [ -z "$extra" ] && [ "$moved" -eq 2 ] && ! echo " $lists" | grep -qE ' [0-9]+ '; then
 		ok "ring-per-thread-unpinned: ring-thread-cpus names tids $warned as advice (info), free to run on CPUs $lists, each of which moved CPU (sched_getcpu)"
 	else
 		bad "ring-per-thread-unpinned: an info finding per moving unpinned thread" "named: $warned, truth: $truth, moved: $moved, allowed: $lists" \
