@@ -47,9 +47,20 @@ struct placed {
 	int x, y;
 };
 
+/* Every thread of every process, with its role, read from the JSON once. */
+struct thr {
+	int pid, tid, cpu;
+	enum role role;
+	const char *comm;	/* the thread's */
+	const char *pcomm;	/* its process's */
+	char state;
+};
+
 struct drawing {
 	FILE *out;			/* the SVG's elements, before its size is known */
 	const struct report *r;
+	struct thr *thr;		/* by process, in the JSON's order */
+	size_t nthr;
 	struct placed *placed;
 	size_t nplaced, capplaced;
 	int width, y;
@@ -109,11 +120,15 @@ static bool finding_on(const struct finding *f, enum target t, int pid, long n)
 	case ON_NOTHING:
 		return false;
 	case ON_CPU:
+		if (f->pid)
+			return false;
 		snprintf(cpu, sizeof(cpu), "cpu %ld", n);
-		return !f->pid && !strcmp(f->subject, cpu);
+		return !strcmp(f->subject, cpu);
 	case ON_PROC:
+		if (f->pid != pid)
+			return false;
 		snprintf(cpu, sizeof(cpu), "pid %d", pid);
-		return f->pid == pid && !strcmp(f->subject, cpu);
+		return !strcmp(f->subject, cpu);
 	case ON_FD:
 		return f->pid == pid && subject_is(f->subject, pid, "fd", n);
 	case ON_RING:	/* "pid P ring fd N ...", or a finding on its fd */
@@ -233,29 +248,44 @@ static void place(struct drawing *d, int pid, int tid, int x, int y)
 	d->placed[d->nplaced++] = (struct placed){ pid, tid, x, y };
 }
 
-/* The tids that submitted to a process's rings while watched. */
-static bool is_submitter(struct json_object *proc, long tid)
+static int by_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The tids that submitted to a process's rings while watched (not SQPOLL), sorted; n of them. */
+static long *submitters_of(struct json_object *proc, size_t *n)
 {
 	struct json_object *rings = get(get(proc, "watch"), "rings");
-	size_t i, k;
+	size_t i, k, cap = 0;
+	long *v = NULL;
 
+	*n = 0;
+	for (i = 0; i < len(rings); i++)
+		cap += len(get(json_object_array_get_idx(rings, i), "submitters"));
+	if (!cap || !(v = malloc(cap * sizeof(*v))))
+		return NULL;
 	for (i = 0; i < len(rings); i++) {
 		struct json_object *subs = get(json_object_array_get_idx(rings, i), "submitters");
 
 		for (k = 0; k < len(subs); k++) {
-			struct json_object *s = json_object_array_get_idx(subs, k);
+			struct json_object *sq, *one = json_object_array_get_idx(subs, k);
 
-			if (num(s, "tid", -1) == tid && get(s, "sq_thread") &&
-			    !json_object_get_boolean(get(s, "sq_thread")))
-				return true;
+			sq = get(one, "sq_thread");
+			if (sq && !json_object_get_boolean(sq))
+				v[(*n)++] = num(one, "tid", -1);
 		}
 	}
-	return false;
+	qsort(v, *n, sizeof(*v), by_long);
+	return v;
 }
 
-static enum role role_of(struct json_object *proc, struct json_object *t)
+static enum role role_of(struct json_object *t, const long *subs, size_t nsubs)
 {
 	const char *kind = str(t, "kind"), *state = str(t, "state");
+	long tid = num(t, "tid", -1);
 
 	if (state && state[0] == 'D')
 		return ROLE_DSTATE;
@@ -263,55 +293,75 @@ static enum role role_of(struct json_object *proc, struct json_object *t)
 		return ROLE_SQPOLL;
 	if (kind && !strcmp(kind, "iou-wrk"))
 		return ROLE_IOWQ;
-	return is_submitter(proc, num(t, "tid", -1)) ? ROLE_SUBMIT : ROLE_OTHER;
+	return nsubs && bsearch(&tid, subs, nsubs, sizeof(*subs), by_long) ? ROLE_SUBMIT : ROLE_OTHER;
 }
 
-/* The chips of one CPU: each thread with a role, folded past FOLD_AFTER a process and role. */
-static size_t cpu_chips(struct json_object *procs, unsigned int cpu, struct chip *chips,
-			size_t max, unsigned int *more)
+/* The thread table: each thread's role found once, not once a CPU. 0 or -ENOMEM. */
+static int threads_read(struct drawing *d, struct json_object *procs)
 {
-	size_t n = 0, p, i, c;
+	size_t p, i, total = 0, nsubs;
 
-	*more = 0;
+	for (p = 0; p < len(procs); p++)
+		total += len(get(get(json_object_array_get_idx(procs, p), "threads"), "list"));
+	if (total && !(d->thr = calloc(total, sizeof(*d->thr))))
+		return -ENOMEM;
 	for (p = 0; p < len(procs); p++) {
 		struct json_object *proc = json_object_array_get_idx(procs, p);
 		struct json_object *list = get(get(proc, "threads"), "list");
-		unsigned int per_role[ROLES] = { 0 };
-		int pid = (int)num(proc, "pid", 0);
-		enum role r;
+		long *subs = submitters_of(proc, &nsubs);
 
 		for (i = 0; i < len(list); i++) {
 			struct json_object *t = json_object_array_get_idx(list, i);
+			const char *st = str(t, "state");
 
-			if (num(t, "cpu", -1) == (long)cpu)
-				per_role[role_of(proc, t)]++;
+			d->thr[d->nthr++] = (struct thr){
+				(int)num(proc, "pid", 0), (int)num(t, "tid", 0), (int)num(t, "cpu", -1),
+				role_of(t, subs, nsubs), str(t, "comm"), str(proc, "comm"),
+				st ? st[0] : 0 };
 		}
-		for (r = 0; r < ROLES; r++) {
-			bool fold = r == ROLE_OTHER || per_role[r] > FOLD_AFTER;
+		free(subs);
+	}
+	return 0;
+}
 
+/* The chips of one CPU: each thread with a role, folded past FOLD_AFTER a process and role. */
+static size_t cpu_chips(const struct drawing *d, unsigned int cpu, struct chip *chips, size_t max,
+			unsigned int *more)
+{
+	size_t n = 0, i = 0, j, k, c;
+
+	*more = 0;
+	while (i < d->nthr) {
+		unsigned int per_role[ROLES] = { 0 };
+		int pid = d->thr[i].pid;
+		enum role r;
+
+		for (j = i; j < d->nthr && d->thr[j].pid == pid; j++)
+			if (d->thr[j].cpu == (int)cpu)
+				per_role[d->thr[j].role]++;
+		for (r = 0; r < ROLES; r++) {
 			if (!per_role[r])
 				continue;
-			if (fold) {
+			if (r == ROLE_OTHER || per_role[r] > FOLD_AFTER) {
 				if (n < max)
-					chips[n++] = (struct chip){ pid, r, 0, per_role[r],
-								    str(proc, "comm"), 0 };
+					chips[n++] = (struct chip){ pid, r, 0, per_role[r], d->thr[i].pcomm,
+								    0 };
 				else
 					*more += per_role[r];
 				continue;
 			}
-			for (i = 0; i < len(list); i++) {
-				struct json_object *t = json_object_array_get_idx(list, i);
-				const char *st = str(t, "state");
+			for (k = i; k < j; k++) {
+				const struct thr *t = &d->thr[k];
 
-				if (num(t, "cpu", -1) != (long)cpu || role_of(proc, t) != r)
+				if (t->cpu != (int)cpu || t->role != r)
 					continue;
 				if (n < max)
-					chips[n++] = (struct chip){ pid, r, (int)num(t, "tid", 0), 1,
-								    str(t, "comm"), st ? st[0] : 0 };
+					chips[n++] = (struct chip){ pid, r, t->tid, 1, t->comm, t->state };
 				else
 					(*more)++;
 			}
 		}
+		i = j;
 	}
 	/* Chips with a role first, other threads last. */
 	for (i = 0; i < n; i++)
@@ -378,8 +428,7 @@ static void draw_chip(struct drawing *d, const struct chip *c, int x, int y)
 	free(comm);
 }
 
-static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, struct json_object *procs,
-		     unsigned int cpu, int x, int y, int h, const struct chip *chips, size_t n,
+static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, unsigned int cpu, int x, int y, int h, const struct chip *chips, size_t n,
 		     unsigned int more)
 {
 	char label[64], badges[128] = "", irqs[256], what[512];
@@ -387,7 +436,6 @@ static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, struct json
 	int cy = y + LINE + 2;
 	size_t i, k;
 
-	(void)procs;
 	if (list_has(str(cpuinfo, "isolated"), cpu))
 		strcat(badges, "isolated ");
 	if (list_has(str(cpuinfo, "nohz_full"), cpu))
@@ -423,24 +471,12 @@ static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, struct json
 		/* Every thread a chip stands for is placed there, for its rings' lines. */
 		if (chips[i].tid)
 			place(d, chips[i].pid, chips[i].tid, x + CELL_W / 2, cy + LINE / 2);
-		else if (chips[i].role != ROLE_OTHER) {
-			for (k = 0; k < len(procs); k++) {
-				struct json_object *proc = json_object_array_get_idx(procs, k);
-				struct json_object *list = get(get(proc, "threads"), "list");
-				size_t j;
-
-				if (num(proc, "pid", 0) != chips[i].pid)
-					continue;
-				for (j = 0; j < len(list); j++) {
-					struct json_object *t = json_object_array_get_idx(list, j);
-
-					if (num(t, "cpu", -1) == (long)cpu &&
-					    role_of(proc, t) == chips[i].role)
-						place(d, chips[i].pid, (int)num(t, "tid", 0),
-						      x + CELL_W / 2, cy + LINE / 2);
-				}
-			}
-		}
+		else if (chips[i].role != ROLE_OTHER)
+			for (k = 0; k < d->nthr; k++)
+				if (d->thr[k].pid == chips[i].pid && d->thr[k].cpu == (int)cpu &&
+				    d->thr[k].role == chips[i].role)
+					place(d, chips[i].pid, d->thr[k].tid, x + CELL_W / 2,
+					      cy + LINE / 2);
 	}
 	if (more) {
 		char line[64];
@@ -463,7 +499,7 @@ static unsigned int cpu_list(struct json_object *host, struct cpuset *set)
 	return cpuset_count(set);
 }
 
-static void draw_cpus(struct drawing *d, struct json_object *host, struct json_object *procs)
+static void draw_cpus(struct drawing *d, struct json_object *host)
 {
 	struct json_object *cpuinfo = get(host, "cpu");
 	struct chip chips[CHIPS_MAX];
@@ -498,16 +534,16 @@ next:
 		row_h = 0;
 		for (unsigned int k = 0; k < col; k++) {
 			char irqs[8];
-			size_t n = cpu_chips(procs, row_cpus[k], chips, CHIPS_MAX, &more);
+			size_t n = cpu_chips(d, row_cpus[k], chips, CHIPS_MAX, &more);
 			int h = cell_height(n, more, cpu_irqs(get(cpuinfo, "irqs"), row_cpus[k], irqs,
 							       sizeof(irqs)));
 
 			row_h = h > row_h ? h : row_h;
 		}
 		for (unsigned int k = 0; k < col; k++) {
-			size_t n = cpu_chips(procs, row_cpus[k], chips, CHIPS_MAX, &more);
+			size_t n = cpu_chips(d, row_cpus[k], chips, CHIPS_MAX, &more);
 
-			draw_cpu(d, cpuinfo, procs, row_cpus[k], MARGIN + (int)k * (CELL_W + GAP), d->y,
+			draw_cpu(d, cpuinfo, row_cpus[k], MARGIN + (int)k * (CELL_W + GAP), d->y,
 				 row_h, chips, n, more);
 		}
 		d->y += row_h + GAP;
@@ -563,9 +599,12 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	snprintf(l[0], sizeof(l[0]), "ring fd %ld: SQ %ld, CQ %ld", fd, num(ring, "sq_entries", 0),
 		 num(ring, "cq_entries", 0));
 	used = (size_t)snprintf(l[1], sizeof(l[1]), "setup: ");
-	for (i = 0; i < len(flags) && used < sizeof(l[1]); i++)
+	for (i = 0; i < len(flags) && used < sizeof(l[1]); i++) {
+		const char *name = json_object_get_string(json_object_array_get_idx(flags, i));
+
 		used += (size_t)snprintf(l[1] + used, sizeof(l[1]) - used, "%s%s", i ? "," : "",
-					 json_object_get_string(json_object_array_get_idx(flags, i)));
+					 name ? name : "?");
+	}
 	if (!wr)
 		snprintf(l[1], sizeof(l[1]), "setup: not watched");
 	else if (!get(wr, "setup"))
@@ -701,7 +740,12 @@ int html_drawing_write(FILE *out, const struct report *r, struct json_object *ho
 	d.out = open_memstream(&body, &blen);
 	if (!d.out)
 		return -ENOMEM;
-	draw_cpus(&d, host, procs);
+	if (threads_read(&d, procs)) {
+		fclose(d.out);
+		free(body);
+		return -ENOMEM;
+	}
+	draw_cpus(&d, host);
 	if (len(procs)) {
 		d.y += GAP;
 		text(&d, MARGIN, d.y + LINE, "title", "Processes: rings and files (a line joins a ring "
@@ -713,6 +757,7 @@ int html_drawing_write(FILE *out, const struct report *r, struct json_object *ho
 	if (fclose(d.out)) {
 		free(body);
 		free(d.placed);
+		free(d.thr);
 		return -ENOMEM;
 	}
 	if (fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -722,5 +767,6 @@ int html_drawing_write(FILE *out, const struct report *r, struct json_object *ho
 		err = -EIO;
 	free(body);
 	free(d.placed);
+	free(d.thr);
 	return err;
 }
