@@ -25,21 +25,19 @@ static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *s
 
 /*
  * Whether the watch explains io-wq workers that worked in the window as no
- * fault: no punt at all while watched, or only punts of opcodes io_uring
- * always runs in io-wq (FSYNC and the like), counted or, sampled in
- * windows, enough samples all of them. why: the words for a pass.
+ * fault: only punts of opcodes io_uring always runs in io-wq (FSYNC and the
+ * like), counted or, sampled in windows, enough samples all of them, by
+ * every thread from the watch's start. why: the words for a pass. A watch
+ * that saw no punt proves nothing of the window before it (punts come in
+ * bursts), so the workers' work stays a warning then.
  */
 static bool workers_explained(const struct punt_watch *w, char *why, size_t whysz)
 {
 	uint64_t kernel = 0;
 
-	if (!w || !fact_ok(&w->e) || !w->tracepoint || w->blind)
+	if (!w || !fact_ok(&w->e) || !w->tracepoint || w->blind || w->threads_unattached ||
+	    w->threads_late)
 		return false;
-	if (!w->total && !w->threads_unattached) {
-		snprintf(why, whysz, "no request was punted in the %.1f s watched after it: they "
-			 "were finishing earlier punts", w->seconds_watched);
-		return true;
-	}
 	if (w->total && punt_watch_kernel_async(w, &kernel) && kernel >= w->total) {
 		snprintf(why, whysz, "the %llu requests punted in the %.1f s watched are all of "
 			 "opcodes io_uring always runs in io-wq (such as FSYNC): no read or write "
