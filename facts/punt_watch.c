@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -308,6 +309,16 @@ static int wait_exec(const struct sysroot *sr, pid_t pid)
  */
 static int exec_stop_arm(pid_t pid)
 {
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[2];
+
+	/*
+	 * Without CAP_SYS_PTRACE a tracer makes the kernel drop the set-ID bits at
+	 * the exec (cap_bprm_creds_from_file): the program would run otherwise.
+	 */
+	if (syscall(SYS_capget, &h, caps) ||
+	    !(caps[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32))))
+		return -EPERM;
 	return ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXEC |
 							     PTRACE_O_EXITKILL)) ? -errno : 0;
 }
@@ -321,7 +332,7 @@ static int exec_stop_wait(pid_t pid)
 {
 	for (;;) {
 		siginfo_t si;
-		int status;
+		int code;
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL)) {
@@ -331,16 +342,24 @@ static int exec_stop_wait(pid_t pid)
 		}
 		if (si.si_code != CLD_TRAPPED)
 			return -ESRCH;
-		if (waitpid(pid, &status, __WALL) < 0) {
+		/*
+		 * Take the stop, never an exit: a SIGKILL since the look above
+		 * (a traced task may be killed) leaves its exit to the parent's wait.
+		 */
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | __WALL)) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+		if (!si.si_pid)
+			continue;	/* no longer stopped: the look above tells why */
+		/* For a ptrace stop si_status is the stop's code: SIGTRAP | event << 8 for events. */
+		code = si.si_status;
+		if (code == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
 			return 0;
-		/* A group stop (PTRACE_EVENT_STOP) carries no signal to deliver. */
-		ptrace(PTRACE_CONT, pid, NULL,
-		       (void *)(long)(status >> 16 ? 0 : WIFSTOPPED(status) ? WSTOPSIG(status) : 0));
+		/* A group stop (PTRACE_EVENT_STOP) carries no signal to deliver; a signal stop does. */
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)(code >> 8 ? 0 : code & 0x7f));
 	}
 }
 
