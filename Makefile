@@ -229,7 +229,7 @@ fuzz: deps-check
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/pathology $(B)/tests/ring-need \
+E2E_HELPERS := $(B)/tests/seccomp-deny $(B)/tests/idle-named $(B)/tests/pathology $(B)/tests/ring-need \
 	$(B)/tests/kill-on-publish.so
 
 PATHOLOGY_SRC := tests/pathology/pathology.c tests/pathology/punt_causes.c tests/pathology/no_ring.c \
@@ -250,6 +250,10 @@ $(B)/tests/kill-on-publish.so: tests/e2e/kill-on-publish.c
 	$(CC) -shared -fPIC -O2 -Wall -Wextra -o $@ $<
 
 $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+$(B)/tests/idle-named: tests/e2e/idle-named.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 

@@ -189,6 +189,45 @@ static void owner_json(struct json_object *o, const struct proc_facts *pf)
 		json_object_object_add(o, "owner_error", json_bytes_string(pf->owner.e.why));
 }
 
+/* One MariaDB setting and where it was set; null when nothing set it. */
+static void my_setting_json(struct json_object *o, const struct my_cnf *c,
+			    const struct my_cnf_value *v)
+{
+	struct json_object *s = NULL;
+
+	if (v->value[0]) {
+		s = json_object_new_object();
+		json_add_bytes(s, "value", v->value);
+		json_add_bytes(s, "from", v->from);
+	}
+	json_object_object_add(o, my_cnf_name(c, v), s);
+}
+
+/*
+ * What uringlint read of a known application's own configuration, the
+ * settings the checks quote: a MariaDB server's; null for other processes.
+ */
+static struct json_object *app_config_json(const struct proc_facts *pf)
+{
+	struct json_object *o, *set;
+	const struct my_cnf *c = pf->mariadb;
+
+	if (!c)
+		return NULL;
+	o = json_object_new_object();
+	set = json_object_new_object();
+	json_object_object_add(o, "application", json_object_new_string("mariadb"));
+	my_setting_json(set, c, &c->flush_method);
+	my_setting_json(set, c, &c->data_file_buffering);
+	my_setting_json(set, c, &c->native_aio);
+	my_setting_json(set, c, &c->linux_aio);
+	json_object_object_add(o, "settings", set);
+	/* A file it names that was not read (refused as the server's user, gone, too many). */
+	json_object_object_add(o, "files_unread", json_object_new_boolean(c->unread));
+	json_object_object_add(o, "versioned_groups_skipped", json_object_new_boolean(c->versioned));
+	return o;
+}
+
 /*
  * Every thread: its name, kind, state, the CPU it last ran on and where it
  * may run, for the drawing of the thread model and for readers who place
@@ -255,6 +294,8 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 	json_object_object_add(threads, "d_state", json_object_new_int64(pf->threads.d_state));
 	json_object_object_add(threads, "list", thread_list_json(&pf->threads));
 	json_object_object_add(o, "threads", threads);
+	if (pf->mariadb)
+		json_object_object_add(o, "app_config", app_config_json(pf));
 	if (pf->watch)
 		json_object_object_add(o, "watch", watch_json(pf->watch, &pf->threads));
 

@@ -162,6 +162,57 @@ else
 fi
 kill "$imp" 2>/dev/null
 
+# --- another user's "MariaDB" naming root's files as its option files ---------------------
+# A stand-in called mysqld (idle-named), run by nobody with --defaults-file naming its own file,
+# which includes a root-only file (0600), a FIFO, and a file that includes itself: uringlint
+# reads them as nobody could, from nobody's root, so it takes only nobody's own setting,
+# blocks on nothing and loops on nothing.
+MY=$TMP/my
+mkdir -p "$MY" && cp "$HELPERS/idle-named" "$MY/mysqld" && chmod 0755 "$MY" "$MY/mysqld"
+printf '[mysqld]\ninnodb_use_native_aio = OFF\n' >"$MY/secret.cnf" && chmod 0600 "$MY/secret.cnf"
+mkfifo "$MY/fifo.cnf" && chmod 0666 "$MY/fifo.cnf"
+printf '!include %s\n[mysqld]\ninnodb_flush_method = fsync\n' "$MY/loop.cnf" >"$MY/loop.cnf"
+printf '[mysqld]\ninnodb_linux_aio = io_uring\n!include %s\n!include %s\n!include %s\n' \
+	"$MY/secret.cnf" "$MY/fifo.cnf" "$MY/loop.cnf" >"$MY/own.cnf"
+chmod 0644 "$MY/own.cnf" "$MY/loop.cnf"
+"${NOBODY[@]}" "$MY/mysqld" "--defaults-file=$MY/own.cnf" --user=mysql &
+fake=$!
+kids+=("$fake")
+for _ in $(seq 50); do [ "$(cat "/proc/$fake/comm" 2>/dev/null)" = mysqld ] && break; sleep 0.05; done
+# A writer blocked on the FIFO until someone opens it to read: uringlint must not.
+(echo opened >"$MY/fifo.cnf") 2>/dev/null &
+fifo_writer=$!
+kids+=("$fifo_writer")
+t0=$(date +%s%N)
+timeout 20 "$BIN" capture -q -o "$TMP/mycap" --pid "$fake" --dir "$MY" >/dev/null 2>&1
+timeout 20 "$BIN" audit "$fake" --watch 0 --format json --fail-on never >"$TMP/my.json" 2>"$TMP/my.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+kill "$fake" 2>/dev/null
+sleep 0.2
+if kill -0 "$fifo_writer" 2>/dev/null; then
+	ok "another user's mysqld naming a FIFO: never opened (its writer still waits for a reader)"
+	kill "$fifo_writer" 2>/dev/null
+else
+	bad "another user's mysqld naming a FIFO: never opened" "its writer found a reader"
+fi
+if [ "$rc" -eq 124 ]; then
+	bad "another user's mysqld naming root's files: the audit ends" "it hung on the FIFO"
+else
+	ok "another user's mysqld naming a FIFO and a self-include: the capture and audit end ($ms ms)"
+fi
+# What was read of its configuration (processes[].app_config): nobody's own file and the
+# file it includes, not root's 0600 one, and the FIFO not opened as a file.
+if jq -e --arg own "$MY/own.cnf" --arg loop "$MY/loop.cnf" '.processes[0].app_config |
+	.settings.innodb_linux_aio == {value: "io_uring", from: $own} and
+	.settings.innodb_flush_method == {value: "fsync", from: $loop} and
+	.settings.innodb_use_native_aio == null and .files_unread == true' "$TMP/my.json" >/dev/null; then
+	ok "another user's mysqld: its own option files read as it could, root's 0600 one and the FIFO not"
+else
+	bad "another user's mysqld: read as it could" "$(jq -c '.processes[0].app_config' "$TMP/my.json")" \
+		"$(head -3 "$TMP/my.err")"
+fi
+
 # --- names that carry a newline into a report's notes ------------------------------------
 # A directory name and a program's argv[0] with a newline and a forged PASS line after it.
 FORGED=$'\n  PASS   probe-fast-path          forged'
