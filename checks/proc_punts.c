@@ -117,6 +117,25 @@ static const char *share_text(double share, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * Whether the process's punts that may be faults (not of opcodes io_uring
+ * always runs in io-wq) stay under the punt tolerance of its requests, as
+ * iowq-punts judges them; false when the submissions were not counted.
+ */
+static bool process_under_tolerance(const struct check_ctx *ctx, const struct punt_watch *w)
+{
+	uint64_t kernel = 0, fault;
+
+	if (!w->tracepoint || !w->submit_counted || !w->submitted)
+		return false;
+	if (w->sampled_all)
+		fault = w->total - (punt_watch_kernel_async(w, &kernel) && kernel <= w->total ? kernel : 0);
+	else
+		fault = w->punts_sampled > w->ut.punts_kernel_async
+				? w->punts_sampled - w->ut.punts_kernel_async : 0;
+	return punt_status(ctx, fault, w->submitted) != STATUS_FAIL;
+}
+
 /* ", under the punt tolerance of 1%" for an info finding, "" otherwise. */
 static const char *under_tolerance(const struct check_ctx *ctx, enum check_status st, char *buf,
 				   size_t n)
@@ -134,6 +153,7 @@ struct causes {
 	char fix[1024];
 	struct json_object *list;	/* evidence: [{cause, punts, certain}] */
 	unsigned int n;
+	bool certain;			/* one cause is certain: every such request punts */
 	bool kinds[APP_FIX_KINDS];	/* the application settings that would fix them */
 };
 
@@ -142,6 +162,7 @@ static void cause(struct causes *c, const char *id, uint64_t punts, bool certain
 static void cause(struct causes *c, const char *id, uint64_t punts, bool certain,
 		  const char *fix, const char *fmt, ...)
 {
+	c->certain |= certain;
 	struct json_object *o = json_object_new_object();
 	char part[512];
 	va_list ap;
@@ -319,7 +340,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	uint64_t punts = ut_file_fault_punts(uf), reqs = ut_file_fault_reqs(uf);
 	uint64_t async = uf->async_punts - uf->socket_async_punts;
 	struct causes cs = { .list = json_object_new_array() };
-	char subject[4200], kernel[320] = "", sh[16], tol[128];
+	char subject[4200], kernel[320] = "", sh[16], tol[256];
 	double share = pct(punts, reqs);
 	enum check_status st;
 	struct finding *fi;
@@ -355,11 +376,25 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 		      (unsigned long long)other);
 	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
 	st = punt_status(ctx, punts, reqs);
+	/*
+	 * A file's share of few requests says little: with no certain cause and
+	 * the process's own share under the tolerance (iowq-punts' info), the
+	 * file is named as iowq-punts names the whole, not failed alone.
+	 */
+	if (st == STATUS_FAIL && !cs.certain && process_under_tolerance(ctx, w)) {
+		st = STATUS_INFO;
+		snprintf(tol, sizeof(tol), "; the process's punts stay under the punt tolerance of "
+			 "%g%% of its requests (punt-tolerance, as iowq-punts judges them) and no "
+			 "cause is certain: not off the fast path, named for its cause",
+			 100 * check_thresholds(ctx)->punt_tolerance);
+	} else {
+		under_tolerance(ctx, st, tol, sizeof(tol));
+	}
 	fi = proc_add(c, ctx, st, subject,
 		      "%llu of %llu io_uring requests on this file were punted to io-wq (%s) in "
 		      "%s%s%s: %s", (unsigned long long)punts, (unsigned long long)reqs,
 		      share_text(share, sh, sizeof(sh)), punt_watch_span(w).s, kernel,
-		      under_tolerance(ctx, st, tol, sizeof(tol)), cs.text);
+		      st == STATUS_INFO ? tol : "", cs.text);
 	finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix
 					    : "look at the requests' flags and the file's state in "
 					      "the evidence; the kernel gave no reason");

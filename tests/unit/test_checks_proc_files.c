@@ -214,6 +214,29 @@ static void test_file_punts(void **state)
 	th.punt_tolerance = 0.001;
 	expect_says("file-punts", STATUS_FAIL, "(0.11%)");
 	th.punt_tolerance = PUNT_TOLERANCE_DEFAULT;
+	/*
+	 * 1 of 1 on a small file with pages left in its cache (MariaDB's stats tables
+	 * after its install, CI): the process punted 2 of its 461 requests, under the
+	 * tolerance, and the cause is not certain: named as iowq-punts names the whole.
+	 */
+	{
+		uint32_t flags = files[0].gen.flags;
+
+		watch_file5(1, 1, 1);
+		wfiles[0].first.cached = 12;
+		watch.submit_counted = true;
+		watch.submitted = 461;
+		watch.total = 2;
+		expect_says("file-punts", STATUS_INFO, "the process's punts stay under the punt tolerance");
+		watch.total = 10;	/* 2.2% of the process's requests: off the fast path */
+		expect_says("file-punts", STATUS_FAIL, "in the page cache");
+		watch.total = 2;
+		files[0].gen.flags = O_RDWR;	/* buffered on ext4: certain, whatever the share */
+		expect_says("file-punts", STATUS_FAIL, "buffered writes (no O_DIRECT)");
+		files[0].gen.flags = flags;
+		watch.submit_counted = false;
+		watch.submitted = watch.total = 0;
+	}
 	wfiles[0].first.cached = 0;
 	watch_file5(1000, 1000, 440);
 	/* The file grew while watched: writes at its end. */
