@@ -11,14 +11,14 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := liburing libproc2 blkid json-c smartcols
+PKGS := liburing blkid json-c smartcols
 
 # Debian packages, by what needs them: `make run` installs DEB_BUILD alone (to
 # build and run: the compiler, the C library's headers, the libraries), `make
 # check` adds DEB_TEST, `make check-fleet` and `make deb` DEB_FLEET, `make deps`
 # (CI) all of them. tests/deps.sh proves that every header and library the build
 # uses comes from DEB_BUILD or what it depends on.
-DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libproc2-dev libblkid-dev \
+DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-dev \
 	libjson-c-dev libsmartcols-dev
 # Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
@@ -116,8 +116,7 @@ layer-flags-%:
 	@echo $(LAYER_$*) $(PKG_CFLAGS)
 
 VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
-	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
-	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
+	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
 
 # lib/app_fixes.tbl, the application fix table, compiled into lib/app_fixes.c

@@ -193,7 +193,7 @@ bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity 
 			a->idle++;
 		}
 	}
-	/* Workers libproc2 counted that the window did not list are not known idle. */
+	/* Workers the thread table counted that the window did not list are not known idle. */
 	if (pf->threads.iou_wrk > seen && fact_ok(&pf->threads.e))
 		a->unknown += pf->threads.iou_wrk - seen;
 	return true;

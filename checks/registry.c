@@ -774,7 +774,7 @@ const struct check check_table[] = {
 		.scope = SCOPE_PROCESS,
 		.flags = CHECK_LIVE_FACTS,
 		.run = check_iowq_workers,
-		.info.looks_at = "The process's iou-wrk threads (libproc2), against one ring's bounded "
+		.info.looks_at = "The process's iou-wrk threads (proc/PID/task), against one ring's bounded "
 			    "pool (4 x CPUs) and RLIMIT_NPROC, and, on a live host, what each did in "
 			    "a 300 ms window (schedstat run time; workers started meanwhile).",
 		.info.why = "io-wq starts a worker only for a request that could not complete without "

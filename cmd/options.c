@@ -59,9 +59,8 @@ static void print_version(void)
 	blkid_get_library_version(&blkid, NULL);
 	scols_get_library_version(&scols);
 	printf("uringlint %s\n", uringlint_version);
-	printf("liburing %s (built with), libproc2 %s (built with), libblkid %s, "
-	       "libsmartcols %s, json-c %s\n",
-	       liburing_build_version, libproc2_build_version, blkid, scols, json_c_version());
+	printf("liburing %s (built with), libblkid %s, libsmartcols %s, json-c %s\n",
+	       liburing_build_version, blkid, scols, json_c_version());
 	if (uname(&u) == 0)
 		printf("kernel %s %s\n", u.release, u.machine);
 }
@@ -223,6 +222,12 @@ const struct option *global_longopts(void)
 	return lo;
 }
 
+/* A --watch value that turns the watch off: 0 (or 00, ...). */
+static bool watch_off(const char *arg)
+{
+	return *arg && arg[strspn(arg, "0")] == '\0';
+}
+
 int cmd_getopt(int argc, char **argv, struct global_opts *g, int *ret)
 {
 	static struct option lo[64];
@@ -238,7 +243,8 @@ int cmd_getopt(int argc, char **argv, struct global_opts *g, int *ret)
 	while ((c = getopt_long(argc, argv, global_shortopts(), lo, NULL)) != -1) {
 		o = g->cmd ? option_by_val(g->cmd->options, c) : NULL;
 		if (o) {
-			if (o->live_only)
+			/* --watch 0 asks for no watch: a replay of --root takes it. */
+			if (o->live_only && !(!strcmp(o->name, "watch") && optarg && watch_off(optarg)))
 				g->live_reason = o->live_only;
 			return c;
 		}

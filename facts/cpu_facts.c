@@ -9,6 +9,7 @@
 #include "cpu_facts.h"
 #include "proc_identity.h"
 #include "parse.h"
+#include "task_iter.h"
 
 #define P_ONLINE "sys/devices/system/cpu/online"
 #define P_POSSIBLE "sys/devices/system/cpu/possible"
@@ -225,21 +226,18 @@ static bool banned_from_env(const char *text, size_t len, char sep, struct cpuse
 static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 {
 	static const char *const configs[] = { "etc/default/irqbalance", "etc/sysconfig/irqbalance" };
-	struct dirent *de;
 	char path[96], comm[64], *text;
 	size_t len, i, nproc = 0;
-	DIR *d;
+	struct task_iter it;
+	pid_t pid;
+	int err;
 
-	d = sysroot_opendir(sr, "proc");
-	if (!d) {
-		fact_fail_read(&cf->irqbalance_e, "proc", -errno);
+	err = proc_iter_open(&it, sr);
+	if (err) {
+		fact_fail_read(&cf->irqbalance_e, "proc", err);
 		return;
 	}
-	while ((de = readdir(d))) {
-		int pid, err;
-
-		if (parse_pid(de->d_name, &pid))
-			continue;
+	while ((pid = task_iter_next(&it))) {
 		nproc++;
 		if (sysroot_read_namef(sr, comm, sizeof(comm), "proc/%d/comm", pid))
 			continue;	/* exited meanwhile, or not ours to read */
@@ -267,7 +265,7 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 			cf->nimpostors++;
 		}
 	}
-	closedir(d);
+	task_iter_close(&it);
 	/* A tree without any process cannot say that irqbalance is absent. */
 	if (!nproc) {
 		fact_fail(&cf->irqbalance_e, -ENOENT,

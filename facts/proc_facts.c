@@ -720,7 +720,7 @@ void proc_facts_collect(const struct sysroot *sr, pid_t pid, const struct proc_c
 {
 	proc_facts_gather(sr, pid, how, pf);
 	/*
-	 * The window comes after the heavy reads (FIEMAP, libproc2): on a small
+	 * The window comes after the heavy reads (FIEMAP, the thread table): on a small
 	 * host the audit's own CPU would otherwise be in what it measures.
 	 */
 	proc_facts_window_begin(sr, pf);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <ctype.h>
 #include <errno.h>
-#include <libproc2/pids.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,38 +42,27 @@ static int push(pid_t **pids, size_t *n, size_t *cap, pid_t pid)
 	return 0;
 }
 
-/* The candidate list: libproc2 live, the captured proc/ directories under --root. */
+/*
+ * The candidate list: the PIDs under proc/, through the sysroot live and in a
+ * captured tree alike (one road: a capture replays the processes a live run
+ * listed).
+ */
 static int list_processes(const struct sysroot *sr, pid_t **all, size_t *nall, size_t *cap)
 {
-	enum pids_item items[] = { PIDS_ID_PID };
-	struct pids_info *info = NULL;
-	struct pids_fetch *fetch;
-	struct dirent *de;
-	DIR *d;
-	int i;
+	struct task_iter it;
+	pid_t pid;
+	int err;
 
-	if (sr->live) {
-		if (procps_pids_new(&info, items, 1) < 0)
-			return -ENOMEM;
-		fetch = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
-		for (i = 0; fetch && i < fetch->counts->total; i++)
-			if (push(all, nall, cap, PIDS_VAL(0, s_int, fetch->stacks[i], info))) {
-				procps_pids_unref(&info);
-				return -ENOMEM;
-			}
-		procps_pids_unref(&info);
-		return fetch ? 0 : -EIO;
-	}
-	d = sysroot_opendir(sr, "proc");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]) && push(all, nall, cap, atoi(de->d_name))) {
-			closedir(d);
+	err = proc_iter_open(&it, sr);
+	if (err)
+		return err;
+	while ((pid = task_iter_next(&it)))
+		if (push(all, nall, cap, pid)) {
+			task_iter_close(&it);
 			return -ENOMEM;
 		}
-	closedir(d);
-	return 0;
+	task_iter_close(&it);
+	return it.err;
 }
 
 int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned int *unreadable)

@@ -8,9 +8,8 @@
 #include "sysroot.h"
 
 /*
- * Every process with at least one io_uring fd: libproc2 lists the processes
- * on the live system (the sysroot's proc/ under --root), then each fd link is
- * read. *unreadable counts processes whose fds could not be listed (not
+ * Every process with at least one io_uring fd: the PIDs under the sysroot's
+ * proc/ (the live /proc, or a captured tree's), then each fd link is read. *unreadable counts processes whose fds could not be listed (not
  * root). 0 or -errno; *pids is a heap array.
  */
 int uring_pids_find(const struct sysroot *sr, pid_t **pids, size_t *n, unsigned int *unreadable);

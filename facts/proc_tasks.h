@@ -66,9 +66,8 @@ int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread
 		   unsigned long *flags);
 
 /*
- * Every thread of pid: libproc2 on the live system, task/ stat files under
- * --root (libproc2 reads only the live /proc). Fills D-state stacks when
- * readable.
+ * Every thread of pid: its task/ stat files through the sysroot, live and
+ * under --root alike. Fills D-state stacks when readable.
  */
 void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt);
 /* The thread tid as read, or NULL (started after the reading, or not read). */

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The one walk of proc/PID/task (see task_iter.h). */
+/* The one walk of proc/ and of proc/PID/task (see task_iter.h). */
 #include <errno.h>
 #include <stdio.h>
 
 #include "parse.h"
 #include "task_iter.h"
+
+int proc_iter_open(struct task_iter *it, const struct sysroot *sr)
+{
+	it->err = 0;
+	it->d = sysroot_opendir(sr, "proc");
+	return it->d ? 0 : -errno;
+}
 
 int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid)
 {

@@ -6,6 +6,5 @@
 #endif
 
 const char uringlint_version[] = URINGLINT_VERSION;
-/* liburing 2.3 and libproc2 4.0 have no run-time version call: these are what we built with. */
+/* liburing 2.3 has no run-time version call: this is what we built with. */
 const char liburing_build_version[] = LIBURING_VERSION;
-const char libproc2_build_version[] = LIBPROC2_VERSION;

@@ -330,7 +330,7 @@ if [ ${#cap_pids[@]} -eq "$(wc -w <<<"$cap_modes")" ]; then
 		[ "$(findings "$TMP/live.json" | wc -l)" -gt $((7 * ${#cap_pids[@]})) ] && [ ! -s "$TMP/replay.err" ] &&
 		ok "capture replays: every check but the live ones, the same status, subject and message ($(findings "$TMP/live.json" | wc -l) findings)" ||
 		bad "capture replays every check the same" "$(head -c 1500 "$TMP/capdiff")" "$(cat "$TMP/replay.err")"
-	# The same processes and threads, live (libproc2) and replayed (the tree's files):
+	# The same processes and threads, live and replayed (one road: proc/ through the sysroot):
 	# each thread by its tid, name and kind (its state and CPU move between the reads).
 	threads() {
 		jq -c '[.processes[] | {pid, comm, threads: ([.threads.list[]? | {tid, comm, kind}] | sort_by(.tid))}] |
@@ -342,6 +342,18 @@ if [ ${#cap_pids[@]} -eq "$(wc -w <<<"$cap_modes")" ]; then
 	else
 		bad "capture replays the same processes and threads" \
 			"$(diff <(threads "$TMP/live.json" | jq .) <(threads "$TMP/replay.json" | jq .) | head -20)"
+	fi
+	# audit --all lists processes one way, live and replayed: the tree's ring holders are
+	# the captured processes with a ring, and the live listing holds them all.
+	"$BIN" --root "$TMP/cap" audit --all --watch 0 --format json --fail-on never >"$TMP/replay-all.json" 2>"$TMP/replay-all.err"
+	"$BIN" audit --all --watch 0 --format json --fail-on never >"$TMP/live-all.json" 2>"$TMP/live-all.err"
+	want=$(jq -c '[.processes[] | select((.rings | length) > 0) | .pid] | sort' "$TMP/live.json")
+	if [ "$(jq -c '[.processes[].pid] | sort' "$TMP/replay-all.json")" = "$want" ] && [ "$want" != "[]" ] &&
+		jq -e --argjson w "$want" '[.processes[].pid] | contains($w)' "$TMP/live-all.json" >/dev/null; then
+		ok "audit --all lists the same ring holders live and replayed ($want)"
+	else
+		bad "audit --all lists the same ring holders live and replayed" "want $want" \
+			"replayed $(jq -c '[.processes[].pid]' "$TMP/replay-all.json") $(head -c 300 "$TMP/replay-all.err")"
 	fi
 	# live-facts checks: per check and process (or host), no pass in the replay where live failed or warned
 	jq -rn --slurpfile live "$TMP/live.json" --slurpfile rep "$TMP/replay.json" --slurpfile l "$TMP/live_ids.json" '

@@ -32,7 +32,7 @@ static void test_workers_and_punts(void **state)
 	expect_says("iowq-workers", STATUS_PASS, "asleep through");
 	wthreads[pf.window.nthreads - 1].r[1].gone = false;
 	wthreads[pf.window.nthreads - 1].both = true;
-	/* A worker libproc2 counted that the window never listed is not known idle. */
+	/* A worker the thread table counted that the window never listed is not known idle. */
 	pf.threads.iou_wrk = 3;
 	expect_says("iowq-workers", STATUS_WARN, "1 could not be read");
 	pf.threads.iou_wrk = 2;

@@ -294,6 +294,22 @@ static void test_task_iter(void **state)
 	assert_int_equal(n, 2);
 	assert_int_equal(sum, 16);
 	assert_int_equal(task_iter_open(&it, &sr, 43), -ENOENT);
+	/* The processes: 42 only; "self", "12x" and "0" are not processes. */
+	write_file(dir, "proc/self/stat", "");
+	write_file(dir, "proc/12x/stat", "");
+	write_file(dir, "proc/0/stat", "");
+	write_file(dir, "proc/cmdline", "");
+	assert_int_equal(proc_iter_open(&it, &sr), 0);
+	n = 0;
+	sum = 0;
+	while ((tid = task_iter_next(&it))) {
+		sum += tid;
+		n++;
+	}
+	task_iter_close(&it);
+	assert_int_equal(it.err, 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sum, 42);
 	/* Without a sysroot: the live /proc, where this test's own thread is. */
 	assert_int_equal(task_iter_open(&it, NULL, getpid()), 0);
 	n = 0;
