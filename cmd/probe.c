@@ -195,6 +195,10 @@ int cmd_probe_into_report(const struct probe_opts *po, struct check_ctx *ctx,
 			fast_path = rp->findings[i].status == STATUS_PASS;
 	rp->probe = probe_result_json(pr, fast_path);
 	ret = 0;
+	if (probe_result_metrics(rp, pr, fast_path)) {
+		error_msg("out of memory");
+		ret = EXIT_CANNOT;
+	}
 out:
 	free(pr);
 	return ret;

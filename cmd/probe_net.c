@@ -39,6 +39,11 @@ int cmd_probe_net_into_report(const struct net_opts *no, struct check_ctx *ctx,
 	probe = rp->probe ? rp->probe : json_object_new_object();
 	json_object_object_add(probe, "net", probe_net_json(r, fast_path));
 	rp->probe = probe;
+	ret = probe_net_metrics(rp, r, fast_path);
 	free(r);
+	if (ret) {
+		error_msg("out of memory");
+		return EXIT_CANNOT;
+	}
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metrics.h"
+
 /* Ordered by how much a finding should worry the reader. */
 /*
  * In the order of what they weigh: --fail-on and report merge take the
@@ -112,6 +114,7 @@ struct report {
 	} *owners;
 	size_t nowners;
 	struct json_object *probe;	/* probe: the contract's "probe" object */
+	struct metrics metrics;		/* the probe's numbers as series */
 	char **notes;
 	int *note_pids;			/* a process's own note: its pid; else 0 */
 	size_t nnotes, notes_cap;

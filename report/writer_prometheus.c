@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The node_exporter textfile-collector format (Prometheus text exposition
- * 0.0.4): one series per finding, the probe's numbers, and the run's time.
+ * 0.0.4): one series per finding, the report's measured numbers (metrics.h:
+ * the probes fill them from their own results), and the run's time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,118 +68,32 @@ static int status_value(enum check_status st)
 	}
 }
 
-static void probe_family(FILE *out, struct json_object *probe, const char *name, const char *help,
-			 const char *key, const char *sub)
-{
-	struct json_object *arr;
-	size_t i;
-
-	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-	for (int part = 0; part < 2; part++) {
-		if (!json_object_object_get_ex(probe, part ? "contrast" : "modes", &arr))
-			continue;
-		for (i = 0; i < json_object_array_length(arr); i++) {
-			struct json_object *m = json_object_array_get_idx(arr, i), *v = NULL;
-
-			if (sub) {
-				struct json_object *lat;
-
-				if (json_object_object_get_ex(m, "lat_us", &lat))
-					json_object_object_get_ex(lat, sub, &v);
-			} else {
-				json_object_object_get_ex(m, key, &v);
-			}
-			if (!v)
-				continue;
-			fprintf(out, "%s{mode=\"%s\"%s%s%s} %.17g\n", name,
-				json_object_get_string(json_object_object_get(m, "mode")),
-				sub ? ",quantile=\"" : "", sub ? key : "", sub ? "\"" : "",
-				json_object_get_double(v));
-		}
-	}
-}
-
 static bool same_run(const struct finding *a, const struct finding *b)
 {
 	return a->check == b->check && a->pid == b->pid && a->pid > 0;
 }
 
-/* The probe's latency quantiles under one family, scaled from microseconds. */
-static void latency_family(FILE *out, struct json_object *probe, const char *name, double scale)
+/* The report's measured numbers (metrics.h), each family under its HELP and TYPE. */
+static void write_metrics(FILE *out, const struct metrics *m)
 {
-	static const char *const keys[] = { "p50", "p99", "p999" };
-	static const char *const qs[] = { "0.5", "0.99", "0.999" };
+	size_t f, i;
 
-	/* One family, three quantiles: print them under the single TYPE line. */
-	for (int q = 0; q < 3; q++) {
-		for (int part = 0; part < 2; part++) {
-			struct json_object *arr;
-			size_t k;
+	for (f = 0; f < m->nfam; f++) {
+		const struct metric_family *fam = &m->fam[f];
 
-			if (!json_object_object_get_ex(probe, part ? "contrast" : "modes", &arr))
+		fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name,
+			metric_type_name(fam->type));
+		for (i = 0; i < m->ns; i++) {
+			const struct metric_sample *s = &m->s[i];
+
+			if (s->family != f)
 				continue;
-			for (k = 0; k < json_object_array_length(arr); k++) {
-				struct json_object *m = json_object_array_get_idx(arr, k), *lat, *v;
-
-				if (!json_object_object_get_ex(m, "lat_us", &lat) ||
-				    !json_object_object_get_ex(lat, keys[q], &v))
-					continue;
-				fprintf(out, "%s{mode=\"%s\",quantile=\"%s\"} %.17g\n", name,
-					json_object_get_string(json_object_object_get(m, "mode")),
-					qs[q], json_object_get_double(v) * scale);
-			}
+			if (s->labels[0])
+				fprintf(out, "%s{%s} %.17g\n", fam->name, s->labels, s->value);
+			else
+				fprintf(out, "%s %.17g\n", fam->name, s->value);
 		}
 	}
-}
-
-/* probe --net: one family of a key of probe.net.modes[], or its latency quantiles. */
-static void net_family(FILE *out, struct json_object *net, const char *name, const char *type,
-		       const char *help, const char *key, double scale)
-{
-	static const char *const keys[] = { "p50", "p99", "p999" };
-	static const char *const qs[] = { "0.5", "0.99", "0.999" };
-	struct json_object *arr, *m, *v, *lat;
-	size_t i;
-	int q;
-
-	if (!json_object_object_get_ex(net, "modes", &arr))
-		return;
-	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-	for (q = key ? 2 : 0; q < 3; q++) {
-		for (i = 0; i < json_object_array_length(arr); i++) {
-			m = json_object_array_get_idx(arr, i);
-			if (key ? !json_object_object_get_ex(m, key, &v) || !v
-				: !json_object_object_get_ex(m, "lat_us", &lat) ||
-				  !json_object_object_get_ex(lat, keys[q], &v))
-				continue;
-			fprintf(out, "%s{mode=\"%s\"", name,
-				json_object_get_string(json_object_object_get(m, "mode")));
-			if (!key)
-				fprintf(out, ",quantile=\"%s\"", qs[q]);
-			fprintf(out, "} %.17g\n", json_object_get_double(v) * scale);
-		}
-	}
-}
-
-static void net_families(FILE *out, struct json_object *probe)
-{
-	struct json_object *net, *fast;
-
-	if (!json_object_object_get_ex(probe, "net", &net))
-		return;
-	net_family(out, net, "uringlint_probe_net_messages_per_second", "gauge",
-		   "Echoed messages per second the network probe measured per mode.", "msgs_per_sec", 1);
-	net_family(out, net, "uringlint_probe_net_latency_seconds", "summary",
-		   "Round-trip time of the network probe per mode.", NULL, 1e-6);
-	net_family(out, net, "uringlint_probe_net_punts", "gauge",
-		   "Socket requests punted to io-wq during the network probe, per mode.", "punts", 1);
-	net_family(out, net, "uringlint_probe_net_enters_per_message", "gauge",
-		   "io_uring_enter calls per echoed message, per mode.", "enters_per_msg", 1);
-	if (json_object_object_get_ex(net, "fast_path", &fast))
-		fprintf(out, "# HELP uringlint_probe_net_fast_path 1 when no socket request of the "
-			     "network probe was punted to io-wq, else 0.\n"
-			     "# TYPE uringlint_probe_net_fast_path gauge\n"
-			     "uringlint_probe_net_fast_path %d\n", json_object_get_boolean(fast));
 }
 
 /*
@@ -274,7 +189,6 @@ static void put_owner(FILE *out, const struct series *s)
 
 int write_report_prometheus(FILE *out, const struct report *r)
 {
-	struct json_object *fast;
 	struct owners ix;
 	size_t i;
 
@@ -326,31 +240,7 @@ int write_report_prometheus(FILE *out, const struct report *r)
 		free(me.subject);
 	}
 	free(ix.v);
-	if (r->probe && json_object_object_get_ex(r->probe, "net", NULL))
-		net_families(out, r->probe);
-	if (r->probe && json_object_object_get_ex(r->probe, "modes", NULL)) {
-		probe_family(out, r->probe, "uringlint_probe_iops", "IOPS the probe measured per mode.",
-			     "iops", NULL);
-		/*
-		 * The first family predates the naming conventions and stays as it
-		 * was, since names are never renamed; the second is the same in the
-		 * base unit, typed as the quantiles it holds (a summary may omit
-		 * _sum and _count).
-		 */
-		fputs("# HELP uringlint_probe_latency_microseconds Completion latency per mode.\n"
-		      "# TYPE uringlint_probe_latency_microseconds gauge\n", out);
-		latency_family(out, r->probe, "uringlint_probe_latency_microseconds", 1);
-		fputs("# HELP uringlint_probe_latency_seconds Completion latency per mode.\n"
-		      "# TYPE uringlint_probe_latency_seconds summary\n", out);
-		latency_family(out, r->probe, "uringlint_probe_latency_seconds", 1e-6);
-		probe_family(out, r->probe, "uringlint_probe_punts",
-			     "Requests punted to io-wq during the probe, per mode.", "punts", NULL);
-		if (json_object_object_get_ex(r->probe, "fast_path", &fast))
-			fprintf(out, "# HELP uringlint_probe_fast_path 1 when no O_DIRECT request of the "
-				     "probe was punted to io-wq, else 0.\n"
-				     "# TYPE uringlint_probe_fast_path gauge\n"
-				     "uringlint_probe_fast_path %d\n", json_object_get_boolean(fast));
-	}
+	write_metrics(out, &r->metrics);
 	fprintf(out, "# HELP uringlint_build_info The uringlint version and the liburing it was built with.\n"
 		     "# TYPE uringlint_build_info gauge\n"
 		     "uringlint_build_info{version=\"%s\",liburing=\"%s\"} 1\n",

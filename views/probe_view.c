@@ -142,6 +142,66 @@ void probe_result_notes(struct report *r, const struct probe_result *p, bool his
 		histograms(r, p);
 }
 
+static const char *const quantile_keys[] = { "0.5", "0.99", "0.999" };
+
+static double quantile_us(double p50, double p99, double p999, int q)
+{
+	return q == 0 ? p50 : q == 1 ? p99 : p999;
+}
+
+/*
+ * The series of the storage probe: per mode (the contrast's after the
+ * probe's own), IOPS, latency quantiles and punts, and the verdict.
+ */
+int probe_result_metrics(struct report *r, const struct probe_result *p, bool fast_path)
+{
+	struct metrics *m = &r->metrics;
+	unsigned int i;
+	int q, err = 0;
+
+	err |= metrics_family(m, "uringlint_probe_iops", METRIC_GAUGE,
+			      "IOPS the probe measured per mode.");
+	for (i = 0; i < PM__COUNT; i++)
+		if (p->modes[i].ran)
+			err |= metrics_sample(m, "uringlint_probe_iops",
+					      (double)llround(p->modes[i].iops), "mode=\"%s\"",
+					      probe_mode_name(i));
+	/*
+	 * The first latency family predates the naming conventions and stays as
+	 * it was, since names are never renamed; the second is the same in the
+	 * base unit, typed as the quantiles it holds (a summary may omit _sum
+	 * and _count).
+	 */
+	err |= metrics_family(m, "uringlint_probe_latency_microseconds", METRIC_GAUGE,
+			      "Completion latency per mode.");
+	err |= metrics_family(m, "uringlint_probe_latency_seconds", METRIC_SUMMARY,
+			      "Completion latency per mode.");
+	for (int f = 0; f < 2; f++)
+		for (q = 0; q < 3; q++)
+			for (i = 0; i < PM__COUNT; i++) {
+				const struct probe_mode_result *x = &p->modes[i];
+
+				if (!x->ran)
+					continue;
+				err |= metrics_sample(m, f ? "uringlint_probe_latency_seconds"
+							   : "uringlint_probe_latency_microseconds",
+						      quantile_us(x->p50_us, x->p99_us, x->p999_us, q) *
+							      (f ? 1e-6 : 1),
+						      "mode=\"%s\",quantile=\"%s\"", probe_mode_name(i),
+						      quantile_keys[q]);
+			}
+	err |= metrics_family(m, "uringlint_probe_punts", METRIC_GAUGE,
+			      "Requests punted to io-wq during the probe, per mode.");
+	for (i = 0; i < PM__COUNT; i++)
+		if (p->modes[i].ran)
+			err |= metrics_sample(m, "uringlint_probe_punts", (double)p->modes[i].punts,
+					      "mode=\"%s\"", probe_mode_name(i));
+	err |= metrics_family(m, "uringlint_probe_fast_path", METRIC_GAUGE,
+			      "1 when no O_DIRECT request of the probe was punted to io-wq, else 0.");
+	err |= metrics_sample(m, "uringlint_probe_fast_path", fast_path, "%s", "");
+	return err ? -ENOMEM : 0;
+}
+
 /* --- probe --net ------------------------------------------------------------------- */
 
 static void put_ratio(struct json_object *o, const char *key, const struct net_mode_result *m,
@@ -253,6 +313,57 @@ struct json_object *probe_net_json(const struct net_result *r, bool fast_path)
 	json_object_object_add(o, "skipped", skipped);
 	json_object_object_add(o, "fast_path", json_object_new_boolean(fast_path));
 	return o;
+}
+
+/*
+ * The series of the network probe: per mode, messages a second, round-trip
+ * quantiles, punts (where the tracepoints counted them: unknown is no
+ * sample, not zero), io_uring_enter calls per message, and the verdict.
+ */
+int probe_net_metrics(struct report *rp, const struct net_result *r, bool fast_path)
+{
+	struct metrics *m = &rp->metrics;
+	unsigned int i;
+	int q, err = 0;
+
+	err |= metrics_family(m, "uringlint_probe_net_messages_per_second", METRIC_GAUGE,
+			      "Echoed messages per second the network probe measured per mode.");
+	for (i = 0; i < NM__COUNT; i++)
+		if (r->modes[i].ran)
+			err |= metrics_sample(m, "uringlint_probe_net_messages_per_second",
+					      (double)llround(r->modes[i].msgs_per_sec), "mode=\"%s\"",
+					      net_mode_name(i));
+	err |= metrics_family(m, "uringlint_probe_net_latency_seconds", METRIC_SUMMARY,
+			      "Round-trip time of the network probe per mode.");
+	for (q = 0; q < 3; q++)
+		for (i = 0; i < NM__COUNT; i++) {
+			const struct net_mode_result *x = &r->modes[i];
+
+			if (x->ran)
+				err |= metrics_sample(m, "uringlint_probe_net_latency_seconds",
+						      quantile_us(x->p50_us, x->p99_us, x->p999_us, q) *
+							      1e-6,
+						      "mode=\"%s\",quantile=\"%s\"", net_mode_name(i),
+						      quantile_keys[q]);
+		}
+	err |= metrics_family(m, "uringlint_probe_net_punts", METRIC_GAUGE,
+			      "Socket requests punted to io-wq during the network probe, per mode.");
+	for (i = 0; i < NM__COUNT; i++)
+		if (r->modes[i].ran && r->modes[i].tracepoints)
+			err |= metrics_sample(m, "uringlint_probe_net_punts", (double)r->modes[i].punts,
+					      "mode=\"%s\"", net_mode_name(i));
+	err |= metrics_family(m, "uringlint_probe_net_enters_per_message", METRIC_GAUGE,
+			      "io_uring_enter calls per echoed message, per mode.");
+	for (i = 0; i < NM__COUNT; i++)
+		if (r->modes[i].ran)
+			err |= metrics_sample(m, "uringlint_probe_net_enters_per_message",
+					      net_per_msg(&r->modes[i], r->modes[i].enters),
+					      "mode=\"%s\"", net_mode_name(i));
+	err |= metrics_family(m, "uringlint_probe_net_fast_path", METRIC_GAUGE,
+			      "1 when no socket request of the network probe was punted to io-wq, "
+			      "else 0.");
+	err |= metrics_sample(m, "uringlint_probe_net_fast_path", fast_path, "%s", "");
+	return err ? -ENOMEM : 0;
 }
 
 /* "12.3" or "-" where the tracepoint was not counted. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The JSON contract's pinned keys, and the text report's shape. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -332,6 +333,50 @@ static void test_prometheus_owners(void **state)
 	report_free(&r);
 }
 
+/*
+ * The report's measured numbers, written from the model: each family once
+ * under its HELP and TYPE, its samples together even when added between
+ * another family's, a declared family with no sample still described, and
+ * an undeclared family refused.
+ */
+static void test_prometheus_metrics(void **state)
+{
+	struct report r;
+	char *buf, *a, *b, *c;
+
+	(void)state;
+	report_init(&r, "probe");
+	assert_int_equal(metrics_family(&r.metrics, "uringlint_probe_iops", METRIC_GAUGE, "IOPS."), 0);
+	assert_int_equal(metrics_family(&r.metrics, "uringlint_probe_latency_seconds", METRIC_SUMMARY,
+					"Latency."), 0);
+	assert_int_equal(metrics_family(&r.metrics, "uringlint_probe_punts", METRIC_GAUGE, "Punts."), 0);
+	assert_int_equal(metrics_sample(&r.metrics, "uringlint_probe_iops", 1234, "mode=\"%s\"",
+					"default"), 0);
+	assert_int_equal(metrics_sample(&r.metrics, "uringlint_probe_latency_seconds", 0.000125,
+					"mode=\"%s\",quantile=\"%s\"", "default", "0.5"), 0);
+	assert_int_equal(metrics_sample(&r.metrics, "uringlint_probe_iops", 99.5, "mode=\"%s\"",
+					"sqpoll"), 0);
+	assert_int_equal(metrics_sample(&r.metrics, "uringlint_nothing", 1, "%s", ""), -ENOENT);
+	/* Declared again: still one family. */
+	assert_int_equal(metrics_family(&r.metrics, "uringlint_probe_iops", METRIC_GAUGE, "IOPS."), 0);
+	assert_int_equal(r.metrics.nfam, 3);
+	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
+	a = strstr(buf, "# HELP uringlint_probe_iops IOPS.\n# TYPE uringlint_probe_iops gauge\n"
+			"uringlint_probe_iops{mode=\"default\"} 1234\n"
+			"uringlint_probe_iops{mode=\"sqpoll\"} 99.5\n");
+	b = strstr(buf, "# TYPE uringlint_probe_latency_seconds summary\n"
+			"uringlint_probe_latency_seconds{mode=\"default\",quantile=\"0.5\"} 0.000125\n");
+	c = strstr(buf, "# HELP uringlint_probe_punts Punts.\n# TYPE uringlint_probe_punts gauge\n# HELP");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_true(a < b && b < c);
+	a = strstr(buf, "# TYPE uringlint_probe_iops ");
+	assert_null(strstr(a + 1, "# TYPE uringlint_probe_iops "));
+	free(buf);
+	report_free(&r);
+}
+
 static size_t lines_of(const char *s)
 {
 	size_t n = 0;
@@ -422,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_long_subjects),
 		cmocka_unit_test(test_many_files_fold),
 		cmocka_unit_test(test_prometheus_owners),
+		cmocka_unit_test(test_prometheus_metrics),
 		cmocka_unit_test(test_text_groups),
 		cmocka_unit_test(test_formats),
 	};
