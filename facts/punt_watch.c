@@ -15,15 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/capability.h>
-#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "array.h"
+#include "exec_stop.h"
 #include "fdinfo.h"
 #include "punt_watch.h"
 #include "sysroot.h"
@@ -276,93 +274,6 @@ static bool gone(int pidfd, pid_t pid, int wait_ms)
 	return kill(pid, 0) && errno == ESRCH;
 }
 
-/*
- * Until pid, a child that runs uringlint until it execs, runs its program:
- * its exe link no longer names uringlint's. 0, or -errno (it exited, or no
- * exec within 5 s).
- */
-static int wait_exec(const struct sysroot *sr, pid_t pid)
-{
-	char self[PATH_MAX], now[PATH_MAX];
-	int i, err;
-
-	err = sysroot_readlink(sr, "proc/self/exe", self, sizeof(self));
-	if (err)
-		return err;
-	for (i = 0; i < 5000; i++) {
-		err = sysroot_readlinkf(sr, now, sizeof(now), "proc/%d/exe", (int)pid);
-		if (err)
-			return err;
-		if (strcmp(now, self))
-			return 0;
-		sleep_ms(1);
-	}
-	return -ETIMEDOUT;
-}
-
-/*
- * Seizes pid, a child that has not exec'ed yet, so that its exec stops it:
- * events opened then see the program from its first instruction, where a
- * secure exec would drop any opened before. A tracer with CAP_SYS_PTRACE
- * (root) leaves the exec its set-id credentials. 0, or -errno where it
- * cannot be traced (no CAP_SYS_PTRACE, Yama's ptrace_scope 3).
- */
-static int exec_stop_arm(pid_t pid)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct caps[2];
-
-	/*
-	 * Without CAP_SYS_PTRACE a tracer makes the kernel drop the set-ID bits at
-	 * the exec (cap_bprm_creds_from_file): the program would run otherwise.
-	 */
-	if (syscall(SYS_capget, &h, caps) ||
-	    !(caps[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32))))
-		return -EPERM;
-	return ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)(PTRACE_O_TRACEEXEC |
-							     PTRACE_O_EXITKILL)) ? -errno : 0;
-}
-
-/*
- * Until pid, seized, stops at its exec: 0, or -ESRCH when it exited first
- * (its exit is left to its parent to reap). A signal it gets before the
- * exec (one uringlint forwards) is delivered on the way.
- */
-static int exec_stop_wait(pid_t pid)
-{
-	for (;;) {
-		siginfo_t si;
-		int code;
-
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOWAIT | __WALL)) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (si.si_code != CLD_TRAPPED)
-			return -ESRCH;
-		/*
-		 * Take the stop, never an exit: a SIGKILL since the look above
-		 * (a traced task may be killed) leaves its exit to the parent's wait.
-		 */
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG | __WALL)) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (!si.si_pid)
-			continue;	/* no longer stopped: the look above tells why */
-		/* For a ptrace stop si_status is the stop's code: SIGTRAP | event << 8 for events. */
-		code = si.si_status;
-		if (code == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
-			return 0;
-		/* A group stop (PTRACE_EVENT_STOP) carries no signal to deliver; a signal stop does. */
-		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)(code >> 8 ? 0 : code & 0x7f));
-	}
-}
-
 /* Threads past the first, and children, pid had when its events were opened after its exec. */
 static unsigned int before_attach(const struct sysroot *sr, pid_t pid)
 {
@@ -538,11 +449,11 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 
 		start = tp_stream_now();
 		ex->started(ex->arg);
-		err = seized ? exec_stop_wait(pid) : wait_exec(sr, pid);
+		err = seized ? exec_stop_wait(pid) : exec_wait(sr, pid);
 		w->exec_stopped = seized && !err;
 		/* Not stopped at its exec after all (gone, or waited on no more): let it be. */
 		if (seized && err && err != -ESRCH)
-			ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			exec_stop_release(pid);
 		if (err) {
 			snprintf(w->fallback_why, sizeof(w->fallback_why),
 				 "the program's exec was not seen: %s", strerror(-err));
@@ -566,7 +477,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			? NULL : w->kernel_async_filter);
 	if (err) {
 		if (w->exec_stopped)
-			ptrace(PTRACE_DETACH, pid, NULL, NULL);
+			exec_stop_release(pid);
 		snprintf(w->fallback_why, sizeof(w->fallback_why),
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
 		tp_stream_close(&s);
@@ -579,7 +490,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	count_plain_io(&s, w, plain_filter, sizeof(plain_filter));
 	/* Every event open: the program goes on from its exec. */
 	if (w->exec_stopped)
-		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		exec_stop_release(pid);
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
