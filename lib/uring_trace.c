@@ -394,8 +394,10 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 	ring = ring_of(ut, q->ctx);
 	if (ring) {
 		ring->nofile_reqs++;
-		/* OPENAT, STATX and the like have no file and always run in io-wq. */
-		ring->nofile_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+		if (q->punted && uring_op_socket_only(q->opcode))
+			ring->nofile_socket_punts++;
+		else	/* OPENAT, STATX and the like have no file and always run in io-wq. */
+			ring->nofile_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
 	}
 }
 

@@ -120,6 +120,12 @@ struct ut_ring {
 	uint64_t reqs, punts;
 	uint64_t fixed_reqs, fixed_punts;	/* on registered files: no fd in the events */
 	uint64_t nofile_reqs, nofile_punts;	/* no file at all (timeouts, nops, ...) */
+	/*
+	 * Punts of socket-only opcodes (RECV, SEND, ACCEPT, ...) whose file_get was
+	 * not seen (an io-wq worker attached after it took the file): a socket's,
+	 * whichever it was, so no file's punt is missing.
+	 */
+	uint64_t nofile_socket_punts;
 	struct ut_submitter {
 		pid_t tid;
 		bool sq_thread;

@@ -261,6 +261,32 @@ static void test_gaps(void **state)
 	uring_trace_free(&ut);
 }
 
+/*
+ * A RECV punted with IOSQE_ASYNC whose worker's file_get was missed (the
+ * worker attached late): its file is a socket, whichever, so no file's punt
+ * is unaccounted; a WRITE in the same state still is.
+ */
+static void test_socket_punt_without_file(void **state)
+{
+	(void)state;
+	setup_trace();
+	submit(0x1000, 27, "RECV", UT_REQ_FORCE_ASYNC);
+	punt(0x1000, 27, "RECV");
+	submit(0x1000, 0, "NOP", 0);	/* the pointer reused: the RECV is settled */
+	assert_int_equal(ut.rings[0].nofile_socket_punts, 1);
+	assert_int_equal(ut.rings[0].nofile_punts, 0);
+	assert_int_equal(ut_unresolved_punts(&ut), 0);
+	uring_trace_free(&ut);
+
+	setup_trace();
+	submit(0x1000, 23, "WRITE", UT_REQ_FORCE_ASYNC);
+	punt(0x1000, 23, "WRITE");
+	submit(0x1000, 0, "NOP", 0);
+	assert_int_equal(ut.rings[0].nofile_socket_punts, 0);
+	assert_int_equal(ut_unresolved_punts(&ut), 1);
+	uring_trace_free(&ut);
+}
+
 /* Fields that point outside the record are refused, never read. */
 static void test_fields_bounded(void **state)
 {
@@ -638,6 +664,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_socket_punt_without_file),
 		cmocka_unit_test(test_fields_bounded),
 		cmocka_unit_test(test_maps_libs),
 		cmocka_unit_test(test_ring_map),
