@@ -141,15 +141,7 @@ while read -r name pattern; do
 	fi
 	cp --sparse=always "$TMP/ext4.img" "$TMP/$name.img"
 	# -accel tcg: nested KVM is not dependable on CI machines; emulation boots in seconds.
-	# thread=single: one host thread runs both vCPUs in turn. With a thread each
-	# (MTTCG, QEMU 7.2), a vCPU went on running code the other had just patched:
-	# when the watch's perf events switch an io_uring tracepoint on, the kernel
-	# patches the call site (int3, then the jump); the submitting thread's vCPU
-	# looped on the int3 the kernel had already removed (kprobe_int3_handler backs
-	# up over a vanished int3 and retries: soft lockup, both vCPUs stuck), or ran
-	# on with the site unpatched (a watch of 2 s saw no event while the ring took
-	# 190,000 requests). Seen in 4 of 8 runs with a thread each, none of 5 with one.
-	timeout 600 qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 768 -smp 2 -kernel "$vmlinuz" \
+	timeout 600 qemu-system-x86_64 -accel tcg -cpu max -m 768 -smp 2 -kernel "$vmlinuz" \
 		-initrd "$TMP/$name.cpio.gz" -append "console=ttyS0 quiet loglevel=1 panic=-1" \
 		-drive "file=$TMP/$name.img,format=raw,if=virtio" -nographic -no-reboot \
 		</dev/null >"$TMP/$name.serial" 2>&1
