@@ -224,7 +224,7 @@ static void collect_mariadb(const struct sysroot *sr, struct proc_facts *pf, con
 
 void app_config_collect(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char path[64], *argv;
+	char *argv;
 	size_t len;
 
 	/* Only a process one of them could be reads its command line. */
@@ -233,8 +233,7 @@ void app_config_collect(const struct sysroot *sr, struct proc_facts *pf)
 	    strcmp(pf->exe, "mariadbd") && strcmp(pf->exe, "mysqld") &&
 	    strcmp(pf->comm, "mariadbd") && strcmp(pf->comm, "mysqld"))
 		return;
-	snprintf(path, sizeof(path), "proc/%d/cmdline", (int)pf->pid);
-	if (sysroot_read_bytes(sr, path, 1u << 20, &argv, &len))
+	if (sysroot_read_bytesf(sr, 1u << 20, &argv, &len, "proc/%d/cmdline", (int)pf->pid))
 		return;
 	collect_qemu(pf, argv, len);
 	collect_smb(sr, pf, argv, len);

@@ -196,14 +196,14 @@ static void collect_queues(const struct sysroot *sr, struct net_dev *d)
 static bool read_cpus(const struct sysroot *sr, unsigned int irq, const char *file,
 		      struct cpuset *set, struct fact_err *e)
 {
-	char line[CPULIST_MAX], path[64];
+	char line[CPULIST_MAX];
 
-	snprintf(path, sizeof(path), "proc/irq/%u/%s", irq, file);
-	if (sysroot_read_line(sr, path, line, sizeof(line)))
+	if (sysroot_read_linef(sr, line, sizeof(line), "proc/irq/%u/%s", irq, file))
 		return false;
 	if (!cpulist_parse(line, set))
 		return true;
-	fact_fail(e, -EBADMSG, "cannot parse '%s': '%.40s' is not a CPU list", path, line);
+	fact_fail(e, -EBADMSG, "cannot parse 'proc/irq/%u/%s': '%.40s' is not a CPU list", irq, file,
+		  line);
 	return false;
 }
 
@@ -366,13 +366,12 @@ static void choose_devs(const struct sysroot *sr, const char *const *names, size
 static void collect_banirq(const struct sysroot *sr, const struct cpu_facts *cf,
 			   struct net_facts *nf)
 {
-	char path[64], *args;
+	char *args;
 	size_t len, n;
 
 	if (!cf->irqbalance_running)
 		return;
-	snprintf(path, sizeof(path), "proc/%d/cmdline", cf->irqbalance_pid);
-	if (sysroot_read_bytes(sr, path, 64 * 1024, &args, &len))
+	if (sysroot_read_bytesf(sr, 64 * 1024, &args, &len, "proc/%d/cmdline", cf->irqbalance_pid))
 		return;
 	nf->banirq_known = true;
 	n = irqbalance_banned_irqs(args, len, nf->banirq, NET_IRQS_MAX);

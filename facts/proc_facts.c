@@ -437,11 +437,10 @@ static void mark_registered(struct proc_facts *pf)
 /* The executable's basename, for the application table; a name over 255 bytes cannot be. */
 static void collect_exe(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char path[64], target[4096], *base;
+	char target[4096], *base;
 	size_t n;
 
-	snprintf(path, sizeof(path), "proc/%d/exe", (int)pf->pid);
-	if (sysroot_readlink(sr, path, target, sizeof(target)))
+	if (sysroot_readlinkf(sr, target, sizeof(target), "proc/%d/exe", (int)pf->pid))
 		return;
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
@@ -654,16 +653,13 @@ static void window_begin(const struct sysroot *sr, struct proc_facts *pf)
 void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_collect *how,
 		       struct proc_facts *pf)
 {
-	char path[64];
 
 	memset(pf, 0, sizeof(*pf));
 	pf->pid = pid;
 	if (collect_stat(sr, pf))
 		return;
-	snprintf(path, sizeof(path), "proc/%d/status", (int)pid);
-	fact_read_parsed(sr, path, &pf->status.e, parse_status, &pf->status.st);
-	snprintf(path, sizeof(path), "proc/%d/limits", (int)pid);
-	fact_read_parsed(sr, path, &pf->limits.e, parse_limits, &pf->limits.lim);
+	fact_read_parsedf(sr, &pf->status.e, parse_status, &pf->status.st, "proc/%d/status", (int)pid);
+	fact_read_parsedf(sr, &pf->limits.e, parse_limits, &pf->limits.lim, "proc/%d/limits", (int)pid);
 	if (pf->kernel_thread || pf->zombie)
 		return;
 	collect_fds(sr, pf);
@@ -678,8 +674,7 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	proc_maps_collect(sr, pid, &pf->maps);
 	collect_exe(sr, pf);
 	app_config_collect(sr, pf);
-	snprintf(path, sizeof(path), "proc/%d/cgroup", (int)pid);
-	fact_read_parsed(sr, path, &pf->owner.e, parse_owner, &pf->owner.o);
+	fact_read_parsedf(sr, &pf->owner.e, parse_owner, &pf->owner.o, "proc/%d/cgroup", (int)pid);
 	collect_transient(sr, pf);
 	collect_mounts(sr, pf);
 	mark_registered(pf);

@@ -355,14 +355,13 @@ static int parse_netstat(const char *text, void *out)
 void proc_netstat_read(const struct sysroot *sr, pid_t pid, struct netstat_reading *r)
 {
 	struct timespec ts;
-	char path[64];
 
 	memset(r, 0, sizeof(*r));
-	snprintf(path, sizeof(path), "proc/%d/net/netstat", (int)pid);
-	fact_read_parsed(sr, path, &r->e, parse_netstat, &r->c);
+	fact_read_parsedf(sr, &r->e, parse_netstat, &r->c, "proc/%d/net/netstat", (int)pid);
 	if (fact_ok(&r->e) && (!r->c.has_overflows || !r->c.has_drops))
-		fact_fail(&r->e, -ENODATA, "'%s' has no TcpExt ListenOverflows and ListenDrops",
-			  path);
+		fact_fail(&r->e, -ENODATA,
+			  "'proc/%d/net/netstat' has no TcpExt ListenOverflows and ListenDrops",
+			  (int)pid);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	r->t_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

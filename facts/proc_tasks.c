@@ -167,7 +167,7 @@ void proc_threads_read_affinity(const struct sysroot *sr, pid_t pid, struct proc
 /* SQPOLL affinity and D-state stacks: the per-thread files worth a read. */
 static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
-	char path[96], *text;
+	char *text;
 	size_t i, len;
 
 	for (i = 0; i < pt->n; i++) {
@@ -179,8 +179,8 @@ static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_thr
 		if (t->kind == THREAD_IOU_SQP)
 			read_affinity(sr, pid, t);
 		if (t->state == 'D') {
-			snprintf(path, sizeof(path), "proc/%d/task/%d/stack", (int)pid, (int)t->tid);
-			if (!sysroot_read_file(sr, path, 64 * 1024, &text, &len))
+			if (!sysroot_read_filef(sr, 64 * 1024, &text, &len, "proc/%d/task/%d/stack",
+						(int)pid, (int)t->tid))
 				t->stack = text;
 		}
 	}

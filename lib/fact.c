@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,4 +54,33 @@ void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *
 	}
 	if (parse_i64(line, 10, value))
 		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a number", path, line);
+}
+
+/* fmt's path into a PATH_MAX buffer for call, or -ENAMETOOLONG in e: never read cut. */
+#define FACT_WITH_PATH(e, fmt, call)                                                         \
+	do {                                                                                 \
+		char path_[PATH_MAX];                                                        \
+		va_list ap_;                                                                 \
+		int n_;                                                                      \
+											     \
+		va_start(ap_, fmt);                                                          \
+		n_ = vsnprintf(path_, sizeof(path_), fmt, ap_);                              \
+		va_end(ap_);                                                                 \
+		if (n_ < 0 || n_ >= PATH_MAX)                                                \
+			fact_fail(e, -ENAMETOOLONG, "a path of %d bytes is longer than PATH_MAX", \
+				  n_);                                                       \
+		else                                                                         \
+			call;                                                                \
+	} while (0)
+
+void fact_read_parsedf(const struct sysroot *sr, struct fact_err *e,
+		       int (*parse)(const char *text, void *out), void *out, const char *fmt, ...)
+{
+	FACT_WITH_PATH(e, fmt, fact_read_parsed(sr, path_, e, parse, out));
+}
+
+void fact_read_i64f(const struct sysroot *sr, struct fact_err *e, int64_t *value,
+		    const char *fmt, ...)
+{
+	FACT_WITH_PATH(e, fmt, fact_read_i64(sr, path_, e, value));
 }

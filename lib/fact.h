@@ -36,6 +36,17 @@ void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_er
 void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *e,
 		   int64_t *value);
 
+/*
+ * The same with the path printf-style (util-linux's ul_path_readf): a path
+ * that does not fit PATH_MAX lands in e as -ENAMETOOLONG, never read cut.
+ */
+__attribute__((format(printf, 5, 6)))
+void fact_read_parsedf(const struct sysroot *sr, struct fact_err *e,
+		       int (*parse)(const char *text, void *out), void *out, const char *fmt, ...);
+__attribute__((format(printf, 4, 5)))
+void fact_read_i64f(const struct sysroot *sr, struct fact_err *e, int64_t *value,
+		    const char *fmt, ...);
+
 static inline int fact_ok(const struct fact_err *f)
 {
 	return f->err == 0;

@@ -609,6 +609,14 @@ int sysroot_read_filef(const struct sysroot *sr, size_t max, char **buf, size_t 
 	WITH_PATH(fmt, sysroot_read_file(sr, rel_, max, buf, len));
 }
 
+int sysroot_read_bytesf(const struct sysroot *sr, size_t max, char **buf, size_t *len,
+			const char *fmt, ...)
+{
+	*buf = NULL;
+	*len = 0;
+	WITH_PATH(fmt, sysroot_read_bytes(sr, rel_, max, buf, len));
+}
+
 int sysroot_read_linef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
 {
 	WITH_PATH(fmt, sysroot_read_line(sr, rel_, out, outsz));

@@ -148,6 +148,9 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 __attribute__((format(printf, 5, 6))) int sysroot_read_filef(const struct sysroot *sr, size_t max,
 							     char **buf, size_t *len,
 							     const char *fmt, ...);
+__attribute__((format(printf, 5, 6))) int sysroot_read_bytesf(const struct sysroot *sr, size_t max,
+							      char **buf, size_t *len,
+							      const char *fmt, ...);
 __attribute__((format(printf, 4, 5))) int sysroot_read_linef(const struct sysroot *sr, char *out,
 							     size_t outsz, const char *fmt, ...);
 __attribute__((format(printf, 4, 5))) int sysroot_read_namef(const struct sysroot *sr, char *out,

@@ -6,10 +6,14 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fact.h"
 #include "sysroot.h"
 #include "task_iter.h"
 #include "testutil.h"
@@ -321,6 +325,44 @@ static void test_task_iter(void **state)
 	rm_rf(dir);
 }
 
+static int parse_word(const char *text, void *out)
+{
+	return sscanf(text, "%31s", (char *)out) == 1 ? 0 : -EBADMSG;
+}
+
+/* The printf-style fact readers: the path formatted, read, parsed; too long: said, not cut. */
+static void test_fact_readers_f(void **state)
+{
+	char *dir = make_tmpdir(), word[32] = "", *longname;
+	struct fact_err e = { 0 };
+	struct sysroot sr;
+	int64_t v = 0;
+
+	(void)state;
+	write_file(dir, "proc/7/status", "Name: x\n");
+	write_file(dir, "proc/sys/kernel/n7", "42\n");
+	assert_int_equal(sysroot_open(&sr, dir), 0);
+	fact_read_parsedf(&sr, &e, parse_word, word, "proc/%d/status", 7);
+	assert_int_equal(e.err, 0);
+	assert_string_equal(word, "Name:");
+	fact_read_i64f(&sr, &e, &v, "proc/sys/kernel/n%d", 7);
+	assert_int_equal(e.err, 0);
+	assert_int_equal(v, 42);
+	fact_read_i64f(&sr, &e, &v, "proc/sys/kernel/n%d", 8);
+	assert_int_equal(e.err, -ENOENT);
+	assert_non_null(strstr(e.why, "proc/sys/kernel/n8"));
+	longname = malloc(PATH_MAX + 16);
+	assert_non_null(longname);
+	memset(longname, 'a', PATH_MAX + 15);
+	longname[PATH_MAX + 15] = '\0';
+	memset(&e, 0, sizeof(e));
+	fact_read_parsedf(&sr, &e, parse_word, word, "proc/%s", longname);
+	assert_int_equal(e.err, -ENAMETOOLONG);
+	free(longname);
+	sysroot_close(&sr);
+	rm_rf(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +375,7 @@ int main(void)
 		cmocka_unit_test_prestate(test_hostile_files, &walk_on),
 		cmocka_unit_test(test_unreadable_file),
 		cmocka_unit_test(test_task_iter),
+		cmocka_unit_test(test_fact_readers_f),
 		cmocka_unit_test(test_dir_by_name),
 	};
 
