@@ -9,7 +9,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <sys/sysmacros.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +18,12 @@
 #include <unistd.h>
 
 #include "app_config.h"
+#include "array.h"
 #include "fiemap.h"
 #include "file_state.h"
 #include "file_types.h"
-#include "mountinfo.h"
 #include "proc_facts.h"
+#include "proc_mounts.h"
 #include "proc_scan.h"
 #include "ring_match.h"
 
@@ -139,19 +139,6 @@ static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct pro
 		fact_fail_read(&r->e, path, err);
 }
 
-static int grow(void **arr, size_t n, size_t size)
-{
-	void *p;
-
-	if (n & (n - 1) && n)
-		return 0;	/* room left: capacity is the next power of two */
-	p = reallocarray(*arr, n ? 2 * n : 8, size);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	return 0;
-}
-
 /* Whether the fd table still has entries: an exiting process drops it first. */
 static bool fd_table_alive(const struct sysroot *sr, pid_t pid)
 {
@@ -252,7 +239,7 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		pf->nfds++;
 		type = type_of(target);
 		if (type == PFILE_URING) {
-			if (grow((void **)&pf->rings, pf->nrings, sizeof(*pf->rings)))
+			if (array_grow_implied(&pf->rings, pf->nrings, sizeof(*pf->rings)))
 				break;
 			memset(&pf->rings[pf->nrings], 0, sizeof(*pf->rings));
 			collect_ring(sr, pf->pid, fd, &pf->rings[pf->nrings]);
@@ -271,7 +258,7 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		}
 		if (type != PFILE_REGULAR && type != PFILE_OTHER)
 			continue;	/* pipes: nothing to judge */
-		if (grow((void **)&pf->files, pf->nfiles, sizeof(*pf->files)))
+		if (array_grow_implied(&pf->files, pf->nfiles, sizeof(*pf->files)))
 			break;
 		struct proc_file *f = &pf->files[pf->nfiles];
 
@@ -314,88 +301,6 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 	/* Many fds gone at once, and none left: the process is exiting under us. */
 	if (sr->live && vanished && !fd_table_alive(sr, pf->pid))
 		pf->incomplete = true;
-}
-
-/*
- * The index in pf->mounts of mount id, added from the process's mount table
- * (mounts) when not there yet; -1 when the table has no such mount or
- * memory ran out.
- */
-static int mount_index(struct proc_facts *pf, const struct mount_entry *mounts, size_t nmounts,
-		       uint32_t id)
-{
-	size_t j, k;
-
-	for (k = 0; k < pf->nmounts && pf->mounts[k].id != id; k++)
-		;
-	if (k < pf->nmounts)
-		return (int)k;
-	for (j = 0; j < nmounts && mounts[j].id != id; j++)
-		;
-	if (j == nmounts || grow((void **)&pf->mounts, pf->nmounts, sizeof(*pf->mounts)))
-		return -1;
-	struct proc_mount *m = &pf->mounts[pf->nmounts];
-
-	m->id = mounts[j].id;
-	m->major = mounts[j].major;
-	m->minor = mounts[j].minor;
-	snprintf(m->fstype, sizeof(m->fstype), "%.31s", mounts[j].fstype);
-	m->source = strdup(mounts[j].source);
-	if (!m->source)
-		return -1;
-	return (int)pf->nmounts++;
-}
-
-static int read_mounts(const struct sysroot *sr, pid_t pid, struct mount_entry **mounts,
-		       size_t *nmounts)
-{
-	size_t len;
-	char *text;
-	int err;
-
-	*mounts = NULL;
-	*nmounts = 0;
-	err = sysroot_read_filef(sr, 16 * 1024 * 1024, &text, &len, "proc/%d/mountinfo", (int)pid);
-	if (err)
-		return err;
-	mountinfo_parse(text, mounts, nmounts);
-	free(text);
-	return 0;
-}
-
-/* Each file's filesystem and device, by mnt_id in the process's own mount table. */
-static void collect_mounts(const struct sysroot *sr, struct proc_facts *pf)
-{
-	struct mount_entry *mounts;
-	size_t nmounts, i;
-
-	for (i = 0; i < pf->nfiles; i++)
-		pf->files[i].mount = -1;
-	if (read_mounts(sr, pf->pid, &mounts, &nmounts))
-		return;
-	for (i = 0; i < pf->nfiles; i++)
-		pf->files[i].mount = mount_index(pf, mounts, nmounts, pf->files[i].gen.mnt_id);
-	free(mounts);
-}
-
-void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf)
-{
-	struct mount_entry *mounts = NULL;
-	size_t nmounts = 0, i;
-	bool read = false;
-
-	for (i = 0; pf->watch && i < pf->watch->nfiles; i++) {
-		const struct file_state *st = &pf->watch->files[i].first;
-
-		if (st->err || !st->mnt_known || proc_mount_fstype(pf, st->mnt_id))
-			continue;
-		/* One read of the table, only when a file opened since needs it. */
-		if (!read && read_mounts(sr, pf->pid, &mounts, &nmounts))
-			return;
-		read = true;
-		mount_index(pf, mounts, nmounts, st->mnt_id);
-	}
-	free(mounts);
 }
 
 static bool proc_writable(const struct proc_file *f)
@@ -571,32 +476,6 @@ static void collect_file_details(const struct sysroot *sr, const struct proc_col
 	free(typeless);
 }
 
-/* The block devices under the files, each read from sysfs once. */
-static void collect_devices(const struct sysroot *sr, struct proc_facts *pf)
-{
-	size_t i, j;
-
-	/* One device per mount at most: walk the mounts, not the 10,000 files. */
-	for (i = 0; i < pf->nmounts; i++) {
-		const struct proc_mount *m = &pf->mounts[i];
-		bool seen = false;
-
-		for (j = 0; j < pf->devices.n; j++)
-			seen |= pf->devices.v[j].major == m->major && pf->devices.v[j].minor == m->minor;
-		if (seen || grow((void **)&pf->devices.v, pf->devices.n, sizeof(*pf->devices.v)))
-			continue;
-		struct proc_device *d = &pf->devices.v[pf->devices.n++];
-
-		memset(d, 0, sizeof(*d));
-		d->major = m->major;
-		d->minor = m->minor;
-		if (!d->major)
-			fact_fail(&d->blk.e, -ENODEV, "%s has no block device", m->fstype);
-		else
-			blockdev_collect(sr, d->major, d->minor, &d->blk);
-	}
-}
-
 static bool is_sq_thread(const struct proc_facts *pf, pid_t tid)
 {
 	size_t i;
@@ -676,11 +555,11 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	app_config_collect(sr, pf);
 	fact_read_parsedf(sr, &pf->owner.e, parse_owner, &pf->owner.o, "proc/%d/cgroup", (int)pid);
 	collect_transient(sr, pf);
-	collect_mounts(sr, pf);
+	proc_mounts_collect(sr, pf);
 	mark_registered(pf);
 	proc_sockets_collect(sr, pf, how ? how->net : NULL);
 	collect_file_details(sr, how, pf);
-	collect_devices(sr, pf);
+	proc_devices_collect(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
 }
 
@@ -792,53 +671,6 @@ void proc_facts_free(struct proc_facts *pf)
 	smb_conf_free(&pf->smb);
 	free(pf->mariadb);
 	memset(pf, 0, sizeof(*pf));
-}
-
-const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f)
-{
-	return f->mount >= 0 && (size_t)f->mount < pf->nmounts ? &pf->mounts[f->mount] : NULL;
-}
-
-const char *proc_file_fstype(const struct proc_facts *pf, const struct proc_file *f)
-{
-	const struct proc_mount *m = proc_file_mount(pf, f);
-
-	return m ? m->fstype : "";
-}
-
-const char *proc_mount_fstype(const struct proc_facts *pf, uint32_t mnt_id)
-{
-	size_t i;
-
-	for (i = 0; i < pf->nmounts; i++)
-		if (pf->mounts[i].id == mnt_id)
-			return pf->mounts[i].fstype;
-	return NULL;
-}
-
-const char *proc_state_fstype(const struct proc_facts *pf, const struct file_state *st)
-{
-	const char *fs = st->mnt_known ? proc_mount_fstype(pf, st->mnt_id) : NULL;
-	size_t i;
-
-	if (fs)
-		return fs;
-	/* Bind mounts of one device share its filesystem: the first will do. */
-	for (i = 0; i < pf->nmounts; i++)
-		if (pf->mounts[i].major == major(st->dev) && pf->mounts[i].minor == minor(st->dev))
-			return pf->mounts[i].fstype;
-	return "";
-}
-
-const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f)
-{
-	const struct proc_mount *m = proc_file_mount(pf, f);
-	size_t i;
-
-	for (i = 0; m && i < pf->devices.n; i++)
-		if (pf->devices.v[i].major == m->major && pf->devices.v[i].minor == m->minor)
-			return &pf->devices.v[i];
-	return NULL;
 }
 
 size_t proc_facts_sqp_unnamed(const struct proc_facts *pf)

@@ -32,3 +32,13 @@ int array_grow_realloc(void *pp, size_t *cap, size_t need, size_t size)
 	*cap = n;
 	return 0;
 }
+
+int array_grow_implied(void *pp, size_t n, size_t size)
+{
+	size_t cap = n;
+
+	/* Room left below ARRAY_FIRST_CAP, or below the next power of two past it. */
+	if (n && (n < ARRAY_FIRST_CAP || (n & (n - 1))))
+		return 0;
+	return array_grow_realloc(pp, &cap, n + 1, size);
+}

@@ -34,4 +34,12 @@ static inline int array_grow_size(void *pp, size_t *cap, size_t need, size_t siz
  */
 #define array_grow(pp, cap, need) array_grow_size((pp), (cap), (need), sizeof(**(pp)))
 
+/*
+ * Room for one more element in an array of n, size bytes each, that keeps
+ * no capacity of its own: it is taken to be n rounded up to a power of two
+ * (8 at least), as the arrays this grew have. 0, or -ENOMEM with *pp
+ * untouched.
+ */
+int array_grow_implied(void *pp, size_t n, size_t size);
+
 #endif

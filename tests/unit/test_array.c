@@ -102,6 +102,29 @@ static void test_x_variant(void **state)
 	free(s);
 }
 
+/*
+ * An array without a capacity of its own grows at 0 and at each power of two
+ * from 8 on, and only there: 1,000 appends, each element kept, 8 allocations.
+ */
+static void test_implied_capacity(void **state)
+{
+	int *v = NULL, *last = NULL;
+	size_t n, moves = 0;
+
+	(void)state;
+	for (n = 0; n < 1000; n++) {
+		assert_int_equal(array_grow_implied(&v, n, sizeof(*v)), 0);
+		moves += v != last || n == 0;
+		last = v;
+		v[n] = (int)n;
+	}
+	for (n = 0; n < 1000; n++)
+		assert_int_equal(v[n], (int)n);
+	/* 0, 8, 16, 32, 64, 128, 256, 512: at most that many, fewer if realloc grew in place. */
+	assert_true(moves <= 8);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_room_left_keeps_pointer),
 		cmocka_unit_test(test_overflow_refused),
 		cmocka_unit_test(test_x_variant),
+		cmocka_unit_test(test_implied_capacity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
