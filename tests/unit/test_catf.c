@@ -46,12 +46,55 @@ static void test_cut_on_character(void **state)
 	assert_string_equal(buf, "xééé…");
 }
 
+/* A buffer filled exactly, then appended to: the append is lost, and said to be. */
+static void test_full_then_more(void **state)
+{
+	char buf[10] = "";
+
+	(void)state;
+	catf(buf, sizeof(buf), "%s", "123456789");
+	assert_string_equal(buf, "123456789");
+	catf(buf, sizeof(buf), "%s", "MORE");
+	assert_string_equal(buf, "123456…");
+	catf(buf, sizeof(buf), "%s", "");
+	assert_string_equal(buf, "123456…");
+}
+
+/* Too small for the mark: cut plainly, on a character boundary. */
+static void test_tiny_buffer(void **state)
+{
+	char buf[4] = "";
+
+	(void)state;
+	catf(buf, sizeof(buf), "%s", "ab");
+	assert_string_equal(buf, "ab");
+	catf(buf, sizeof(buf), "%s", "é");
+	assert_string_equal(buf, "ab");
+}
+
+/* Bytes that are not UTF-8 never walk the cut back past one character's length. */
+static void test_cut_in_invalid_utf8(void **state)
+{
+	char buf[12] = "";
+
+	(void)state;
+	catf(buf, sizeof(buf), "%s", "abcd\x80\x80\x80\x80\x80\x80\x80\x80");
+	/* Eight bytes kept (never more than 3 looked back over), then the mark, nothing after. */
+	assert_int_equal(strlen(buf), 8 + 3);
+	assert_memory_equal(buf + 8, "…", 3);
+	catf(buf, sizeof(buf), "%s", "Z");
+	assert_null(strchr(buf, 'Z'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_cut_is_marked),
 		cmocka_unit_test(test_cut_on_character),
+		cmocka_unit_test(test_full_then_more),
+		cmocka_unit_test(test_tiny_buffer),
+		cmocka_unit_test(test_cut_in_invalid_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
