@@ -24,6 +24,7 @@ struct command;
 struct global_opts {
 	const struct command *cmd;	/* the command being run */
 	const char *live_reason;	/* a live-only option was given: why */
+	const char *watch_reason;	/* the last --watch asks for a watch: why it is live-only */
 	enum output_format format;
 	const char *output;	/* -o FILE, NULL: stdout */
 	const char *root;	/* --root DIR, NULL: live */

@@ -179,6 +179,8 @@ static int apply_row(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	if (g->live_reason && arg_live_only(g, g->live_reason))
 		return EXIT_USAGE;
+	if (g->watch_reason && arg_live_only(g, g->watch_reason))
+		return EXIT_USAGE;
 	/* An unknown id in --only or --skip is refused by every command alike. */
 	if (cmd_policy_check(g))
 		return EXIT_USAGE;
@@ -243,8 +245,10 @@ int cmd_getopt(int argc, char **argv, struct global_opts *g, int *ret)
 	while ((c = getopt_long(argc, argv, global_shortopts(), lo, NULL)) != -1) {
 		o = g->cmd ? option_by_val(g->cmd->options, c) : NULL;
 		if (o) {
-			/* --watch 0 asks for no watch: a replay of --root takes it. */
-			if (o->live_only && !(!strcmp(o->name, "watch") && optarg && watch_off(optarg)))
+			/* --watch 0 asks for no watch: a replay of --root takes it. The last one counts. */
+			if (!strcmp(o->name, "watch"))
+				g->watch_reason = optarg && watch_off(optarg) ? NULL : o->live_only;
+			else if (o->live_only)
 				g->live_reason = o->live_only;
 			return c;
 		}

@@ -48,6 +48,13 @@ run "audit pid and --all" 2 "$BIN" audit 1 --all && one_error_line "audit pid an
 run "--watch past its bound" 2 "$BIN" audit 1 --watch 601 && one_error_line "--watch 601 message" "--watch" "0 (never)"
 run "--watch with --root" 2 "$BIN" --root testdata/proc-6.18 audit 31435 --watch 1 &&
 	one_error_line "--watch --root message" "live"
+# --watch 0 asks for no watch, which a replay takes; the last --watch given counts.
+run "--watch 0 with --root" 0 "$BIN" --root testdata/proc-6.18 audit 31435 --watch 0 --fail-on never &&
+	ok "--watch 0 with --root: replayed"
+run "--watch 1 then 0 with --root" 0 "$BIN" --root testdata/proc-6.18 audit 31435 --watch 1 --watch 0 \
+	--fail-on never && ok "--watch 1 --watch 0 with --root: the last one counts"
+run "--watch 0 then 1 with --root" 2 "$BIN" --root testdata/proc-6.18 audit 31435 --watch 0 --watch 1 &&
+	one_error_line "--watch 0 then 1 --root message" "live"
 gone=4194000
 while kill -0 "$gone" 2>/dev/null; do gone=$((gone + 1)); done
 run "no such process" 3 "$BIN" audit "$gone" --format json && one_error_line "no such process message" "no such process" &&
