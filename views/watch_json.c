@@ -289,6 +289,7 @@ static struct json_object *ring_json(const struct punt_watch *w, size_t i,
 	json_object_object_add(o, "registered_file_punts", i64(r->fixed_punts));
 	json_object_object_add(o, "no_fd_requests", i64(r->nofile_reqs));
 	json_object_object_add(o, "no_fd_punts", i64(r->nofile_punts));
+	json_object_object_add(o, "no_fd_socket_punts", i64(r->nofile_socket_punts));
 	for (k = 0; k < r->nsubmitters; k++) {
 		struct json_object *s = json_object_new_object();
 
