@@ -55,16 +55,11 @@ struct capture_args {
 /* Without --dir: every mount on a block device, so a replay can judge any data directory. */
 static int block_mounts(const struct sysroot *sr, struct capture_args *a)
 {
-	struct mount_entry *m = NULL;
-	size_t n = 0, i, len;
-	char *text;
+	struct mount_entry *m;
+	size_t n, i;
 	int err;
 
-	err = sysroot_read_file(sr, "proc/self/mountinfo", SYSROOT_READ_MAX, &text, &len);
-	if (err)
-		return err;
-	err = mountinfo_parse(text, &m, &n);
-	free(text);
+	err = mountinfo_read(sr, "proc/self/mountinfo", &m, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 
 #include "array.h"
 #include "mountinfo.h"
+#include "sysroot.h"
 
 /*
  * Copies one space-separated field, decoding \040-style octal escapes. A
@@ -150,4 +151,22 @@ bool mount_has_option(const char *options, const char *opt)
 			p++;
 	}
 	return false;
+}
+
+/* Mount tables of thousands of mounts (containers) pass 1 MiB: read up to 16. */
+int mountinfo_read(const struct sysroot *sr, const char *rel, struct mount_entry **entries,
+		   size_t *n)
+{
+	size_t len;
+	char *text;
+	int err;
+
+	*entries = NULL;
+	*n = 0;
+	err = sysroot_read_file(sr, rel, 16 * 1024 * 1024, &text, &len);
+	if (err)
+		return err;
+	err = mountinfo_parse(text, entries, n);
+	free(text);
+	return err;
 }

@@ -20,6 +20,15 @@ struct mount_entry {
 /* 0 or -EBADMSG / -ENOMEM; *entries is a heap array the caller frees. */
 int mountinfo_parse(const char *text, struct mount_entry **entries, size_t *n);
 
+struct sysroot;
+
+/*
+ * Reads and parses a mount table under the sysroot ("proc/self/mountinfo"):
+ * 0, or -errno of the read or the parse; *entries as mountinfo_parse.
+ */
+int mountinfo_read(const struct sysroot *sr, const char *rel, struct mount_entry **entries,
+		   size_t *n);
+
 /*
  * The mount a path lives on: the last entry (the top of a stack of mounts)
  * whose mount point is the longest directory prefix of path. With

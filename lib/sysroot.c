@@ -545,6 +545,13 @@ int sysroot_readlink(const struct sysroot *sr, const char *rel, char *out, size_
 	return 0;
 }
 
+int sysroot_open_live_dir(const struct sysroot *sr, const char *rel)
+{
+	if (!sr->live)
+		return -EOPNOTSUPP;
+	return open_in_root(sr, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
 {
 	DIR *d;

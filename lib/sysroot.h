@@ -141,6 +141,13 @@ int sysroot_dir_readlink(const struct sysroot_dir *d, const char *name, char *ou
 DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 
 /*
+ * A directory's fd on the live host, for a system call that names a kernel
+ * object by it (a cgroup for perf_event_open): fd, or -EOPNOTSUPP for a
+ * captured tree, which has no such object, or -errno.
+ */
+int sysroot_open_live_dir(const struct sysroot *sr, const char *rel);
+
+/*
  * The same readers with the path given printf-style: a path that does not
  * fit PATH_MAX fails with -ENAMETOOLONG (NULL and errno for opendir) instead
  * of reading a truncated, different path.
