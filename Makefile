@@ -26,7 +26,7 @@ DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-
 # e2fsprogs makes the loop ext4 they run on.
 DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient
 # The test tools; chromium renders --format html's page (tests/e2e/html.sh).
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc libxml2-utils man-db bash-completion \
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc time libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 chromium $(DEB_APPS)
 # make deb and make check-fleet: the package build and lintian, systemd-analyze,
 # node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook,

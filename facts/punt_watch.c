@@ -23,6 +23,7 @@
 #include "array.h"
 #include "exec_stop.h"
 #include "fdinfo.h"
+#include "proc_cgroup.h"
 #include "punt_watch.h"
 #include "sysroot.h"
 #include "task_iter.h"
@@ -55,6 +56,8 @@ static void sleep_ms(long ms)
  * sampled all the time. The punts are counted exactly throughout.
  */
 #define SAMPLE_BUDGET 10000ull
+/* A thread's smallest sample buffer worth having (tp_stream's floor). */
+#define THREAD_BUF_MIN (64u << 10)
 #define CYCLE_NS 1000000000ull
 #define MIN_ON_NS 10000000ull
 
@@ -405,6 +408,71 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 	}
 }
 
+static unsigned int count_threads(const struct sysroot *sr, pid_t pid)
+{
+	unsigned int n = 0;
+	struct task_iter it;
+
+	if (task_iter_open(&it, sr, pid))
+		return 0;
+	while (task_iter_next(&it))
+		n++;
+	task_iter_close(&it);
+	return n;
+}
+
+/*
+ * The cgroup to watch pid through, as an open directory, or -1 to watch
+ * its threads one by one. One perf buffer per thread stops fitting the
+ * budget past budget / (2 x 64 KiB) threads (512 at 64 MiB; room is kept
+ * for as many again), its events need some ten open files a thread, and
+ * the thread list re-read every tick grows with them: then a process alone
+ * in its cgroup is watched through it, one buffer per CPU.
+ */
+static int choose_cgroup(const struct sysroot *sr, pid_t pid, size_t budget,
+			 unsigned int threads, struct punt_watch *w)
+{
+	struct proc_cgroup c;
+	int err, fd;
+
+	if ((size_t)threads * 2 * THREAD_BUF_MIN <= budget)
+		return -1;
+	err = proc_cgroup_alone(sr, pid, &c);
+	if (!err) {
+		fd = sysroot_open_live_dir(sr, c.rel);
+		if (fd >= 0) {
+			w->by_cgroup = true;
+			snprintf(w->cgroup, sizeof(w->cgroup), "%s", c.path);
+			return fd;
+		}
+		err = fd;
+	}
+	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "%s",
+		 err == -EBUSY ? "other processes share its cgroup"
+		 : err == -EMEDIUMTYPE ? "its cgroup is threaded: its threads may be in others"
+		 : err == -ENOENT ? "no cgroup v2 directory of it is in reach"
+		 : strerror(-err));
+	return -1;
+}
+
+/*
+ * The counts of a watch through a cgroup are the cgroup's: if another
+ * process joined it meanwhile, they are not this one's alone.
+ */
+static void check_cgroup_alone(const struct sysroot *sr, pid_t pid, const struct tp_stream *s,
+			       struct punt_watch *w)
+{
+	struct proc_cgroup c;
+
+	if (!w->by_cgroup || !fact_ok(&w->e))
+		return;
+	if (!s->foreign && !proc_cgroup_alone(sr, pid, &c) && !strcmp(c.path, w->cgroup))
+		return;
+	fact_fail(&w->e, -EBUSY, "another process was in cgroup %s during the watch (%llu of its "
+		  "samples): the exact counts hold its events too", w->cgroup,
+		  (unsigned long long)s->foreign);
+}
+
 /*
  * Watches pid for w->seconds, or with ex (a program run under the watch)
  * from before it starts until it exits, its events inherited by every
@@ -421,8 +489,11 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	uint64_t next_cache, next_tick = 0;
 	unsigned int n = 0, k, punt_k = 0, submit_k = UT_NEVENTS, file_k = UT_NEVENTS;
 	char plain_filter[160];
+	const char *async_filter;
 	struct tp_stream s;
-	int err, pidfd;
+	unsigned int threads;
+	size_t budget;
+	int err, pidfd, cgroup_fd;
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
@@ -468,13 +539,22 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 * inherited from there on see all it becomes. Any thread or child it
 	 * made before they were open is counted as not attached.
 	 */
+	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
+	threads = ex ? 0 : count_threads(sr, pid);
+	cgroup_fd = ex ? -1 : choose_cgroup(sr, pid, budget, threads, w);
+	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
+	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
+						       sizeof(w->kernel_async_filter))
+		       ? NULL : w->kernel_async_filter;
 	start = tp_stream_now();
 	window_open(w, start);
-	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
-	err = (ex ? tp_stream_open_inherit : tp_stream_open)(
-		&s, sr, pid, fmts, n, w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET, (int)punt_k,
-		uring_trace_always_async_filter(w->kernel_async_filter, sizeof(w->kernel_async_filter))
-			? NULL : w->kernel_async_filter);
+	if (ex)
+		err = tp_stream_open_inherit(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
+	else if (cgroup_fd >= 0)
+		err = tp_stream_open_cgroup(&s, sr, pid, cgroup_fd, fmts, n, budget, (int)punt_k,
+					    async_filter);
+	else
+		err = tp_stream_open(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(pid);
@@ -601,9 +681,17 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			w->samples_missed += counts[k] - w->ut.samples[run.map[k]];
 	w->lost = s.lost;
 	w->throttled = s.throttled;
-	w->threads_watched = s.n;
-	w->threads_late = s.late;
-	w->threads_unattached = s.unattached;
+	if (w->by_cgroup) {
+		/* Every thread of the cgroup, by construction: those there at the start or at the end. */
+		unsigned int end_threads = w->exited ? 0 : count_threads(sr, pid);
+
+		w->threads_watched = end_threads > threads ? end_threads : threads;
+		check_cgroup_alone(sr, pid, &s, w);
+	} else {
+		w->threads_watched = s.n;
+		w->threads_late = s.late;
+		w->threads_unattached = s.unattached;
+	}
 	count_ops(w);
 	if (pidfd >= 0)
 		close(pidfd);

@@ -93,7 +93,17 @@ struct punt_watch {
 	uint64_t throttled;		/* times the kernel throttled the samples (tp_stream) */
 	uint64_t samples_missed;	/* events counted while sampled, never written as samples */
 	unsigned int threads_watched, threads_late, threads_unattached;
-	size_t ring_bytes;		/* sample buffer per thread */
+	size_t ring_bytes;		/* sample buffer per thread (per CPU: by_cgroup, exec) */
+	/*
+	 * Watched through its cgroup (by_cgroup: one set of events per CPU, so
+	 * every thread, whatever their number, those started in the watch too),
+	 * chosen when one buffer per thread would not fit the budget and the
+	 * process is alone in its cgroup. cgroup_why: why not, when it was
+	 * wanted and could not be had.
+	 */
+	bool by_cgroup;
+	char cgroup[1024];
+	char cgroup_why[192];
 
 	/* tracepoint only: per file and per ring */
 	struct uring_trace ut;

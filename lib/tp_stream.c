@@ -37,23 +37,43 @@ uint64_t tp_stream_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filter, bool inherit)
+/* A thread's (cpu -1) or a task's and its descendants' event, or a cgroup's on one CPU. */
+static int perf_open(const struct tp_stream *s, struct perf_event_attr *attr, pid_t tid, int cpu,
+		     int leader)
+{
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	long fd;
+
+	attr->inherit = s->inherit;
+	if (s->cgroup_fd >= 0) {
+		tid = s->cgroup_fd;
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
+	fd = syscall(SYS_perf_event_open, attr, tid, cpu, leader, flags);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/*
+ * A thread's or an inherited task's counter counts on every CPU (cpu -1);
+ * a cgroup's can only count on one, so it has one per CPU.
+ */
+static int open_counter(const struct tp_stream *s, const struct tp_format *fmt, pid_t tid, int cpu,
+			const char *filter)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = (uint64_t)fmt->id,
-		.inherit = inherit,
 	};
-	long fd = syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = perf_open(s, &attr, tid, s->cgroup_fd >= 0 ? cpu : -1, -1);
 
-	if (fd >= 0 && filter && ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+	if (fd >= 0 && filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
 		int err = -errno;
 
-		close((int)fd);
+		close(fd);
 		return err;
 	}
-	return fd < 0 ? -errno : (int)fd;
+	return fd;
 }
 
 /*
@@ -61,8 +81,8 @@ static int open_counter(const struct tp_format *fmt, pid_t tid, const char *filt
  * leader switches them all, and a context switch visits one group, not
  * one per event.
  */
-static int open_event(const struct tp_format *fmt, pid_t tid, int cpu, size_t data_bytes,
-		      bool on, int leader, bool inherit)
+static int open_event(const struct tp_stream *s, const struct tp_format *fmt, pid_t tid, int cpu,
+		      bool on, int leader)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
@@ -71,11 +91,10 @@ static int open_event(const struct tp_format *fmt, pid_t tid, int cpu, size_t da
 		.sample_period = 1,
 		.disabled = !on,
 		/*
-		 * Followed into every thread and child the task makes: their
-		 * samples go to this event's buffer (the kernel writes an
-		 * inherited event's output to its parent's).
+		 * When inherited (perf_open), followed into every thread and
+		 * child the task makes: their samples go to this event's buffer
+		 * (the kernel writes an inherited event's output to its parent's).
 		 */
-		.inherit = inherit,
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
@@ -84,18 +103,18 @@ static int open_event(const struct tp_format *fmt, pid_t tid, int cpu, size_t da
 		 * event): uringlint reads the rings on a timer instead.
 		 */
 		.watermark = 1,
-		.wakeup_watermark = (uint32_t)(data_bytes / 2),
+		.wakeup_watermark = (uint32_t)(s->data_bytes / 2),
 	};
-	long fd = syscall(SYS_perf_event_open, &attr, tid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
 
-	return fd < 0 ? -errno : (int)fd;
+	return perf_open(s, &attr, tid, cpu, leader);
 }
 
 /*
  * One buffer: a thread's events (cpu -1), or, for an inherited stream, one
  * CPU's events of the task and all it makes (the kernel maps no inherited
- * per-task buffer). counters: open the exact counts here too (once per
- * stream when inherited: an inherited counter counts every descendant).
+ * per-task buffer), or one CPU's events of a cgroup. counters: open the
+ * exact counts here too (once per stream when inherited: an inherited
+ * counter counts every descendant; on every CPU for a cgroup).
  */
 static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool counters)
 {
@@ -111,11 +130,12 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	t = &s->t[s->n];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	t->cpu = cpu;
 	t->late = late;
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
 	t->count_fd = t->filtered_fd = t->side_fd = -1;
-	fd = open_event(&s->fmts[0], tid, cpu, s->data_bytes, s->sampling, -1, s->inherit);
+	fd = open_event(s, &s->fmts[0], tid, cpu, s->sampling, -1);
 	if (fd < 0)
 		return fd;
 	t->fds[0] = fd;
@@ -129,7 +149,7 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	}
 	/* A thread left out of the exact count is a thread not watched. */
 	if (s->counted >= 0 && counters) {
-		fd = open_counter(&s->fmts[s->counted], tid, NULL, s->inherit);
+		fd = open_counter(s, &s->fmts[s->counted], tid, cpu, NULL);
 		if (fd < 0) {
 			munmap(t->ring, t->ring_len);
 			close(t->fds[0]);
@@ -137,18 +157,18 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 		}
 		t->count_fd = fd;
 		if (s->counted_filter && !s->filter_failed) {
-			fd = open_counter(&s->fmts[s->counted], tid, s->counted_filter, s->inherit);
+			fd = open_counter(s, &s->fmts[s->counted], tid, cpu, s->counted_filter);
 			/* A filtered count that misses a thread is no count: given up for all. */
 			s->filter_failed |= fd < 0;
 			t->filtered_fd = fd >= 0 ? fd : -1;
 		}
 	}
 	if (s->side_on && counters && !s->side_failed) {
-		t->side_fd = open_counter(&s->side_fmt, tid, s->side_filter, s->inherit);
+		t->side_fd = open_counter(s, &s->side_fmt, tid, cpu, s->side_filter);
 		s->side_failed |= t->side_fd < 0;
 	}
 	for (k = 1; k < s->nev; k++) {
-		fd = open_event(&s->fmts[k], tid, cpu, s->data_bytes, true, t->fds[0], s->inherit);
+		fd = open_event(s, &s->fmts[k], tid, cpu, true, t->fds[0]);
 		if (fd < 0)
 			continue;
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0])) {
@@ -167,14 +187,17 @@ static int attach(struct tp_stream *s, pid_t tid, bool late)
 	return attach_on(s, tid, -1, late, true);
 }
 
-/* An inherited stream: the task's events on each CPU, each CPU its buffer. */
-static int attach_inherit(struct tp_stream *s, pid_t pid)
+/*
+ * An inherited or a cgroup's stream: its events on each CPU, each CPU its
+ * buffer; the counters once for an inherited one, on each CPU for a cgroup.
+ */
+static int attach_per_cpu(struct tp_stream *s, pid_t pid)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
 	int err = -ENODEV, e;
 
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		e = attach_on(s, pid, (int)cpu, false, !s->n);
+		e = attach_on(s, pid, (int)cpu, false, !s->n || s->cgroup_fd >= 0);
 		/* An offline CPU has no events to give: not an error. */
 		if (e && e != -ENODEV)
 			return e;
@@ -228,7 +251,7 @@ static size_t pow2_floor(size_t v)
 
 static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 		       const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
-		       int counted, const char *counted_filter, bool inherit)
+		       int counted, const char *counted_filter, bool inherit, int cgroup_fd)
 {
 	unsigned int threads = 0;
 	struct task_iter it;
@@ -238,6 +261,7 @@ static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 	memset(s, 0, sizeof(*s));
 	s->sr = sr;
 	s->inherit = inherit;
+	s->cgroup_fd = cgroup_fd;
 	s->counted = -1;
 	if (!nev || nev > TPS_MAX_EVENTS || counted >= (int)nev)
 		return -EINVAL;
@@ -247,14 +271,14 @@ static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 	s->counted_filter = counted_filter;
 	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
-	if (s->inherit) {
+	if (s->inherit || s->cgroup_fd >= 0) {
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
-		/* One task, not yet running: a buffer per CPU for all it will become. */
+		/* A buffer per CPU for all the task becomes, or all the cgroup holds. */
 		per = budget_bytes / (size_t)(ncpu > 0 ? ncpu : 1);
 		s->data_bytes = pow2_floor(per < MIN_DATA ? MIN_DATA
 					   : per > MAX_INHERIT_DATA ? MAX_INHERIT_DATA : per);
-		return attach_inherit(s, pid);
+		return attach_per_cpu(s, pid);
 	}
 	err = task_iter_open(&it, s->sr, pid);
 	if (err)
@@ -271,8 +295,8 @@ static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 
 void tp_stream_refresh(struct tp_stream *s)
 {
-	/* Inherited events follow new threads by themselves. */
-	if (!s->inherit)
+	/* Inherited events and a cgroup's follow new threads by themselves. */
+	if (!s->inherit && s->cgroup_fd < 0)
 		attach_new(s, true);
 }
 
@@ -280,14 +304,22 @@ int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 		   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes, int counted,
 		   const char *counted_filter)
 {
-	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false);
+	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false, -1);
 }
 
 int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
 			   int counted, const char *counted_filter)
 {
-	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, true);
+	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, true, -1);
+}
+
+int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+			  int cgroup_fd, const struct tp_format *fmts, unsigned int nev,
+			  size_t budget_bytes, int counted, const char *counted_filter)
+{
+	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false,
+			   cgroup_fd);
 }
 
 void tp_stream_sample(struct tp_stream *s, bool on)
@@ -327,7 +359,7 @@ int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char 
 	s->side_on = true;
 	/* An inherited stream counts the task and all it makes with its first counter. */
 	for (i = 0; i < s->n && !s->side_failed && (!s->inherit || !i); i++) {
-		s->t[i].side_fd = open_counter(&s->side_fmt, s->t[i].tid, filter, s->inherit);
+		s->t[i].side_fd = open_counter(s, &s->side_fmt, s->t[i].tid, s->t[i].cpu, filter);
 		if (s->t[i].side_fd < 0) {
 			int err = s->t[i].side_fd;
 
@@ -463,6 +495,11 @@ static int take_ring(struct tp_stream *s, struct tp_stream_thread *t, uint64_t u
 			if (sizeof(hdr) + 28 + (size_t)rawlen > hdr.size)
 				goto next;
 			ev = event_of(s, rec + sizeof(hdr) + 28, rawlen);
+			/* A cgroup's events: another process there is not the one watched. */
+			if (ev >= 0 && s->cgroup_fd >= 0 && (pid_t)ids[0] != s->pid) {
+				s->foreign++;
+				goto next;
+			}
 			if (ev >= 0)
 				err = keep(s, rec, hdr.size, time, (pid_t)ids[0], (pid_t)ids[1], (int)cpu, ev,
 					   sizeof(hdr) + 28, rawlen);
@@ -538,9 +575,12 @@ void tp_stream_close(struct tp_stream *s)
 		if (s->t[i].side_fd >= 0)
 			close(s->t[i].side_fd);
 	}
+	if (s->cgroup_fd >= 0)
+		close(s->cgroup_fd);
 	free(s->t);
 	free(s->failed);
 	free(s->arena);
 	free(s->recs);
 	memset(s, 0, sizeof(*s));
+	s->cgroup_fd = -1;
 }

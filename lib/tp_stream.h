@@ -24,6 +24,7 @@ struct tp_record {
 
 struct tp_stream_thread {
 	pid_t tid;
+	int cpu;		/* -1: the thread's events wherever it runs */
 	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
 	int count_fd;			/* the counted event; -1 none */
 	int filtered_fd;		/* the same, under counted_filter; -1 none */
@@ -62,6 +63,12 @@ struct tp_stream {
 	bool side_on, side_failed;	/* failed: some thread has none, so no count */
 	bool sampling;			/* the sampled events are enabled */
 	bool inherit;			/* one task's events, followed into its threads and children */
+	/*
+	 * >= 0: the events of a cgroup the process is alone in, one set per
+	 * CPU: every thread, those started later too, by construction.
+	 */
+	int cgroup_fd;
+	uint64_t foreign;		/* samples of another process in that cgroup, dropped */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
 	unsigned int n;
@@ -107,6 +114,17 @@ int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
 			   int counted, const char *counted_filter);
+/*
+ * The same on a running process alone in its cgroup (cgroup_fd, an open
+ * cgroup v2 directory the stream then owns): one buffer and one set of
+ * counters per CPU, and every thread of the cgroup is seen from its first
+ * event, however many there are. A sample of another process (one that
+ * joined the cgroup meanwhile) is dropped and counted in foreign; the
+ * exact counts cannot tell it apart, which is the caller's to check.
+ */
+int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+			  int cgroup_fd, const struct tp_format *fmts, unsigned int nev,
+			  size_t budget_bytes, int counted, const char *counted_filter);
 /*
  * Switches the sampled events of every thread on or off (threads attached
  * later follow). Samples already written stay to be drained.

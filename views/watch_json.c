@@ -364,6 +364,16 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "threads_attached_late", json_object_new_int(w->threads_late));
 	json_object_object_add(o, "threads_not_attached", json_object_new_int(w->threads_unattached));
 	json_object_object_add(o, "ring_bytes_per_thread", i64(w->ring_bytes));
+	/*
+	 * What the events followed: each thread, the process's cgroup (one set
+	 * per CPU; ring_bytes_per_thread is then per CPU), or a program from
+	 * its exec (inherited, per CPU too).
+	 */
+	json_object_object_add(o, "attached_by", json_object_new_string(
+		w->exec ? "exec" : w->by_cgroup ? "cgroup" : "threads"));
+	json_object_object_add(o, "cgroup", w->by_cgroup ? json_bytes_string(w->cgroup) : NULL);
+	json_object_object_add(o, "cgroup_not_used", w->cgroup_why[0]
+			       ? json_object_new_string(w->cgroup_why) : NULL);
 	files = json_object_new_array();
 	for (i = 0; i < w->ut.nfiles; i++)
 		json_object_array_add(files, file_json(w, i));

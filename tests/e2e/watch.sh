@@ -359,5 +359,53 @@ if PATHOLOGY_THREADS=300 start many-threads; then
 	fi
 fi
 
+# 10,000 threads, as a database's or a JVM's pools make: a perf buffer each would not fit
+# the watch's 64 MiB, nor their events the open-file limit. Alone in a cgroup the process is
+# watched through it, one buffer per CPU, every thread by construction, with no flags; its
+# punts are compared with a tracefs instance of its own. Beside other processes (moved back
+# to the root cgroup) the threads not attached are counted and nothing passes.
+CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
+	skip "10,000 threads" "no writable cgroup v2 hierarchy"
+elif PATHOLOGY_THREADS=10000 start many-threads; then
+	cg=$CG2/uringlint-e2e-$$
+	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
+	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	sleep 0.5
+	ntask=$(ls "/proc/$pid/task" | wc -l)
+	python3 "$TRUTH" start "watch$pid" "$pid" 65536 || bad "10,000 threads: ground truth starts"
+	prlimit --nofile=1024: /usr/bin/time -f "%M" -o "$TMP/10k.rss" \
+		"$BIN" audit "$pid" --format json --fail-on never >"$TMP/10k.json" 2>"$TMP/10k.err"
+	PUNT_TRUTH_RAW="$TMP/10k.truth.raw" python3 "$TRUTH" stop "watch$pid" "$pid" >"$TMP/10k.truth"
+	if jq -e --argjson n "$ntask" '.processes[0].watch | .attached_by == "cgroup" and
+		.threads_watched >= $n and .threads_not_attached == 0' "$TMP/10k.json" >/dev/null &&
+		msg=$(python3 "$COMPARE" "$TMP/10k.json" "$TMP/10k.truth" buffered); then
+		ok "10,000 threads alone in a cgroup, no flags: $(jq '.processes[0].watch.threads_watched' "$TMP/10k.json") watched through it, $(($(cat "$TMP/10k.rss") / 1024)) MiB peak; $msg"
+	else
+		bad "10,000 threads alone in a cgroup: every thread watched, the file named" \
+			"$ntask tasks; $(jq -c '.processes[0].watch | {attached_by, cgroup, cgroup_not_used, threads_watched, threads_not_attached, coverage}' "$TMP/10k.json")" \
+			"${msg:-}" "$(head -3 "$TMP/10k.err")"
+	fi
+	echo "$pid" >"$CG2/cgroup.procs"
+	prlimit --nofile=1024: "$BIN" audit "$pid" --format json --fail-on never >"$TMP/10k-shared.json" 2>"$TMP/10k.err"
+	if jq -e '.processes[0].watch as $w | $w.attached_by == "threads" and
+		$w.cgroup_not_used == "other processes share its cgroup" and
+		(($w.threads_not_attached > 0 and $w.coverage < 1 and
+		  ([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
+		    select(.status == "pass")] | length) == 0) or
+		 ($w.threads_not_attached == 0 and
+		  ([.findings[] | select(.id == "file-punts" and .status == "fail" and
+		    (.evidence.path // "" | endswith("many-threads.dat")))] | length) == 1))' \
+		"$TMP/10k-shared.json" >/dev/null; then
+		ok "10,000 threads sharing a cgroup: $(jq '.processes[0].watch.threads_watched' "$TMP/10k-shared.json") watched one by one, $(jq '.processes[0].watch.threads_not_attached' "$TMP/10k-shared.json") not, and no pass from them"
+	else
+		bad "10,000 threads sharing a cgroup: what was not attached is said, no pass" \
+			"$(jq -c '.processes[0].watch | {attached_by, cgroup_not_used, threads_watched, threads_not_attached, coverage}' "$TMP/10k-shared.json")" \
+			"$(jq -c '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | [.status, .message[0:160]]]' "$TMP/10k-shared.json")"
+	fi
+	stop "$pid"
+	rmdir "$cg" 2>/dev/null
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
