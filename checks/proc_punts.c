@@ -549,6 +549,19 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	if (unresolved || w->threads_unattached || (w->lost && w->total)) {
 		struct finding *fi;
 
+		if (!unresolved && w->threads_unattached && !(w->lost && w->total)) {
+			/* Threads not seen: nothing to say of them, and nothing for the operator to do. */
+			fi = proc_add(c, ctx, STATUS_SKIP, subject,
+				      "%u of its threads could not be watched (a perf event each, past "
+				      "the open-file limit or refused; %u were): punts on them, if any, "
+				      "are neither counted nor tied to a file", w->threads_unattached,
+				      w->threads_watched);
+			finding_set_fix(fi, "run it alone in a cgroup (a systemd service, a "
+					    "container): the watch then follows every thread through "
+					    "the cgroup, however many");
+			finding_ev_int(fi, "threads_not_watched", (int64_t)w->threads_unattached);
+			return;
+		}
 		if (unresolved)
 			fi = proc_add(c, ctx, STATUS_WARN, subject,
 				      "%llu punts in %s could not be tied to a file (%llu samples "

@@ -164,6 +164,17 @@ static void test_file_punts(void **state)
 	expect_says("file-punts", STATUS_WARN, "of the 3 punts counted in 2.0 s, those in the 42900 "
 					       "samples lost");
 	watch.lost = watch.total = 0;
+	/* Threads the watch could not attach to: not seen, so a skip, not a warn or a pass. */
+	watch.threads_watched = 1818;
+	watch.threads_unattached = 8184;
+	expect_says("file-punts", STATUS_SKIP, "8184 of its threads could not be watched");
+	watch.threads_unattached = 0;
+	expect("file-punts", STATUS_PASS);
+	/* Through the process's cgroup every thread is seen: the same facts pass. */
+	watch.by_cgroup = true;
+	watch.threads_watched = 10002;
+	expect_says("file-punts", STATUS_PASS, "1000 requests on 1 fds");
+	watch.by_cgroup = false;
 	/* Sampled in windows at a high rate: the counts say over what time. */
 	watch.sampled_all = false;
 	watch.seconds_sampled = 0.25;
