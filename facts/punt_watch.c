@@ -326,6 +326,23 @@ static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filt
 }
 
 /*
+ * The plain-call count judges only rings that take no request
+ * (uring-fallback): once a request is seen it can say nothing more, and
+ * raw_syscalls:sys_enter, counted on every system call of every watched
+ * thread, cost a watched fio 2.6% of its CPU (one paired run of 15 rounds
+ * of tests/bench/watch.sh's workload, fio's own CPU figures). Closed then.
+ */
+static void stop_plain_io(struct tp_stream *s, struct punt_watch *w, uint64_t since_start)
+{
+	if (!s->side_on || !w->ut.samples[UT_SUBMIT])
+		return;
+	tp_stream_side_stop(s);
+	snprintf(w->plain_io_why, sizeof(w->plain_io_why), "not counted past the first io_uring "
+		 "request (%.2f s into the watch): it judges only rings that take none",
+		 (double)since_start / (double)NS);
+}
+
+/*
  * Each watched thread takes several perf fds: the soft RLIMIT_NOFILE (1024
  * by default) would leave most threads of a large process unwatched, so it
  * is raised to the hard limit, once. uringlint's own limit, nobody else's.
@@ -598,6 +615,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		}
 		now = tp_stream_now();
 		tp_stream_drain(&s, now - SETTLE_NS, on_record, &run);
+		stop_plain_io(&s, w, now - start);
 		read_new_files(sr, pid, w);
 		if (now >= next_refresh) {
 			tp_stream_refresh(&s);

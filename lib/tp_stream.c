@@ -384,6 +384,18 @@ bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total)
 	return true;
 }
 
+void tp_stream_side_stop(struct tp_stream *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->t[i].side_fd >= 0)
+			close(s->t[i].side_fd);
+		s->t[i].side_fd = -1;
+	}
+	s->side_on = false;
+}
+
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered)
 {
 	uint64_t sum = 0, v;

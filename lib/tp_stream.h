@@ -143,6 +143,11 @@ uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered);
 int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter);
 /* The side counter's total over every thread; false when some thread has none. */
 bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total);
+/*
+ * Closes the side counter on every thread, for good: no count from then
+ * (tp_stream_side_count false). Its tracepoint then costs them nothing.
+ */
+void tp_stream_side_stop(struct tp_stream *s);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
 /* Stops every event, counted ones too, so the counts and the samples left end together. */

@@ -57,6 +57,18 @@ for m in buffered-fd small-buffered; do
 	fi
 done
 
+# The plain-call count judges only rings that take nothing: with requests seen it stops.
+if [ -s "$TMP/buffered-fd.json" ]; then
+	if jq -e '.processes[0].watch | .plain_io == null and
+		(.plain_io_error | startswith("not counted past the first io_uring request"))' \
+		"$TMP/buffered-fd.json" >/dev/null; then
+		ok "buffered-fd: the plain-call counter closed at the ring's first request"
+	else
+		bad "buffered-fd: the plain-call counter closed at the ring's first request" \
+			"$(jq -c '.processes[0].watch | {plain_io, plain_io_error}' "$TMP/buffered-fd.json")"
+	fi
+fi
+
 # IOSQE_ASYNC is read from the request: every punt of the async mode carries it.
 if [ -s "$TMP/async.json" ]; then
 	jq -e '[.findings[] | select(.id == "file-punts") | .evidence |
