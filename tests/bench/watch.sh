@@ -28,7 +28,7 @@ run() {
 	t0=$(date +%s.%N)
 	fio --name=punts --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=16 \
 		--direct=1 --size=64M --io_size=$((writes * 4))k \
-		--filename="$TMP/mnt/fio.dat" --output-format=terse >/dev/null &
+		--filename="$TMP/mnt/fio.dat" --output-format=terse >"$TMP/terse" &
 	pid=$!
 	case $1 in
 	watch)
@@ -44,6 +44,9 @@ run() {
 	wait "$pid"
 	t1=$(date +%s.%N)
 	[ "$1" = plain ] || wait || true
+	# fio's own CPU (user + system, its io-wq workers included) in seconds, beside the time.
+	awk -F';' -v s="$(echo "$t1 - $t0" | bc)" 'NR == 1 {print ($88 + $89) / 100 * s}' \
+		"$TMP/terse" >>"$TMP/$1.cpu"
 	echo "$t1 - $t0" | bc
 }
 
@@ -54,6 +57,7 @@ for m in $modes; do printf ' %9s' "$m"; done
 printf '\n'
 # A first run fills the new filesystem's metadata and the page allocator: not counted.
 run plain >/dev/null
+rm -f "$TMP/plain.cpu"
 for r in $(seq "$rounds"); do
 	printf '%-6s' "$r"
 	for m in $modes; do
@@ -66,7 +70,7 @@ done
 pm=$(median <"$TMP/plain")
 wm=$(median <"$TMP/watch")
 # Rounds run side by side: the median of each round's ratio cancels the VM's slow drifts.
-paired() { paste "$TMP/plain" "$TMP/$1" | awk '{print $2 / $1}' | median; }
+paired() { paste "$TMP/plain${2:-}" "$TMP/$1${2:-}" | awk '{print $2 / $1}' | median; }
 jq -r --arg w "$writes" '.processes[0].watch |
 	"last watch: \(.punts) punts counted over \(.seconds_watched * 100 | floor / 100) s, " +
 	"samples from \(.seconds_sampled * 100 | floor / 100) s of it " +
@@ -79,4 +83,9 @@ if [ -s "$TMP/perf" ]; then
 	printf '; perf stat counting the punt tracepoint alone: %.2fs, ratio %.3f, per round %.3f' \
 		"$fm" "$(echo "$fm / $pm" | bc -l)" "$(paired perf)"
 fi
+printf '\n'
+# The wall time drifts with the VM's neighbours; the CPU fio itself spent says what the
+# tracepoints cost its threads.
+printf 'fio CPU per round, against plain: watched %.3f' "$(paired watch .cpu)"
+[ -s "$TMP/perf.cpu" ] && printf ', perf stat %.3f' "$(paired perf .cpu)"
 printf '\n'
