@@ -136,7 +136,7 @@ uringlint: $(CMD_OBJ) $(LIB_A)
 $(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(LIB_A) \
-		$(ALL_LDFLAGS) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs cmocka) -lm
 
 # Installs the Debian packages that are missing when run as root; otherwise
 # prints the exact command and stops.
@@ -291,6 +291,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/probe_vs_fio.sh
 	@bash tests/bench/watch.sh
 	@bash tests/bench/watch_many.sh
+	@bash tests/bench/threads.sh
 	@bash tests/bench/ringmap.sh
 	@bash tests/bench/sockets.sh
 	@bash tests/bench/probe_net.sh

@@ -150,22 +150,73 @@ static double quantile_us(double p50, double p99, double p999, int q)
 }
 
 /*
+ * One probe's modes as columns for the metric families: whether each mode
+ * has a sample (ran, and for punts was counted), its name, and the values.
+ * Both probes fill it, so their families are written by one code path.
+ */
+#define MODES_MAX 16
+_Static_assert(PM__COUNT <= MODES_MAX && NM__COUNT <= MODES_MAX, "a probe has more modes than columns");
+
+struct mode_cols {
+	unsigned int n;
+	const char *name[MODES_MAX];
+	bool ran[MODES_MAX], counted[MODES_MAX];
+	double rate[MODES_MAX], punts[MODES_MAX], per_msg[MODES_MAX];
+	double p50_us[MODES_MAX], p99_us[MODES_MAX], p999_us[MODES_MAX];
+};
+
+/* A gauge family with one sample per mode that has one (counted: only those counted). */
+static int per_mode(struct metrics *m, const char *fam, const char *help, const struct mode_cols *c,
+		    const double *v, bool counted)
+{
+	int err = metrics_family(m, fam, METRIC_GAUGE, help);
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ran[i] && (!counted || c->counted[i]))
+			err |= metrics_sample(m, fam, v[i], "mode=\"%s\"", c->name[i]);
+	return err;
+}
+
+/* Latency quantiles per mode, quantile by quantile, scaled from microseconds. */
+static int quantiles(struct metrics *m, const char *fam, const struct mode_cols *c, double scale)
+{
+	unsigned int i;
+	int q, err = 0;
+
+	for (q = 0; q < 3; q++)
+		for (i = 0; i < c->n; i++)
+			if (c->ran[i])
+				err |= metrics_sample(m, fam,
+						      quantile_us(c->p50_us[i], c->p99_us[i],
+								  c->p999_us[i], q) * scale,
+						      "mode=\"%s\",quantile=\"%s\"", c->name[i],
+						      quantile_keys[q]);
+	return err;
+}
+
+/*
  * The series of the storage probe: per mode (the contrast's after the
  * probe's own), IOPS, latency quantiles and punts, and the verdict.
  */
 int probe_result_metrics(struct report *r, const struct probe_result *p, bool fast_path)
 {
 	struct metrics *m = &r->metrics;
+	struct mode_cols c = { .n = PM__COUNT };
 	unsigned int i;
-	int q, err = 0;
+	int err = 0;
 
-	err |= metrics_family(m, "uringlint_probe_iops", METRIC_GAUGE,
-			      "IOPS the probe measured per mode.");
-	for (i = 0; i < PM__COUNT; i++)
-		if (p->modes[i].ran)
-			err |= metrics_sample(m, "uringlint_probe_iops",
-					      (double)llround(p->modes[i].iops), "mode=\"%s\"",
-					      probe_mode_name(i));
+	for (i = 0; i < PM__COUNT; i++) {
+		c.name[i] = probe_mode_name(i);
+		c.ran[i] = p->modes[i].ran;
+		c.rate[i] = (double)llround(p->modes[i].iops);
+		c.punts[i] = (double)p->modes[i].punts;
+		c.p50_us[i] = p->modes[i].p50_us;
+		c.p99_us[i] = p->modes[i].p99_us;
+		c.p999_us[i] = p->modes[i].p999_us;
+	}
+	err |= per_mode(m, "uringlint_probe_iops", "IOPS the probe measured per mode.", &c, c.rate,
+			false);
 	/*
 	 * The first latency family predates the naming conventions and stays as
 	 * it was, since names are never renamed; the second is the same in the
@@ -176,26 +227,10 @@ int probe_result_metrics(struct report *r, const struct probe_result *p, bool fa
 			      "Completion latency per mode.");
 	err |= metrics_family(m, "uringlint_probe_latency_seconds", METRIC_SUMMARY,
 			      "Completion latency per mode.");
-	for (int f = 0; f < 2; f++)
-		for (q = 0; q < 3; q++)
-			for (i = 0; i < PM__COUNT; i++) {
-				const struct probe_mode_result *x = &p->modes[i];
-
-				if (!x->ran)
-					continue;
-				err |= metrics_sample(m, f ? "uringlint_probe_latency_seconds"
-							   : "uringlint_probe_latency_microseconds",
-						      quantile_us(x->p50_us, x->p99_us, x->p999_us, q) *
-							      (f ? 1e-6 : 1),
-						      "mode=\"%s\",quantile=\"%s\"", probe_mode_name(i),
-						      quantile_keys[q]);
-			}
-	err |= metrics_family(m, "uringlint_probe_punts", METRIC_GAUGE,
-			      "Requests punted to io-wq during the probe, per mode.");
-	for (i = 0; i < PM__COUNT; i++)
-		if (p->modes[i].ran)
-			err |= metrics_sample(m, "uringlint_probe_punts", (double)p->modes[i].punts,
-					      "mode=\"%s\"", probe_mode_name(i));
+	err |= quantiles(m, "uringlint_probe_latency_microseconds", &c, 1);
+	err |= quantiles(m, "uringlint_probe_latency_seconds", &c, 1e-6);
+	err |= per_mode(m, "uringlint_probe_punts",
+			"Requests punted to io-wq during the probe, per mode.", &c, c.punts, false);
 	err |= metrics_family(m, "uringlint_probe_fast_path", METRIC_GAUGE,
 			      "1 when no O_DIRECT request of the probe was punted to io-wq, else 0.");
 	err |= metrics_sample(m, "uringlint_probe_fast_path", fast_path, "%s", "");
@@ -323,42 +358,32 @@ struct json_object *probe_net_json(const struct net_result *r, bool fast_path)
 int probe_net_metrics(struct report *rp, const struct net_result *r, bool fast_path)
 {
 	struct metrics *m = &rp->metrics;
+	struct mode_cols c = { .n = NM__COUNT };
 	unsigned int i;
-	int q, err = 0;
+	int err = 0;
 
-	err |= metrics_family(m, "uringlint_probe_net_messages_per_second", METRIC_GAUGE,
-			      "Echoed messages per second the network probe measured per mode.");
-	for (i = 0; i < NM__COUNT; i++)
-		if (r->modes[i].ran)
-			err |= metrics_sample(m, "uringlint_probe_net_messages_per_second",
-					      (double)llround(r->modes[i].msgs_per_sec), "mode=\"%s\"",
-					      net_mode_name(i));
+	for (i = 0; i < NM__COUNT; i++) {
+		c.name[i] = net_mode_name(i);
+		c.ran[i] = r->modes[i].ran;
+		c.counted[i] = r->modes[i].tracepoints;
+		c.rate[i] = (double)llround(r->modes[i].msgs_per_sec);
+		c.punts[i] = (double)r->modes[i].punts;
+		c.per_msg[i] = r->modes[i].ran ? net_per_msg(&r->modes[i], r->modes[i].enters) : 0;
+		c.p50_us[i] = r->modes[i].p50_us;
+		c.p99_us[i] = r->modes[i].p99_us;
+		c.p999_us[i] = r->modes[i].p999_us;
+	}
+	err |= per_mode(m, "uringlint_probe_net_messages_per_second",
+			"Echoed messages per second the network probe measured per mode.", &c, c.rate,
+			false);
 	err |= metrics_family(m, "uringlint_probe_net_latency_seconds", METRIC_SUMMARY,
 			      "Round-trip time of the network probe per mode.");
-	for (q = 0; q < 3; q++)
-		for (i = 0; i < NM__COUNT; i++) {
-			const struct net_mode_result *x = &r->modes[i];
-
-			if (x->ran)
-				err |= metrics_sample(m, "uringlint_probe_net_latency_seconds",
-						      quantile_us(x->p50_us, x->p99_us, x->p999_us, q) *
-							      1e-6,
-						      "mode=\"%s\",quantile=\"%s\"", net_mode_name(i),
-						      quantile_keys[q]);
-		}
-	err |= metrics_family(m, "uringlint_probe_net_punts", METRIC_GAUGE,
-			      "Socket requests punted to io-wq during the network probe, per mode.");
-	for (i = 0; i < NM__COUNT; i++)
-		if (r->modes[i].ran && r->modes[i].tracepoints)
-			err |= metrics_sample(m, "uringlint_probe_net_punts", (double)r->modes[i].punts,
-					      "mode=\"%s\"", net_mode_name(i));
-	err |= metrics_family(m, "uringlint_probe_net_enters_per_message", METRIC_GAUGE,
-			      "io_uring_enter calls per echoed message, per mode.");
-	for (i = 0; i < NM__COUNT; i++)
-		if (r->modes[i].ran)
-			err |= metrics_sample(m, "uringlint_probe_net_enters_per_message",
-					      net_per_msg(&r->modes[i], r->modes[i].enters),
-					      "mode=\"%s\"", net_mode_name(i));
+	err |= quantiles(m, "uringlint_probe_net_latency_seconds", &c, 1e-6);
+	err |= per_mode(m, "uringlint_probe_net_punts",
+			"Socket requests punted to io-wq during the network probe, per mode.", &c,
+			c.punts, true);
+	err |= per_mode(m, "uringlint_probe_net_enters_per_message",
+			"io_uring_enter calls per echoed message, per mode.", &c, c.per_msg, false);
 	err |= metrics_family(m, "uringlint_probe_net_fast_path", METRIC_GAUGE,
 			      "1 when no socket request of the network probe was punted to io-wq, "
 			      "else 0.");
