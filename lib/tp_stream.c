@@ -271,13 +271,24 @@ static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 	s->counted_filter = counted_filter;
 	s->sampling = true;
 	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
-	if (s->inherit || s->cgroup_fd >= 0) {
+	if (s->inherit) {
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
-		/* A buffer per CPU for all the task becomes, or all the cgroup holds. */
+		/* A buffer per CPU for all the task becomes. */
 		per = budget_bytes / (size_t)(ncpu > 0 ? ncpu : 1);
 		s->data_bytes = pow2_floor(per < MIN_DATA ? MIN_DATA
 					   : per > MAX_INHERIT_DATA ? MAX_INHERIT_DATA : per);
+		return attach_per_cpu(s, pid);
+	}
+	if (s->cgroup_fd >= 0) {
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		/*
+		 * A buffer per CPU for all the cgroup holds: half the budget, as
+		 * a thread's, since a long watch writes every page of them.
+		 */
+		per = budget_bytes / (2 * (size_t)(ncpu > 0 ? ncpu : 1));
+		s->data_bytes = pow2_floor(per < MIN_DATA ? MIN_DATA : per > MAX_DATA ? MAX_DATA : per);
 		return attach_per_cpu(s, pid);
 	}
 	err = task_iter_open(&it, s->sr, pid);
