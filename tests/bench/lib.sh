@@ -35,3 +35,12 @@ ring_pid() {
 	echo "$1"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+
+# bench_patho WHY: the benches that start pathology processes: root (for WHY) and the
+# helper built; sets BIN and PATHO.
+bench_patho() {
+	BIN=./uringlint
+	PATHO=build/tests/pathology
+	[ "$(id -u)" -eq 0 ] || { echo "bench: needs root ($1)" >&2; exit 2; }
+	[ -x "$PATHO" ] || { echo "bench: $PATHO is missing (make build/tests/pathology)" >&2; exit 2; }
+}

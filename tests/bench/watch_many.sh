@@ -17,11 +17,8 @@ cd "$(dirname "$0")/../.."
 n=${1:-200}
 p=${2:-50}
 rounds=${3:-3}
-BIN=./uringlint
-PATHO=build/tests/pathology
-[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (the tracepoints)" >&2; exit 2; }
-[ -x "$PATHO" ] || { echo "bench: $PATHO is missing (make build/tests/pathology)" >&2; exit 2; }
 . tests/bench/lib.sh
+bench_patho "the tracepoints"
 TMP=$(mktemp -d /tmp/uringlint-bench-many-XXXXXX)
 kids=()
 cleanup() {
