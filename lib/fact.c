@@ -57,20 +57,20 @@ void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *
 }
 
 /* fmt's path into a PATH_MAX buffer for call, or -ENAMETOOLONG in e: never read cut. */
-#define FACT_WITH_PATH(e, fmt, call)                                                         \
-	do {                                                                                 \
-		char path_[PATH_MAX];                                                        \
-		va_list ap_;                                                                 \
-		int n_;                                                                      \
-											     \
-		va_start(ap_, fmt);                                                          \
-		n_ = vsnprintf(path_, sizeof(path_), fmt, ap_);                              \
-		va_end(ap_);                                                                 \
-		if (n_ < 0 || n_ >= PATH_MAX)                                                \
-			fact_fail(e, -ENAMETOOLONG, "a path of %d bytes is longer than PATH_MAX", \
-				  n_);                                                       \
-		else                                                                         \
-			call;                                                                \
+#define FACT_WITH_PATH(e, fmt, call)                                              \
+	do {                                                                      \
+		char path_[PATH_MAX];                                             \
+		va_list ap_;                                                      \
+		int err_;                                                         \
+									  \
+		va_start(ap_, fmt);                                               \
+		err_ = sysroot_vpathf(path_, sizeof(path_), fmt, ap_);            \
+		va_end(ap_);                                                      \
+		if (err_)                                                         \
+			fact_fail(e, err_, "a path %s", err_ == -ENAMETOOLONG     \
+				  ? "longer than PATH_MAX" : "that cannot be formatted"); \
+		else                                                              \
+			call;                                                     \
 	} while (0)
 
 void fact_read_parsedf(const struct sysroot *sr, struct fact_err *e,

@@ -575,7 +575,7 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
 	return d;
 }
 
-static int vpathf(char *out, size_t outsz, const char *fmt, va_list ap)
+int sysroot_vpathf(char *out, size_t outsz, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(out, outsz, fmt, ap);
 
@@ -588,7 +588,7 @@ int sysroot_pathf(char *out, size_t outsz, const char *fmt, ...)
 	int err;
 
 	va_start(ap, fmt);
-	err = vpathf(out, outsz, fmt, ap);
+	err = sysroot_vpathf(out, outsz, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -601,7 +601,7 @@ int sysroot_pathf(char *out, size_t outsz, const char *fmt, ...)
 		int err_;                                      \
 							       \
 		va_start(ap_, fmt);                            \
-		err_ = vpathf(rel_, sizeof(rel_), fmt, ap_);   \
+		err_ = sysroot_vpathf(rel_, sizeof(rel_), fmt, ap_);   \
 		va_end(ap_);                                   \
 		if (err_)                                      \
 			return err_;                           \
@@ -646,7 +646,7 @@ DIR *sysroot_opendirf(const struct sysroot *sr, const char *fmt, ...)
 	int err;
 
 	va_start(ap, fmt);
-	err = vpathf(rel, sizeof(rel), fmt, ap);
+	err = sysroot_vpathf(rel, sizeof(rel), fmt, ap);
 	va_end(ap);
 	if (err) {
 		errno = -err;

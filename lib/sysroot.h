@@ -3,6 +3,7 @@
 #define URINGLINT_SYSROOT_H
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -169,6 +170,9 @@ __attribute__((format(printf, 2, 3))) DIR *sysroot_opendirf(const struct sysroot
 /* Formats a relative path: 0, or -ENAMETOOLONG when it does not fit out. */
 __attribute__((format(printf, 3, 4))) int sysroot_pathf(char *out, size_t outsz,
 							const char *fmt, ...);
+/* The same from a va_list, for other printf-style readers (fact.h's). */
+__attribute__((format(printf, 3, 0))) int sysroot_vpathf(char *out, size_t outsz,
+							 const char *fmt, va_list ap);
 
 /*
  * Walking a path one component at a time, as the kernel does (the walk
