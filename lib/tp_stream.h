@@ -75,9 +75,8 @@ struct tp_stream {
 	size_t cap;
 	unsigned int late;		/* threads attached after the start */
 	unsigned int unattached;	/* threads that could not be attached */
-	pid_t *failed;			/* their tids: not tried again every tick */
-	unsigned int nfailed;
-	size_t failed_cap;
+	pid_t *known;			/* tids tried, attached or not, sorted: not tried again */
+	size_t nknown, known_cap;
 	uint64_t lost;			/* samples the kernel dropped (ring full) */
 	/*
 	 * Times the kernel throttled a thread's events: more samples in a tick
