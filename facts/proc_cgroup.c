@@ -79,7 +79,7 @@ static int cgroup_rel(const struct sysroot *sr, const char *path, char *rel, siz
 	return err;
 }
 
-/* 0 when cgroup.procs lists pid and nothing else, -EBUSY otherwise. */
+/* 0 when cgroup.procs lists pid and nothing else; -EBUSY another; -ESRCH neither. */
 static int procs_alone(const struct sysroot *sr, const char *rel, pid_t pid)
 {
 	char *text, *p, *end;
@@ -101,7 +101,7 @@ static int procs_alone(const struct sysroot *sr, const char *rel, pid_t pid)
 			end++;
 	}
 	free(text);
-	return self && !other ? 0 : -EBUSY;
+	return other ? -EBUSY : self ? 0 : -ESRCH;
 }
 
 /* 0 when no cgroup below rel holds a process (each child's cgroup.events says "populated 0"). */

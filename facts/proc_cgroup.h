@@ -21,7 +21,8 @@ struct proc_cgroup {
 
 /*
  * 0 with c filled when the process is alone in its cgroup. Otherwise
- * -EBUSY: another process is in it or below it; -EMEDIUMTYPE: a threaded
+ * -EBUSY: another process is in it or below it; -ESRCH: the process is
+ * not in it (it moved, or exited); -EMEDIUMTYPE: a threaded
  * cgroup, whose process may have threads in others; -ENOENT: no cgroup v2
  * hierarchy, or the cgroup is outside uringlint's cgroup namespace; or
  * another -errno of the reads. A captured tree answers too, from its

@@ -334,7 +334,7 @@ static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filt
  */
 static void stop_plain_io(struct tp_stream *s, struct punt_watch *w, uint64_t since_start)
 {
-	if (!s->side_on || !w->ut.samples[UT_SUBMIT])
+	if (!s->side_on || s->side_failed || !w->ut.samples[UT_SUBMIT])
 		return;
 	tp_stream_side_stop(s);
 	snprintf(w->plain_io_why, sizeof(w->plain_io_why), "not counted past the first io_uring "
@@ -447,25 +447,24 @@ static unsigned int count_threads(const struct sysroot *sr, pid_t pid)
  * in its cgroup is watched through it, one buffer per CPU.
  */
 static int choose_cgroup(const struct sysroot *sr, pid_t pid, size_t budget,
-			 unsigned int threads, struct punt_watch *w)
+			 unsigned int threads, struct punt_watch *w, struct proc_cgroup *c)
 {
-	struct proc_cgroup c;
 	int err, fd;
 
 	if ((size_t)threads * 2 * THREAD_BUF_MIN <= budget)
 		return -1;
-	err = proc_cgroup_alone(sr, pid, &c);
+	err = proc_cgroup_alone(sr, pid, c);
 	if (!err) {
-		fd = sysroot_open_live_dir(sr, c.rel);
+		fd = sysroot_open_live_dir(sr, c->rel);
 		if (fd >= 0) {
 			w->by_cgroup = true;
-			snprintf(w->cgroup, sizeof(w->cgroup), "%s", c.path);
+			snprintf(w->cgroup, sizeof(w->cgroup), "%s", c->path);
 			return fd;
 		}
 		err = fd;
 	}
 	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "%s",
-		 err == -EBUSY ? "other processes share its cgroup"
+		 err == -EBUSY || err == -ESRCH ? "other processes share its cgroup"
 		 : err == -EMEDIUMTYPE ? "its cgroup is threaded: its threads may be in others"
 		 : err == -ENOENT ? "no cgroup v2 directory of it is in reach"
 		 : strerror(-err));
@@ -473,21 +472,39 @@ static int choose_cgroup(const struct sysroot *sr, pid_t pid, size_t budget,
 }
 
 /*
- * The counts of a watch through a cgroup are the cgroup's: if another
- * process joined it meanwhile, they are not this one's alone.
+ * The counts of a watch through a cgroup are the cgroup's: they are this
+ * process's only while it is alone there. Asked every 100 ms while it
+ * lives (a process that came and went between two looks is not seen; its
+ * samples, when sampled, are), and at the end; the first "no" stays.
  */
-static void check_cgroup_alone(const struct sysroot *sr, pid_t pid, const struct tp_stream *s,
-			       struct punt_watch *w)
+static void check_cgroup(const struct sysroot *sr, pid_t pid, int pidfd,
+			 const struct proc_cgroup *c, struct punt_watch *w, int *broken)
 {
-	struct proc_cgroup c;
+	int err;
 
-	if (!w->by_cgroup || !fact_ok(&w->e))
+	if (!w->by_cgroup || *broken)
 		return;
-	if (!s->foreign && !proc_cgroup_alone(sr, pid, &c) && !strcmp(c.path, w->cgroup))
+	err = proc_cgroup_still_alone(sr, pid, c);
+	/* Gone: its cgroup is empty or reaped with it, and nothing more came in its name. */
+	if (err && !gone(pidfd, pid, 0))
+		*broken = err;
+}
+
+static void cgroup_verdict(const struct tp_stream *s, int broken, struct punt_watch *w)
+{
+	if (!w->by_cgroup || !fact_ok(&w->e) || (!broken && !s->foreign))
 		return;
-	fact_fail(&w->e, -EBUSY, "another process was in cgroup %s during the watch (%llu of its "
-		  "samples): the exact counts hold its events too", w->cgroup,
-		  (unsigned long long)s->foreign);
+	if (s->foreign || broken == -EBUSY)
+		fact_fail(&w->e, -EBUSY, "another process was in cgroup %s during the watch (%llu "
+			  "of its samples seen): the exact counts hold its events too", w->cgroup,
+			  (unsigned long long)s->foreign);
+	else if (broken == -ESRCH)
+		fact_fail(&w->e, -ESRCH, "the process left cgroup %s during the watch: its events "
+			  "after that were not seen", w->cgroup);
+	else
+		fact_fail(&w->e, broken, "cgroup %s could not be read during the watch (%s): "
+			  "whether the process stayed alone there is not known", w->cgroup,
+			  strerror(-broken));
 }
 
 /*
@@ -509,8 +526,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	const char *async_filter;
 	struct tp_stream s;
 	unsigned int threads;
+	struct proc_cgroup cg;
 	size_t budget;
-	int err, pidfd, cgroup_fd;
+	int err, pidfd, cgroup_fd, cgroup_broken = 0;
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
@@ -558,7 +576,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 */
 	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
 	threads = ex ? 0 : count_threads(sr, pid);
-	cgroup_fd = ex ? -1 : choose_cgroup(sr, pid, budget, threads, w);
+	cgroup_fd = ex ? -1 : choose_cgroup(sr, pid, budget, threads, w, &cg);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
 						       sizeof(w->kernel_async_filter))
@@ -572,6 +590,15 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 					    async_filter);
 	else
 		err = tp_stream_open(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
+	/* perf refused the cgroup (perf_event bound to cgroup v1, a CPU offline): thread by thread. */
+	if (err && w->by_cgroup) {
+		tp_stream_close(&s);
+		w->by_cgroup = false;
+		w->cgroup[0] = '\0';
+		snprintf(w->cgroup_why, sizeof(w->cgroup_why), "perf refused events on its cgroup: "
+			 "%s", strerror(-err));
+		err = tp_stream_open(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
+	}
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(pid);
@@ -626,6 +653,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			next_tick = now + (uint64_t)ex->tick_ms * 1000000ull;
 		}
 		if (now >= next_cache) {
+			check_cgroup(sr, pid, pidfd, &cg, w, &cgroup_broken);
 			read_cache_peaks(sr, pid, w);
 			read_fills(sr, pid, w);
 			next_cache = now + CACHE_NS;
@@ -704,7 +732,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		unsigned int end_threads = w->exited ? 0 : count_threads(sr, pid);
 
 		w->threads_watched = end_threads > threads ? end_threads : threads;
-		check_cgroup_alone(sr, pid, &s, w);
+		if (!w->exited)
+			check_cgroup(sr, pid, pidfd, &cg, w, &cgroup_broken);
+		cgroup_verdict(&s, cgroup_broken, w);
 	} else {
 		w->threads_watched = s.n;
 		w->threads_late = s.late;

@@ -31,6 +31,8 @@
  * attached.
  */
 #define MAX_THREADS 1024
+/* Threads that start later (io-wq workers come and go, and keep their slots): up to this. */
+#define MAX_LATE_THREADS 4096
 #define MIN_DATA (64u << 10)
 #define MAX_DATA (8u << 20)
 /* An inherited stream has one buffer for every thread and child. */
@@ -130,7 +132,7 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	unsigned int k;
 	int fd;
 
-	if (s->n >= MAX_THREADS)
+	if (cpu < 0 && s->n >= (late ? MAX_LATE_THREADS : MAX_THREADS))
 		return -E2BIG;
 	if (array_grow(&s->t, &s->cap, s->n + 1))
 		return -ENOMEM;
@@ -205,8 +207,12 @@ static int attach_per_cpu(struct tp_stream *s, pid_t pid)
 
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		e = attach_on(s, pid, (int)cpu, false, !s->n || s->cgroup_fd >= 0);
-		/* An offline CPU has no events to give: not an error. */
-		if (e && e != -ENODEV)
+		/*
+		 * An offline CPU has no events to give: no loss for an inherited
+		 * stream, whose task's events follow it to any CPU; a cgroup's
+		 * would miss the threads that run there once it is back.
+		 */
+		if (e && (e != -ENODEV || s->cgroup_fd >= 0))
 			return e;
 		if (!e)
 			err = 0;
@@ -233,11 +239,9 @@ static size_t known_at(const struct tp_stream *s, pid_t tid)
 	return lo;
 }
 
+/* Room was made before the attach, so an attached thread is never tried twice. */
 static void remember(struct tp_stream *s, size_t at, pid_t tid)
 {
-	/* Out of memory: tried again next tick, and counted again if it fails. */
-	if (array_grow(&s->known, &s->known_cap, s->nknown + 1))
-		return;
 	memmove(&s->known[at + 1], &s->known[at], (s->nknown - at) * sizeof(*s->known));
 	s->known[at] = tid;
 	s->nknown++;
@@ -257,6 +261,9 @@ static int attach_new(struct tp_stream *s, bool late)
 		int e;
 
 		if (at < s->nknown && s->known[at] == tid)
+			continue;
+		/* Out of memory: this thread waits for a later tick. */
+		if (array_grow(&s->known, &s->known_cap, s->nknown + 1))
 			continue;
 		e = attach(s, tid, late);
 		/* A thread that exited meanwhile is no error; one that failed is counted once. */

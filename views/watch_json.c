@@ -350,6 +350,8 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "samples_missed", i64(w->samples_missed));
 	json_object_object_add(o, "coverage", json_object_new_double(punt_watch_coverage(w)));
 	json_object_object_add(o, "blind", w->blind ? json_bytes_string(w->blind_why) : NULL);
+	/* A watch that failed (out of memory, its cgroup shared meanwhile): no check judges it. */
+	json_object_object_add(o, "error", fact_ok(&w->e) ? NULL : json_bytes_string(w->e.why));
 	/* pread64, pwrite64 and their vector forms with plain system calls: null when not counted */
 	json_object_object_add(o, "plain_io", w->plain_io_counted ? i64(w->plain_io) : NULL);
 	json_object_object_add(o, "plain_io_error", w->plain_io_counted || !w->tracepoint ? NULL

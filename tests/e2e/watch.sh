@@ -398,6 +398,24 @@ elif PATHOLOGY_THREADS=10000 start many-threads; then
 			"$ntask tasks; $(jq -c '.processes[0].watch | {attached_by, cgroup, cgroup_not_used, threads_watched, threads_not_attached, coverage}' "$TMP/10k.json")" \
 			"${msg:-}" "$(head -3 "$TMP/10k.err")"
 	fi
+	# Another process joins the cgroup during the watch: its events would be counted as the
+	# process's, so the watch fails with that reason and nothing passes from it.
+	sleep 30 &
+	intruder=$!
+	kids+=($intruder)
+	# Reading 10,000 threads takes 3 to 6 s here before the watch starts: joined well inside it.
+	(sleep 9; echo "$intruder" >"$cg/cgroup.procs") &
+	"$BIN" audit "$pid" --watch 10 --format json --fail-on never >"$TMP/10k-joined.json" 2>"$TMP/10k.err"
+	if jq -e '.processes[0].watch.error // "" | startswith("another process was in cgroup")' \
+		"$TMP/10k-joined.json" >/dev/null &&
+		[ "$(jq '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
+			select(.status == "pass")] | length' "$TMP/10k-joined.json")" = 0 ]; then
+		ok "10,000 threads, another process joining their cgroup mid-watch: the watch fails with that reason, no pass"
+	else
+		bad "10,000 threads, another process joining their cgroup mid-watch" \
+			"$(jq -c '.processes[0].watch | {attached_by, error}' "$TMP/10k-joined.json")"
+	fi
+	kill "$intruder" 2>/dev/null
 	echo "$pid" >"$CG2/cgroup.procs"
 	prlimit --nofile=1024: "$BIN" audit "$pid" --format json --fail-on never >"$TMP/10k-shared.json" 2>"$TMP/10k.err"
 	if jq -e '.processes[0].watch as $w | $w.attached_by == "threads" and

@@ -89,8 +89,10 @@ static void test_service_alone(void **state)
 	assert_int_equal(alone(42, &c), -EBUSY);
 	put("sys/fs/cgroup/system.slice/db.service/helper/cgroup.events", "populated 0\nfrozen 0\n");
 	assert_int_equal(alone(42, &c), 0);
-	/* Not there at all (it moved): not alone either. */
+	/* Not there at all (it moved, or exited): said apart from another process there. */
 	put("sys/fs/cgroup/system.slice/db.service/cgroup.procs", "");
+	assert_int_equal(alone(42, &c), -ESRCH);
+	put("sys/fs/cgroup/system.slice/db.service/cgroup.procs", "43\n");
 	assert_int_equal(alone(42, &c), -EBUSY);
 	put("sys/fs/cgroup/system.slice/db.service/cgroup.procs", "42\n");
 	/* A threaded cgroup: the process's other threads may be in its siblings. */
