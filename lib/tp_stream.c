@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,23 @@ static int open_event(const struct tp_stream *s, const struct tp_format *fmt, pi
 }
 
 /*
+ * Event k of a thread (of a CPU) into its group and its buffer; left at -1
+ * when the kernel refuses it: those samples are missing, not wrong.
+ */
+static void open_member(const struct tp_stream *s, struct tp_stream_thread *t, unsigned int k)
+{
+	int fd = open_event(s, &s->fmts[k], t->tid, t->cpu, true, t->fds[0]);
+
+	if (fd < 0)
+		return;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0])) {
+		close(fd);
+		return;
+	}
+	t->fds[k] = fd;
+}
+
+/*
  * One buffer: a thread's events (cpu -1), or, for an inherited stream, one
  * CPU's events of the task and all it makes (the kernel maps no inherited
  * per-task buffer), or one CPU's events of a cgroup. counters: open the
@@ -176,16 +194,10 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 		t->side_fd = open_counter(s, &s->side_fmt, tid, cpu, s->side_filter);
 		s->side_failed |= t->side_fd < 0;
 	}
-	for (k = 1; k < s->nev; k++) {
-		fd = open_event(s, &s->fmts[k], tid, cpu, true, t->fds[0]);
-		if (fd < 0)
-			continue;
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->fds[0])) {
-			close(fd);
-			continue;
-		}
-		t->fds[k] = fd;
-	}
+	for (k = 1; k < s->nev; k++)
+		/* A lazy one is opened with the others when sampling comes on. */
+		if (s->sampling || !(s->lazy & (1u << k)))
+			open_member(s, t, k);
 	s->n++;
 	s->late += late;
 	return 0;
@@ -371,6 +383,53 @@ int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t p
 			   cgroup_fd);
 }
 
+void tp_stream_lazy(struct tp_stream *s, unsigned int mask)
+{
+	s->lazy = s->inherit ? 0 : mask & ~1u & ((1u << s->nev) - 1);
+}
+
+bool tp_stream_thread_exited(const struct tp_stream_thread *t)
+{
+	struct pollfd p = { .fd = t->fds[0], .events = POLLIN };
+
+	return t->cpu < 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLHUP);
+}
+
+/* Into the group and the buffer of each live thread (each CPU of a cgroup), disabled with it. */
+static void open_lazy(struct tp_stream *s)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < s->n; i++) {
+		struct tp_stream_thread *t = &s->t[i];
+
+		if (t->fds[0] < 0 || tp_stream_thread_exited(t))
+			continue;
+		for (k = 1; k < s->nev; k++)
+			if ((s->lazy & (1u << k)) && t->fds[k] < 0)
+				open_member(s, t, k);
+	}
+}
+
+/* Their samples written so far stay in the buffer they went to; their counts are kept. */
+static void close_lazy(struct tp_stream *s)
+{
+	unsigned int i, k;
+	uint64_t v;
+
+	for (i = 0; i < s->n; i++)
+		for (k = 1; k < s->nev; k++) {
+			int *fd = &s->t[i].fds[k];
+
+			if (!(s->lazy & (1u << k)) || *fd < 0)
+				continue;
+			if (read(*fd, &v, sizeof(v)) == sizeof(v))
+				s->lazy_counts[k] += v;
+			close(*fd);
+			*fd = -1;
+		}
+}
+
 void tp_stream_sample(struct tp_stream *s, bool on)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
@@ -379,9 +438,13 @@ void tp_stream_sample(struct tp_stream *s, bool on)
 	if (s->sampling == on)
 		return;
 	s->sampling = on;
+	if (on && s->lazy)
+		open_lazy(s);
 	for (i = 0; i < s->n; i++)
 		if (s->t[i].fds[0] >= 0)
 			ioctl(s->t[i].fds[0], req, 0);
+	if (!on && s->lazy)
+		close_lazy(s);
 }
 
 void tp_stream_disable(struct tp_stream *s)
@@ -464,7 +527,8 @@ void tp_stream_counts(const struct tp_stream *s, uint64_t *counts)
 	unsigned int i, k;
 	uint64_t v;
 
-	memset(counts, 0, s->nev * sizeof(*counts));
+	for (k = 0; k < s->nev; k++)
+		counts[k] = s->lazy_counts[k];
 	for (i = 0; i < s->n; i++)
 		for (k = 0; k < s->nev; k++)
 			if (s->t[i].fds[k] >= 0 && read(s->t[i].fds[k], &v, sizeof(v)) == sizeof(v))

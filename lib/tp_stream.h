@@ -62,6 +62,8 @@ struct tp_stream {
 	const char *side_filter;
 	bool side_on, side_failed;	/* failed: some thread has none, so no count */
 	bool sampling;			/* the sampled events are enabled */
+	unsigned int lazy;		/* events (bit k: fmts[k]) open only while sampling */
+	uint64_t lazy_counts[TPS_MAX_EVENTS];	/* their counts over the times they were closed at */
 	bool inherit;			/* one task's events, followed into its threads and children */
 	/*
 	 * >= 0: the events of a cgroup the process is alone in, one set per
@@ -124,6 +126,23 @@ int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t 
 int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 			  int cgroup_fd, const struct tp_format *fmts, unsigned int nev,
 			  size_t budget_bytes, int counted, const char *counted_filter);
+/*
+ * Makes the events in mask (bit k: fmts[k]; never the first, which holds
+ * each buffer) open only while sampling is on: closed when it goes off,
+ * opened again when it comes back. For system-call tracepoints: while one
+ * perf event on any of them exists, enabled or not, every task on the
+ * host enters and leaves each system call through the slow path
+ * (syscall_regfunc); closed, they cost nobody anything. Their counts stay
+ * exact over the time sampling was on. Not for an inherited stream, whose
+ * events reopened would miss the threads and children already made.
+ */
+void tp_stream_lazy(struct tp_stream *s, unsigned int mask);
+/*
+ * Whether a thread watched one by one has exited, from its events (the
+ * kernel marks them when it exits): its tid may be another's by now, so
+ * nothing is opened on it again. False for a CPU's buffer.
+ */
+bool tp_stream_thread_exited(const struct tp_stream_thread *t);
 /*
  * Switches the sampled events of every thread on or off (threads attached
  * later follow). Samples already written stay to be drained.
