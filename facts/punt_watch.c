@@ -23,11 +23,11 @@
 #include "array.h"
 #include "exec_stop.h"
 #include "fdinfo.h"
-#include "proc_cgroup.h"
 #include "punt_watch.h"
 #include "sysroot.h"
 #include "task_iter.h"
 #include "tp_stream.h"
+#include "watch_cgroup.h"
 
 #define MAX_THREADS 4096
 
@@ -56,8 +56,6 @@ static void sleep_ms(long ms)
  * sampled all the time. The punts are counted exactly throughout.
  */
 #define SAMPLE_BUDGET 10000ull
-/* A thread's smallest sample buffer worth having (tp_stream's floor). */
-#define THREAD_BUF_MIN (64u << 10)
 #define CYCLE_NS 1000000000ull
 #define MIN_ON_NS 10000000ull
 
@@ -439,75 +437,6 @@ static unsigned int count_threads(const struct sysroot *sr, pid_t pid)
 }
 
 /*
- * The cgroup to watch pid through, as an open directory, or -1 to watch
- * its threads one by one. One perf buffer per thread stops fitting the
- * budget past budget / (2 x 64 KiB) threads (512 at 64 MiB; room is kept
- * for as many again), its events need some ten open files a thread, and
- * the thread list re-read every tick grows with them: then a process alone
- * in its cgroup is watched through it, one buffer per CPU.
- */
-static int choose_cgroup(const struct sysroot *sr, pid_t pid, size_t budget,
-			 unsigned int threads, struct punt_watch *w, struct proc_cgroup *c)
-{
-	int err, fd;
-
-	if ((size_t)threads * 2 * THREAD_BUF_MIN <= budget)
-		return -1;
-	err = proc_cgroup_alone(sr, pid, c);
-	if (!err) {
-		fd = sysroot_open_live_dir(sr, c->rel);
-		if (fd >= 0) {
-			w->by_cgroup = true;
-			snprintf(w->cgroup, sizeof(w->cgroup), "%s", c->path);
-			return fd;
-		}
-		err = fd;
-	}
-	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "%s",
-		 err == -EBUSY || err == -ESRCH ? "other processes share its cgroup"
-		 : err == -EMEDIUMTYPE ? "its cgroup is threaded: its threads may be in others"
-		 : err == -ENOENT ? "no cgroup v2 directory of it is in reach"
-		 : strerror(-err));
-	return -1;
-}
-
-/*
- * The counts of a watch through a cgroup are the cgroup's: they are this
- * process's only while it is alone there. Asked every 100 ms while it
- * lives (a process that came and went between two looks is not seen; its
- * samples, when sampled, are), and at the end; the first "no" stays.
- */
-static void check_cgroup(const struct sysroot *sr, pid_t pid, int pidfd,
-			 const struct proc_cgroup *c, struct punt_watch *w, int *broken)
-{
-	int err;
-
-	if (!w->by_cgroup || *broken)
-		return;
-	err = proc_cgroup_still_alone(sr, pid, c);
-	/* Gone: its cgroup is empty or reaped with it, and nothing more came in its name. */
-	if (err && !gone(pidfd, pid, 0))
-		*broken = err;
-}
-
-static void cgroup_verdict(const struct tp_stream *s, int broken, struct punt_watch *w)
-{
-	if (!w->by_cgroup || !fact_ok(&w->e) || (!broken && !s->foreign))
-		return;
-	if (s->foreign || broken == -EBUSY)
-		fact_fail(&w->e, -EBUSY, "another process was in cgroup %s during the watch (%llu "
-			  "of its samples seen): the exact counts hold its events too", w->cgroup,
-			  (unsigned long long)s->foreign);
-	else if (broken == -ESRCH)
-		fact_fail(&w->e, -ESRCH, "the process left cgroup %s during the watch: its events "
-			  "after that were not seen", w->cgroup);
-	else
-		fact_fail(&w->e, broken, "cgroup %s could not be read during the watch (%s): "
-			  "whether the process stayed alone there is not known", w->cgroup,
-			  strerror(-broken));
-}
-
-/*
  * Watches pid for w->seconds, or with ex (a program run under the watch)
  * from before it starts until it exits, its events inherited by every
  * thread and child it makes.
@@ -526,9 +455,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	const char *async_filter;
 	struct tp_stream s;
 	unsigned int threads;
-	struct proc_cgroup cg;
+	struct watch_cgroup cg;
 	size_t budget;
-	int err, pidfd, cgroup_fd, cgroup_broken = 0;
+	int err, pidfd;
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
@@ -577,7 +506,6 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 */
 	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
 	threads = ex ? 0 : count_threads(sr, pid);
-	cgroup_fd = ex ? -1 : choose_cgroup(sr, pid, budget, threads, w, &cg);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
 						       sizeof(w->kernel_async_filter))
@@ -586,20 +514,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	window_open(w, start);
 	if (ex)
 		err = tp_stream_open_inherit(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
-	else if (cgroup_fd >= 0)
-		err = tp_stream_open_cgroup(&s, sr, pid, cgroup_fd, fmts, n, budget, (int)punt_k,
-					    async_filter);
 	else
-		err = tp_stream_open(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
-	/* perf refused the cgroup (perf_event bound to cgroup v1, a CPU offline): thread by thread. */
-	if (err && w->by_cgroup) {
-		tp_stream_close(&s);
-		w->by_cgroup = false;
-		w->cgroup[0] = '\0';
-		snprintf(w->cgroup_why, sizeof(w->cgroup_why), "perf refused events on its cgroup: "
-			 "%s", strerror(-err));
-		err = tp_stream_open(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
-	}
+		err = watch_cgroup_open(&s, sr, pid, threads, fmts, n, budget, (int)punt_k,
+					async_filter, w, &cg);
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(pid);
@@ -661,7 +578,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			next_tick = now + (uint64_t)ex->tick_ms * 1000000ull;
 		}
 		if (now >= next_cache) {
-			check_cgroup(sr, pid, pidfd, &cg, w, &cgroup_broken);
+			watch_cgroup_check(sr, pid, pidfd, &cg, w);
 			read_cache_peaks(sr, pid, w);
 			read_fills(sr, pid, w);
 			next_cache = now + CACHE_NS;
@@ -741,8 +658,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 
 		w->threads_watched = end_threads > threads ? end_threads : threads;
 		if (!w->exited)
-			check_cgroup(sr, pid, pidfd, &cg, w, &cgroup_broken);
-		cgroup_verdict(&s, cgroup_broken, w);
+			watch_cgroup_check(sr, pid, pidfd, &cg, w);
+		watch_cgroup_verdict(&s, &cg, w);
 	} else {
 		w->threads_watched = s.n;
 		w->threads_late = s.late;
