@@ -406,20 +406,20 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 			return;
 		/* This cycle's budget is spent: off until the next one. */
 		tp_stream_sample(s, false);
-		window_close(run->w, tp_stream_now());
+		window_close(run->w, s->switched_at);
 		tp_stream_drain(s, UINT64_MAX, on_record, run);
 		uring_trace_cut(&run->w->ut);
-		c->sampled_ns += now - c->on_since;
+		c->sampled_ns += s->switched_at - c->on_since;
 		c->gaps = true;
 		return;
 	}
 	if (now - c->cycle_start >= CYCLE_NS) {
 		c->cycle_start = now;
 		c->at_on = run->drained;
-		window_open(run->w, tp_stream_now());
 		tp_stream_sample(s, true);
+		window_open(run->w, s->switched_at);
 		run->w->ut.sampled_since = tp_stream_now();
-		c->on_since = now;
+		c->on_since = s->switched_at;
 	}
 }
 
@@ -595,10 +595,10 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	was_on = s.sampling;
 	/* Counts and samples end together; requests in flight then are not yet punted. */
 	tp_stream_disable(&s);
-	now = tp_stream_now();
+	now = s.stopped_at;
 	if (was_on) {
-		cycle.sampled_ns += now - cycle.on_since;
-		window_close(w, now);
+		cycle.sampled_ns += s.switched_at - cycle.on_since;
+		window_close(w, s.switched_at);
 	}
 	tp_stream_counts(&s, counts);
 	counts[punt_k] = tp_stream_counted(&s, false);

@@ -430,28 +430,47 @@ static void close_lazy(struct tp_stream *s)
 		}
 }
 
-void tp_stream_sample(struct tp_stream *s, bool on)
+/* Switches every buffer's group, and says when: the samples' edge. */
+static void switch_groups(struct tp_stream *s, bool on)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	unsigned int i;
 
-	if (s->sampling == on)
-		return;
 	s->sampling = on;
-	if (on && s->lazy)
-		open_lazy(s);
+	if (on)
+		s->switched_at = tp_stream_now();
 	for (i = 0; i < s->n; i++)
 		if (s->t[i].fds[0] >= 0)
 			ioctl(s->t[i].fds[0], req, 0);
+	if (!on)
+		s->switched_at = tp_stream_now();
+}
+
+void tp_stream_sample(struct tp_stream *s, bool on)
+{
+	if (s->sampling == on)
+		return;
+	/*
+	 * The lazy events are opened before the switch on and closed after
+	 * the switch off: opening the first of a system-call tracepoint walks
+	 * every task of the host, closing the last waits for an RCU grace
+	 * period (tens of ms with 10,000 threads here), and neither is time
+	 * sampled.
+	 */
+	if (on && s->lazy)
+		open_lazy(s);
+	switch_groups(s, on);
 	if (!on && s->lazy)
 		close_lazy(s);
 }
 
 void tp_stream_disable(struct tp_stream *s)
 {
+	bool lazy = s->sampling && s->lazy;
 	unsigned int i;
 
-	tp_stream_sample(s, false);
+	if (s->sampling)
+		switch_groups(s, false);
 	for (i = 0; i < s->n; i++) {
 		if (s->t[i].count_fd >= 0)
 			ioctl(s->t[i].count_fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -460,6 +479,10 @@ void tp_stream_disable(struct tp_stream *s)
 		if (s->t[i].side_fd >= 0)
 			ioctl(s->t[i].side_fd, PERF_EVENT_IOC_DISABLE, 0);
 	}
+	/* The counts end with the samples, not after the closing's wait. */
+	s->stopped_at = tp_stream_now();
+	if (lazy)
+		close_lazy(s);
 }
 
 int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter)

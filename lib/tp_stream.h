@@ -64,6 +64,13 @@ struct tp_stream {
 	bool sampling;			/* the sampled events are enabled */
 	unsigned int lazy;		/* events (bit k: fmts[k]) open only while sampling */
 	uint64_t lazy_counts[TPS_MAX_EVENTS];	/* their counts over the times they were closed at */
+	/*
+	 * CLOCK_MONOTONIC ns when sampling last went on (just before the first
+	 * group was enabled) or off (just after the last was disabled), and
+	 * when tp_stream_disable stopped the counters: the edges of what was
+	 * seen, apart from the time opening and closing events takes.
+	 */
+	uint64_t switched_at, stopped_at;
 	bool inherit;			/* one task's events, followed into its threads and children */
 	/*
 	 * >= 0: the events of a cgroup the process is alone in, one set per
@@ -168,7 +175,10 @@ bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total);
 void tp_stream_side_stop(struct tp_stream *s);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
-/* Stops every event, counted ones too, so the counts and the samples left end together. */
+/*
+ * Stops every event, counted ones too, so the counts and the samples left
+ * end together (stopped_at).
+ */
 void tp_stream_disable(struct tp_stream *s);
 /*
  * Counts of each sampled event over all threads seen, including exited

@@ -84,7 +84,7 @@ static void test_lazy_closed_while_off(void **state)
 {
 	struct tp_stream s;
 	struct seen seen = { { 0 } };
-	uint64_t counts[2];
+	uint64_t counts[2], before;
 	unsigned int me;
 
 	(void)state;
@@ -96,7 +96,10 @@ static void test_lazy_closed_while_off(void **state)
 	assert_true(s.t[me].fds[1] >= 0);
 	calls(SYS_getpid, 10);
 	calls(SYS_getppid, 5);
+	before = tp_stream_now();
 	tp_stream_sample(&s, false);
+	/* The edge is the switch, before the closing's wait. */
+	assert_true(s.switched_at >= before && s.switched_at <= tp_stream_now());
 	/* Off: the lazy event is closed, not only disabled. */
 	assert_int_equal(s.t[me].fds[1], -1);
 	calls(SYS_getpid, 7);
@@ -104,7 +107,10 @@ static void test_lazy_closed_while_off(void **state)
 	tp_stream_sample(&s, true);
 	assert_true(s.t[me].fds[1] >= 0);
 	calls(SYS_getpid, 3);
+	before = tp_stream_now();
 	tp_stream_disable(&s);
+	assert_true(s.switched_at >= before && s.stopped_at >= s.switched_at &&
+		    s.stopped_at <= tp_stream_now());
 	tp_stream_counts(&s, counts);
 	/* Over the time sampling was on, the closed event's count kept. */
 	assert_int_equal(counts[1], 13);
