@@ -455,9 +455,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	const char *async_filter;
 	struct tp_stream s;
 	unsigned int threads;
-	struct watch_cgroup cg;
+	struct watch_cgroup cg = { .broken = 0 };
 	size_t budget;
-	int err, pidfd;
+	int err, pidfd, cgroup_fd;
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
@@ -506,6 +506,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 */
 	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
 	threads = ex ? 0 : count_threads(sr, pid);
+	cgroup_fd = ex ? -1 : watch_cgroup_choose(sr, pid, budget, threads, w, &cg);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
 						       sizeof(w->kernel_async_filter))
@@ -515,8 +516,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	if (ex)
 		err = tp_stream_open_inherit(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
 	else
-		err = watch_cgroup_open(&s, sr, pid, threads, fmts, n, budget, (int)punt_k,
-					async_filter, w, &cg);
+		err = watch_cgroup_open(&s, sr, pid, cgroup_fd, fmts, n, budget, (int)punt_k,
+					async_filter, w);
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(pid);

@@ -20,16 +20,24 @@ struct watch_cgroup {
 };
 
 /*
- * Opens s on pid: through its cgroup (w->by_cgroup, w->cgroup) when it has
- * more threads than budget leaves two 64 KiB buffers each for and it is
- * alone there, else thread by thread (w->cgroup_why says why not, when the
- * cgroup was wanted). Falls back to threads when perf refuses the cgroup.
- * 0 or the -errno of tp_stream_open.
+ * The cgroup to watch pid through, as an open directory, or -1 to watch
+ * its threads one by one (w->cgroup_why says why, when the cgroup was
+ * wanted). Taken when the process is alone in it and one buffer per CPU
+ * fits budget, or when its threads are more than budget leaves two
+ * 64 KiB buffers each for.
  */
-int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-		      unsigned int threads, const struct tp_format *fmts, unsigned int nev,
-		      size_t budget, int counted, const char *counted_filter,
-		      struct punt_watch *w, struct watch_cgroup *c);
+int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsigned int threads,
+			struct punt_watch *w, struct watch_cgroup *c);
+
+/*
+ * Opens s on pid: through the cgroup fd chosen (the stream owns it), or
+ * thread by thread when fd is -1 or perf refuses the cgroup (then
+ * w->by_cgroup is cleared and w->cgroup_why says so). 0 or the -errno of
+ * tp_stream_open.
+ */
+int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
+		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
+		      const char *counted_filter, struct punt_watch *w);
 
 /*
  * Whether the process is still alone in the cgroup watched (nothing to do

@@ -371,12 +371,39 @@ if PATHOLOGY_THREADS=300 start many-threads; then
 	fi
 fi
 
+# A process of a few threads alone in its cgroup, as a systemd service is: watched through
+# the cgroup (one set of events per CPU, cheaper at a high rate of context switches than
+# each thread's own), and its punts, file and cause match a tracefs instance of its own.
+CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
+	skip "a few threads alone in a cgroup" "no writable cgroup v2 hierarchy"
+elif PATHOLOGY_THREADS=4 start many-threads; then
+	cg=$CG2/uringlint-e2e-few-$$
+	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
+	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	sleep 0.3
+	python3 "$TRUTH" start "few$pid" "$pid" 65536 || bad "a few threads: ground truth starts"
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/few.json" 2>"$TMP/few.err"
+	PUNT_TRUTH_RAW="$TMP/few.truth.raw" python3 "$TRUTH" stop "few$pid" "$pid" >"$TMP/few.truth"
+	if jq -e '.processes[0].watch | .attached_by == "cgroup" and .cgroup_not_used == null and
+		.threads_not_attached == 0' "$TMP/few.json" >/dev/null &&
+		msg=$(python3 "$COMPARE" "$TMP/few.json" "$TMP/few.truth" buffered); then
+		ok "a few threads alone in a cgroup: watched through it; $msg"
+	else
+		bad "a few threads alone in a cgroup: watched through it, the file named" \
+			"$(jq -c '.processes[0].watch | {attached_by, cgroup, cgroup_not_used, threads_watched, coverage}' "$TMP/few.json")" \
+			"${msg:-}" "$(head -3 "$TMP/few.err")"
+	fi
+	echo "$pid" >"$CG2/cgroup.procs"
+	stop "$pid"
+	rmdir "$cg" 2>/dev/null
+fi
+
 # 10,000 threads, as a database's or a JVM's pools make: a perf buffer each would not fit
 # the watch's 64 MiB, nor their events the open-file limit. Alone in a cgroup the process is
 # watched through it, one buffer per CPU, every thread by construction, with no flags; its
 # punts are compared with a tracefs instance of its own. Beside other processes (moved back
 # to the root cgroup) the threads not attached are counted and nothing passes.
-CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
 	skip "10,000 threads" "no writable cgroup v2 hierarchy"
 elif PATHOLOGY_THREADS=10000 start many-threads; then
