@@ -1,14 +1,20 @@
 #!/bin/bash
-# What audit --watch costs the process it watches: fio writing with every
-# request forced to io-wq (force_async=1, so each write is a punt and every
-# tracepoint fires) for a fixed number of writes, timed plain, under a
-# watch over its whole run, and (when perf is installed) under `perf stat`
-# counting the punt tracepoint alone, the least any exact count costs;
-# alternating in one run. The file is on XFS on a loop device over memory,
-# the highest punt rate this machine reaches (about 100k a second on the
-# 2-core VM) and far less noisy than a disk. Prints each round and the
-# ratios of the medians; the goal is 1.05 or less. Informs, never gates.
-# Root (the tracepoints and the loop device).
+# What audit --watch costs the process it watches, on two workloads whose
+# every write is punted to io-wq (so every tracepoint fires): fio with
+# force_async=1 on XFS on a loop device over memory, the highest punt rate
+# this machine reaches (about 100k a second on the 2-core VM), and, when
+# qemu-utils is installed, `qemu-img bench` writing with cache=writeback
+# to a raw image on tmpfs (/dev/shm), whose buffered io_uring writes all
+# punt. Each runs a fixed number of writes plain, under a watch over its
+# whole run, and (when perf is installed) under `perf stat` counting the
+# punt tracepoint alone, the least any exact count costs; alternating in
+# one run. With a writable cgroup v2 each workload runs alone in a cgroup
+# of its own, as a service does, and is watched through it; mode
+# `threads` runs it beside the bench's shell, so that each thread is
+# watched on its own, for the two designs side by side. Prints each round and, per workload, the ratios of the medians
+# and the medians of each round's ratio; the goal is 1.05 or less against
+# plain and 1.03 against perf stat. Informs, never gates. Root (the
+# tracepoints and the loop device).
 #
 #   bash tests/bench/watch.sh [WRITES] [ROUNDS]   (after make)
 set -eu
@@ -22,18 +28,37 @@ loopfs watch 512M
 fio --name=layout --ioengine=psync --rw=write --bs=1M --size=64M --direct=1 \
 	--filename="$TMP/mnt/fio.dat" >/dev/null
 
-# run MODE: seconds fio takes for $writes punted writes under MODE (plain, watch, perf).
-run() {
-	local t0 t1 pid w
-	t0=$(date +%s.%N)
-	fio --name=punts --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=16 \
-		--direct=1 --size=64M --io_size=$((writes * 4))k \
-		--filename="$TMP/mnt/fio.dat" --output-format=terse >"$TMP/terse" &
-	pid=$!
+# start WORKLOAD MODE: starts $writes punted writes of WORKLOAD in the background (pid in
+# $pid), in its own cgroup unless MODE is threads. fio runs its job as a thread (--thread),
+# so that it is one process, alone in that cgroup.
+start() {
+	local into=
+	[ -n "$cg" ] && [ "$2" != threads ] && into="echo \$\$ >$cg/cgroup.procs;"
 	case $1 in
-	watch)
+	fio)
+		sh -c "$into exec fio --thread --name=punts --ioengine=io_uring --force_async=1 \
+			--rw=randwrite --bs=4k --iodepth=16 --direct=1 --size=64M \
+			--io_size=$((writes * 4))k --filename=$TMP/mnt/fio.dat \
+			--output-format=terse" >"$TMP/terse" &
+		;;
+	qemu)
+		sh -c "$into exec qemu-img bench -w -t writeback -i io_uring -c $writes -d 16 -s 4k \
+			-f raw $qimg" >/dev/null &
+		;;
+	esac
+	pid=$!
+}
+
+# run WORKLOAD MODE: seconds WORKLOAD takes for $writes punted writes under MODE (plain,
+# watch, threads, perf); fio's own CPU goes to $TMP/WORKLOAD.MODE.cpu.
+run() {
+	local t0 t1 w
+	t0=$(date +%s.%N)
+	start "$1" "$2"
+	case $2 in
+	watch | threads)
 		w=$(ring_pid "$pid")
-		"$BIN" audit "$w" --watch 60 --format json --fail-on never >"$TMP/watch.json" 2>/dev/null &
+		"$BIN" audit "$w" --watch 60 --format json --fail-on never >"$TMP/$1.$2.json" 2>/dev/null &
 		;;
 	perf)
 		w=$(ring_pid "$pid")
@@ -43,49 +68,77 @@ run() {
 	esac
 	wait "$pid"
 	t1=$(date +%s.%N)
-	[ "$1" = plain ] || wait || true
+	[ "$2" = plain ] || wait || true
 	# fio's own CPU (user + system, its io-wq workers included) in seconds, beside the time.
-	awk -F';' -v s="$(echo "$t1 - $t0" | bc)" 'NR == 1 {print ($88 + $89) / 100 * s}' \
-		"$TMP/terse" >>"$TMP/$1.cpu"
+	[ "$1" = fio ] && awk -F';' -v s="$(echo "$t1 - $t0" | bc)" \
+		'NR == 1 {print ($88 + $89) / 100 * s}' "$TMP/terse" >>"$TMP/$1.$2.cpu"
 	echo "$t1 - $t0" | bc
 }
 
+workloads=fio
+qimg=
+if command -v qemu-img >/dev/null; then
+	qimg=$(mktemp /dev/shm/uringlint-bench-qemu-XXXXXX)
+	trap 'loopfs_cleanup; rm -f "$qimg"' EXIT
+	qemu-img create -f raw "$qimg" 256M >/dev/null
+	workloads="fio qemu"
+fi
+cg=
+CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ]; then
+	cg=$CG2/uringlint-bench-watch-$$
+	mkdir "$cg"
+	trap 'loopfs_cleanup; rm -f "$qimg"; rmdir "$cg" 2>/dev/null' EXIT
+fi
 modes="plain watch"
+[ -n "$cg" ] && modes="$modes threads"
 command -v perf >/dev/null && perf stat -o /dev/null true 2>/dev/null && modes="$modes perf"
 printf '%-6s' ROUND
-for m in $modes; do printf ' %9s' "$m"; done
+for l in $workloads; do for m in $modes; do printf ' %11s' "$l.$m"; done; done
 printf '\n'
 # A first run fills the new filesystem's metadata and the page allocator: not counted.
-run plain >/dev/null
-rm -f "$TMP/plain.cpu"
+for l in $workloads; do run "$l" plain >/dev/null; done
+rm -f "$TMP"/*.cpu
 for r in $(seq "$rounds"); do
 	printf '%-6s' "$r"
-	for m in $modes; do
-		t=$(run "$m")
-		echo "$t" >>"$TMP/$m"
-		printf ' %8.2fs' "$t"
+	for l in $workloads; do
+		for m in $modes; do
+			t=$(run "$l" "$m")
+			echo "$t" >>"$TMP/$l.$m"
+			printf ' %10.2fs' "$t"
+		done
 	done
 	printf '\n'
 done
-pm=$(median <"$TMP/plain")
-wm=$(median <"$TMP/watch")
 # Rounds run side by side: the median of each round's ratio cancels the VM's slow drifts.
-paired() { paste "$TMP/plain${2:-}" "$TMP/$1${2:-}" | awk '{print $2 / $1}' | median; }
-jq -r --arg w "$writes" '.processes[0].watch |
-	"last watch: \(.punts) punts counted over \(.seconds_watched * 100 | floor / 100) s, " +
-	"samples from \(.seconds_sampled * 100 | floor / 100) s of it " +
-	"(\(.coverage * 1000 | floor / 10)% of the punts), \(.samples_lost) samples lost"' \
-	"$TMP/watch.json"
-printf 'watch: %s writes, all punted; median %.2fs plain, %.2fs watched: ratio %.3f, per round %.3f (goal <= 1.05)' \
-	"$writes" "$pm" "$wm" "$(echo "$wm / $pm" | bc -l)" "$(paired watch)"
-if [ -s "$TMP/perf" ]; then
-	fm=$(median <"$TMP/perf")
-	printf '; perf stat counting the punt tracepoint alone: %.2fs, ratio %.3f, per round %.3f' \
-		"$fm" "$(echo "$fm / $pm" | bc -l)" "$(paired perf)"
-fi
-printf '\n'
+paired() { paste "$TMP/$1.$3${4:-}" "$TMP/$1.$2${4:-}" | awk '{print $2 / $1}' | median; }
+for l in $workloads; do
+	pm=$(median <"$TMP/$l.plain")
+	wm=$(median <"$TMP/$l.watch")
+	for m in watch threads; do
+		[ -s "$TMP/$l.$m.json" ] || continue
+		jq -r --arg l "$l.$m" '.processes[0].watch |
+			"\($l): last watch, by \(.attached_by): \(.punts) punts counted over " +
+			"\(.seconds_watched * 100 | floor / 100) s, samples from " +
+			"\(.seconds_sampled * 100 | floor / 100) s of it " +
+			"(\(.coverage * 1000 | floor / 10)% of the punts), \(.samples_lost) samples lost"' \
+			"$TMP/$l.$m.json"
+	done
+	printf '%s: %s writes, all punted; median %.2fs plain, %.2fs watched: ratio %.3f, per round %.3f (goal <= 1.05)' \
+		"$l" "$writes" "$pm" "$wm" "$(echo "$wm / $pm" | bc -l)" "$(paired "$l" watch plain)"
+	[ -s "$TMP/$l.threads" ] && printf '; thread by thread: per round %.3f' \
+		"$(paired "$l" threads plain)"
+	if [ -s "$TMP/$l.perf" ]; then
+		fm=$(median <"$TMP/$l.perf")
+		printf '; perf stat counting the punt tracepoint alone: %.2fs, ratio %.3f, per round %.3f; watched against perf stat: per round %.3f (goal <= 1.03)' \
+			"$fm" "$(echo "$fm / $pm" | bc -l)" "$(paired "$l" perf plain)" "$(paired "$l" watch perf)"
+		[ -s "$TMP/$l.threads" ] && printf ', thread by thread %.3f' "$(paired "$l" threads perf)"
+	fi
+	printf '\n'
+done
 # The wall time drifts with the VM's neighbours; the CPU fio itself spent says what the
 # tracepoints cost its threads.
-printf 'fio CPU per round, against plain: watched %.3f' "$(paired watch .cpu)"
-[ -s "$TMP/perf.cpu" ] && printf ', perf stat %.3f' "$(paired perf .cpu)"
+printf 'fio CPU per round, against plain: watched %.3f' "$(paired fio watch plain .cpu)"
+[ -s "$TMP/fio.threads.cpu" ] && printf ', thread by thread %.3f' "$(paired fio threads plain .cpu)"
+[ -s "$TMP/fio.perf.cpu" ] && printf ', perf stat %.3f' "$(paired fio perf plain .cpu)"
 printf '\n'
