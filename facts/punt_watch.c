@@ -57,6 +57,7 @@ static void sleep_ms(long ms)
  */
 #define SAMPLE_BUDGET 10000ull
 #define CYCLE_NS 1000000000ull
+#define LAZY_MAX 256
 #define MIN_ON_NS 10000000ull
 
 #ifndef SYS_pidfd_open
@@ -317,7 +318,7 @@ static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filt
 	err = tp_format_load("raw_syscalls/sys_enter", &fmt, w->plain_io_why,
 			     sizeof(w->plain_io_why));
 	if (!err)
-		err = tp_stream_side(s, &fmt, filter);
+		err = tp_stream_side(s, WATCH_SIDE_PLAIN_IO, &fmt, filter);
 	if (err && !w->plain_io_why[0])
 		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "raw_syscalls:sys_enter could not "
 			 "be counted: %s", strerror(-err));
@@ -332,9 +333,9 @@ static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filt
  */
 static void stop_plain_io(struct tp_stream *s, struct punt_watch *w, uint64_t since_start)
 {
-	if (!s->side_on || s->side_failed || !w->ut.samples[UT_SUBMIT])
+	if (!s->side[WATCH_SIDE_PLAIN_IO].on || s->side[WATCH_SIDE_PLAIN_IO].failed || !w->ut.samples[UT_SUBMIT])
 		return;
-	tp_stream_side_stop(s);
+	tp_stream_side_stop(s, WATCH_SIDE_PLAIN_IO);
 	snprintf(w->plain_io_why, sizeof(w->plain_io_why), "not counted past the first io_uring "
 		 "request (%.2f s into the watch): it judges only rings that take none",
 		 (double)since_start / (double)NS);
@@ -532,9 +533,11 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 * The system-call events only while sampling is on: open, even
 	 * disabled, they sent every system call of every task on the host
 	 * through the slow path (getppid() 172 to 215 ns here), which cost a
-	 * watched fio some 3.5% at the highest punt rate.
+	 * watched fio some 3.5% at the highest punt rate. Opening them again
+	 * takes two perf_event_open a buffer each cycle: past LAZY_MAX
+	 * buffers (threads watched one by one) they stay open instead.
 	 */
-	tp_stream_lazy(&s, lazy);
+	tp_stream_lazy(&s, s.n <= LAZY_MAX ? lazy : 0);
 	if (ex && ex->after_exec && !w->exec_stopped)
 		s.unattached += before_attach(sr, pid);
 	count_plain_io(&s, w, plain_filter, sizeof(plain_filter));
@@ -635,7 +638,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		 (double)w->nper_second < w->seconds_watched)
 		w->per_second[w->nper_second++] = 0;
 	w->total = counts[punt_k];
-	w->plain_io_counted = tp_stream_side_count(&s, &w->plain_io);
+	w->plain_io_counted = tp_stream_side_count(&s, WATCH_SIDE_PLAIN_IO, &w->plain_io);
 	if (!w->plain_io_counted && !w->plain_io_why[0])
 		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "a thread's counter could not be "
 			 "opened");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A process of many threads watched through its cgroup: one set of perf
- * events per CPU instead of one per thread, which holds only while the
- * process is alone in its cgroup.
+ * A process watched through its cgroup: one set of perf events per CPU
+ * instead of one per thread, cheaper for a process whose threads switch
+ * often and the only way for one of thousands of threads, which holds
+ * only while the process is alone in its cgroup.
  */
 #include <errno.h>
 #include <poll.h>
@@ -11,25 +12,33 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tp_format.h"
 #include "watch_cgroup.h"
 
 /* A thread's smallest sample buffer worth having (tp_stream's floor). */
 #define THREAD_BUF_MIN (64u << 10)
+/*
+ * A CPU's, when the threads would fit: one tick (10 ms) of the most samples
+ * perf writes on a CPU (kernel.perf_event_max_sample_rate, 100,000 a
+ * second; about 80,000 measured here) at some 150 bytes each, with room.
+ */
+#define CPU_BUF_MIN (256u << 10)
 
 /*
- * A process alone in its cgroup is watched through
- * it whenever one buffer per CPU fits the budget: its events are then the
- * CPUs', and a context switch between two of its threads (a submitter and
- * the io-wq worker it woke, some 120,000 a second at this VM's highest
- * punt rate) switches no perf event, where each thread's own events are
- * taken off and put back on every switch: qemu-img bench punting every
- * write ran 1.085 times as long watched through its cgroup as unwatched,
- * 1.239 watched thread by thread and 1.161 under perf stat (median of 15
- * rounds' ratios). Past budget / (2 x 64 KiB) threads (512 at 64 MiB;
- * room is kept for as many again) one buffer per thread stops fitting,
- * their events need some ten open files a thread and the thread list
- * re-read every tick grows with them: then the cgroup is taken even when
- * its buffers are past the budget, at their floor.
+ * A process alone in its cgroup is watched through it whenever every CPU
+ * is online and a buffer of CPU_BUF_MIN each fits the budget: its events
+ * are then the CPUs', and a context switch between two of its threads (a
+ * submitter and the io-wq worker it woke, some 120,000 a second at this
+ * VM's highest punt rate) switches no perf event, where each thread's own
+ * events are taken off and put back on at every switch: qemu-img bench
+ * punting every write ran 1.02 to 1.085 times as long watched through its
+ * cgroup as unwatched, 1.17 to 1.24 watched thread by thread and 1.14 to
+ * 1.16 under perf stat (medians of 15 rounds' ratios, two runs). Past
+ * budget / (2 x 64 KiB) threads (512 at 64 MiB; room is kept for as many
+ * again) one buffer per thread stops fitting, their events need some ten
+ * open files a thread and the thread list re-read every tick grows with
+ * them: then the cgroup is taken even when its buffers are at their floor
+ * or a CPU is offline (its threads would not be seen there).
  */
 int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsigned int threads,
 			struct punt_watch *w, struct watch_cgroup *wc)
@@ -37,7 +46,8 @@ int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsi
 	struct proc_cgroup *c = &wc->cg;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	bool threads_fit = (size_t)threads * 2 * THREAD_BUF_MIN <= budget;
-	bool cpus_fit = ncpu > 0 && (size_t)ncpu * 2 * THREAD_BUF_MIN <= budget;
+	bool cpus_fit = ncpu > 0 && ncpu == sysconf(_SC_NPROCESSORS_ONLN) &&
+			(size_t)ncpu * 2 * CPU_BUF_MIN <= budget;
 	int err, fd;
 
 	wc->broken = 0;
@@ -61,22 +71,46 @@ int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsi
 	return -1;
 }
 
+/*
+ * A process the watched one starts stays in its cgroup: its events would
+ * be counted as the watched process's. One that lives across a look at
+ * the cgroup (every 100 ms) is seen there; a short one (a helper run by a
+ * service, a fork that writes and exits) is caught by this: every new
+ * task in the cgroup that is not a thread (CLONE_THREAD, 0x10000: io-wq
+ * workers and SQPOLL threads are threads of the process).
+ */
+static const char forks_filter[] = "!(clone_flags & 65536)";
+
+static int count_forks(struct tp_stream *s)
+{
+	struct tp_format fmt;
+	char why[128];
+	int err = tp_format_load("task/task_newtask", &fmt, why, sizeof(why));
+
+	return err ? err : tp_stream_side(s, WATCH_SIDE_FORKS, &fmt, forks_filter);
+}
+
 int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
 		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
 		      const char *counted_filter, struct punt_watch *w)
 {
+	const char *what = "events";
 	int err;
 
 	if (fd < 0)
 		return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
 	err = tp_stream_open_cgroup(s, sr, pid, fd, fmts, nev, budget, counted, counted_filter);
-	if (!err)
-		return 0;
+	if (!err) {
+		err = count_forks(s);
+		what = "a count of the processes started";
+		if (!err)
+			return 0;
+	}
 	/* perf refused the cgroup (perf_event bound to cgroup v1, a CPU offline): thread by thread. */
 	tp_stream_close(s);
 	w->by_cgroup = false;
 	w->cgroup[0] = '\0';
-	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "perf refused events on its cgroup: %s",
+	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "perf refused %s on its cgroup: %s", what,
 		 strerror(-err));
 	return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
 }
@@ -112,9 +146,24 @@ void watch_cgroup_check(const struct sysroot *sr, pid_t pid, int pidfd, struct w
 void watch_cgroup_verdict(const struct tp_stream *s, const struct watch_cgroup *c,
 			  struct punt_watch *w)
 {
-	if (!w->by_cgroup || !fact_ok(&w->e) || (!c->broken && !s->foreign))
+	uint64_t forks = 0;
+	bool counted;
+
+	if (!w->by_cgroup || !fact_ok(&w->e))
 		return;
-	if (s->foreign || c->broken == -EBUSY)
+	counted = tp_stream_side_count(s, WATCH_SIDE_FORKS, &forks);
+	if (!c->broken && !s->foreign && counted && !forks)
+		return;
+	if (!counted)
+		fact_fail(&w->e, -ENODATA, "the processes started in cgroup %s during the watch could "
+			  "not be counted: whether its counts are the process's alone is not known",
+			  w->cgroup);
+	else if (forks)
+		fact_fail(&w->e, -EBUSY, "%llu process%s started in cgroup %s during the watch (a "
+			  "fork, a helper it ran): the exact counts hold %s events too",
+			  (unsigned long long)forks, forks == 1 ? " was" : "es were", w->cgroup,
+			  forks == 1 ? "its" : "their");
+	else if (s->foreign || c->broken == -EBUSY)
 		fact_fail(&w->e, -EBUSY, "another process was in cgroup %s during the watch (%llu "
 			  "of its samples seen): the exact counts hold its events too", w->cgroup,
 			  (unsigned long long)s->foreign);

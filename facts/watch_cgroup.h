@@ -9,10 +9,16 @@
 #include "punt_watch.h"
 #include "tp_stream.h"
 
+/* The watch's side counters (tp_stream_side). */
+enum watch_side {
+	WATCH_SIDE_PLAIN_IO,	/* positional reads and writes by plain system calls */
+	WATCH_SIDE_FORKS,	/* processes started in the cgroup watched */
+};
+
 /*
- * The watch of a running process, through its cgroup when one perf buffer
- * per thread would not fit: which way it went, and whether the process
- * stayed alone in its cgroup for the counts to be its own.
+ * The watch of a running process, through its cgroup when it is alone
+ * there: which way it went, and whether the process stayed alone in its
+ * cgroup for the counts to be its own.
  */
 struct watch_cgroup {
 	struct proc_cgroup cg;
@@ -22,16 +28,17 @@ struct watch_cgroup {
 /*
  * The cgroup to watch pid through, as an open directory, or -1 to watch
  * its threads one by one (w->cgroup_why says why, when the cgroup was
- * wanted). Taken when the process is alone in it and one buffer per CPU
- * fits budget, or when its threads are more than budget leaves two
- * 64 KiB buffers each for.
+ * wanted). Taken when the process is alone in it, every CPU is online and
+ * a 256 KiB buffer per CPU fits budget, or when its threads are more than
+ * budget leaves two 64 KiB buffers each for.
  */
 int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsigned int threads,
 			struct punt_watch *w, struct watch_cgroup *c);
 
 /*
- * Opens s on pid: through the cgroup fd chosen (the stream owns it), or
- * thread by thread when fd is -1 or perf refuses the cgroup (then
+ * Opens s on pid: through the cgroup fd chosen (the stream owns it), with
+ * a counter of the processes started in the cgroup during the watch, or
+ * thread by thread when fd is -1 or perf refuses either (then
  * w->by_cgroup is cleared and w->cgroup_why says so). 0 or the -errno of
  * tp_stream_open.
  */

@@ -161,7 +161,9 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	t->late = late;
 	for (k = 0; k < TPS_MAX_EVENTS; k++)
 		t->fds[k] = -1;
-	t->count_fd = t->filtered_fd = t->side_fd = -1;
+	t->count_fd = t->filtered_fd = -1;
+	for (k = 0; k < TPS_MAX_SIDES; k++)
+		t->side_fd[k] = -1;
 	fd = open_event(s, &s->fmts[0], tid, cpu, s->sampling, -1);
 	if (fd < 0)
 		return fd;
@@ -190,9 +192,13 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 			t->filtered_fd = fd >= 0 ? fd : -1;
 		}
 	}
-	if (s->side_on && counters && !s->side_failed) {
-		t->side_fd = open_counter(s, &s->side_fmt, tid, cpu, s->side_filter);
-		s->side_failed |= t->side_fd < 0;
+	for (k = 0; k < TPS_MAX_SIDES; k++) {
+		struct tp_side *d = &s->side[k];
+
+		if (d->on && counters && !d->failed) {
+			t->side_fd[k] = open_counter(s, &d->fmt, tid, cpu, d->filter);
+			d->failed |= t->side_fd[k] < 0;
+		}
 	}
 	for (k = 1; k < s->nev; k++)
 		/* A lazy one is opened with the others when sampling comes on. */
@@ -467,7 +473,7 @@ void tp_stream_sample(struct tp_stream *s, bool on)
 void tp_stream_disable(struct tp_stream *s)
 {
 	bool lazy = s->sampling && s->lazy;
-	unsigned int i;
+	unsigned int i, k;
 
 	if (s->sampling)
 		switch_groups(s, false);
@@ -476,8 +482,9 @@ void tp_stream_disable(struct tp_stream *s)
 			ioctl(s->t[i].count_fd, PERF_EVENT_IOC_DISABLE, 0);
 		if (s->t[i].filtered_fd >= 0)
 			ioctl(s->t[i].filtered_fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (s->t[i].side_fd >= 0)
-			ioctl(s->t[i].side_fd, PERF_EVENT_IOC_DISABLE, 0);
+		for (k = 0; k < TPS_MAX_SIDES; k++)
+			if (s->t[i].side_fd[k] >= 0)
+				ioctl(s->t[i].side_fd[k], PERF_EVENT_IOC_DISABLE, 0);
 	}
 	/* The counts end with the samples, not after the closing's wait. */
 	s->stopped_at = tp_stream_now();
@@ -485,50 +492,58 @@ void tp_stream_disable(struct tp_stream *s)
 		close_lazy(s);
 }
 
-int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter)
+int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *fmt,
+		   const char *filter)
 {
+	struct tp_side *d;
 	unsigned int i;
 
-	s->side_fmt = *fmt;
-	s->side_filter = filter;
-	s->side_on = true;
+	if (k >= TPS_MAX_SIDES)
+		return -EINVAL;
+	d = &s->side[k];
+	d->fmt = *fmt;
+	d->filter = filter;
+	d->on = true;
 	/* An inherited stream counts the task and all it makes with its first counter. */
-	for (i = 0; i < s->n && !s->side_failed && (!s->inherit || !i); i++) {
-		s->t[i].side_fd = open_counter(s, &s->side_fmt, s->t[i].tid, s->t[i].cpu, filter);
-		if (s->t[i].side_fd < 0) {
-			int err = s->t[i].side_fd;
+	for (i = 0; i < s->n && !d->failed && (!s->inherit || !i); i++) {
+		s->t[i].side_fd[k] = open_counter(s, &d->fmt, s->t[i].tid, s->t[i].cpu, filter);
+		if (s->t[i].side_fd[k] < 0) {
+			int err = s->t[i].side_fd[k];
 
-			s->side_failed = true;
+			d->failed = true;
 			return err;
 		}
 	}
 	return s->n ? 0 : -ESRCH;
 }
 
-bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total)
+bool tp_stream_side_count(const struct tp_stream *s, unsigned int k, uint64_t *total)
 {
 	unsigned int i;
 	uint64_t v;
 
 	*total = 0;
-	if (!s->side_on || s->side_failed)
+	if (k >= TPS_MAX_SIDES || !s->side[k].on || s->side[k].failed)
 		return false;
 	for (i = 0; i < s->n; i++)
-		if (s->t[i].side_fd >= 0 && read(s->t[i].side_fd, &v, sizeof(v)) == sizeof(v))
+		if (s->t[i].side_fd[k] >= 0 &&
+		    read(s->t[i].side_fd[k], &v, sizeof(v)) == sizeof(v))
 			*total += v;
 	return true;
 }
 
-void tp_stream_side_stop(struct tp_stream *s)
+void tp_stream_side_stop(struct tp_stream *s, unsigned int k)
 {
 	unsigned int i;
 
+	if (k >= TPS_MAX_SIDES)
+		return;
 	for (i = 0; i < s->n; i++) {
-		if (s->t[i].side_fd >= 0)
-			close(s->t[i].side_fd);
-		s->t[i].side_fd = -1;
+		if (s->t[i].side_fd[k] >= 0)
+			close(s->t[i].side_fd[k]);
+		s->t[i].side_fd[k] = -1;
 	}
-	s->side_on = false;
+	s->side[k].on = false;
 }
 
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered)
@@ -720,8 +735,9 @@ void tp_stream_close(struct tp_stream *s)
 			close(s->t[i].count_fd);
 		if (s->t[i].filtered_fd >= 0)
 			close(s->t[i].filtered_fd);
-		if (s->t[i].side_fd >= 0)
-			close(s->t[i].side_fd);
+		for (k = 0; k < TPS_MAX_SIDES; k++)
+			if (s->t[i].side_fd[k] >= 0)
+				close(s->t[i].side_fd[k]);
 	}
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);

@@ -10,6 +10,8 @@
 #include "tp_format.h"
 
 #define TPS_MAX_EVENTS 10
+/* Tracepoints only counted beside the stream (tp_stream_side). */
+#define TPS_MAX_SIDES 2
 
 /* One sample, in the order the events happened across all threads. */
 struct tp_record {
@@ -28,7 +30,7 @@ struct tp_stream_thread {
 	int fds[TPS_MAX_EVENTS];	/* -1: that event could not be opened */
 	int count_fd;			/* the counted event; -1 none */
 	int filtered_fd;		/* the same, under counted_filter; -1 none */
-	int side_fd;			/* the side counter (tp_stream_side); -1 none */
+	int side_fd[TPS_MAX_SIDES];	/* the side counters (tp_stream_side); -1 none */
 	void *ring;
 	size_t ring_len;
 	bool late;		/* appeared after the start: its first events were missed */
@@ -57,10 +59,12 @@ struct tp_stream {
 	int counted;			/* the event also counted apart; -1 none */
 	const char *counted_filter;	/* a second counter of it, through this filter */
 	bool filter_failed;		/* the kernel refused the filter on some thread */
-	/* one more tracepoint, only counted, through a filter (tp_stream_side) */
-	struct tp_format side_fmt;
-	const char *side_filter;
-	bool side_on, side_failed;	/* failed: some thread has none, so no count */
+	/* more tracepoints, only counted, each through a filter (tp_stream_side) */
+	struct tp_side {
+		struct tp_format fmt;
+		const char *filter;
+		bool on, failed;	/* failed: some thread has none, so no count */
+	} side[TPS_MAX_SIDES];
 	bool sampling;			/* the sampled events are enabled */
 	unsigned int lazy;		/* events (bit k: fmts[k]) open only while sampling */
 	uint64_t lazy_counts[TPS_MAX_EVENTS];	/* their counts over the times they were closed at */
@@ -161,18 +165,20 @@ void tp_stream_sample(struct tp_stream *s, bool on);
  */
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered);
 /*
- * Counts one more tracepoint on every thread, through filter (the string
- * must outlive the stream), on the threads attached now and later; not
- * sampled. 0, or -errno (side_failed: then tp_stream_side_count says so).
+ * Counts one more tracepoint on every thread, as side counter k (below
+ * TPS_MAX_SIDES), through filter (the string must outlive the stream), on
+ * the threads attached now and later; not sampled. 0, or -errno (then
+ * s->side[k].failed, and tp_stream_side_count says so).
  */
-int tp_stream_side(struct tp_stream *s, const struct tp_format *fmt, const char *filter);
-/* The side counter's total over every thread; false when some thread has none. */
-bool tp_stream_side_count(const struct tp_stream *s, uint64_t *total);
+int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *fmt,
+		   const char *filter);
+/* Side counter k's total over every thread; false when some thread has none. */
+bool tp_stream_side_count(const struct tp_stream *s, unsigned int k, uint64_t *total);
 /*
- * Closes the side counter on every thread, for good: no count from then
+ * Closes side counter k on every thread, for good: no count from then
  * (tp_stream_side_count false). Its tracepoint then costs them nothing.
  */
-void tp_stream_side_stop(struct tp_stream *s);
+void tp_stream_side_stop(struct tp_stream *s, unsigned int k);
 /* Attaches to threads that appeared since; they count as late. */
 void tp_stream_refresh(struct tp_stream *s);
 /*
