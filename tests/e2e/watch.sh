@@ -371,6 +371,12 @@ if PATHOLOGY_THREADS=300 start many-threads; then
 	fi
 fi
 
+# no_punt_pass JSON: neither punt check passed in that report (a watch that failed).
+no_punt_pass() {
+	[ "$(jq '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
+		select(.status == "pass")] | length' "$1")" = 0 ]
+}
+
 # A process of a few threads alone in its cgroup, as a systemd service is: watched through
 # the cgroup (one set of events per CPU, cheaper at a high rate of context switches than
 # each thread's own), and its punts, file and cause match a tracefs instance of its own.
@@ -393,6 +399,30 @@ elif PATHOLOGY_THREADS=4 start many-threads; then
 		bad "a few threads alone in a cgroup: watched through it, the file named" \
 			"$(jq -c '.processes[0].watch | {attached_by, cgroup, cgroup_not_used, threads_watched, coverage}' "$TMP/few.json")" \
 			"${msg:-}" "$(head -3 "$TMP/few.err")"
+	fi
+	echo "$pid" >"$CG2/cgroup.procs"
+	stop "$pid"
+	rmdir "$cg" 2>/dev/null
+fi
+
+# The same process starting a short child every 150 ms (a fork that writes through a ring of
+# its own and exits, mostly between two looks at the cgroup): the child's punts would be in
+# the cgroup's exact counts, so the watch fails with that reason and nothing passes from it.
+if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && PATHOLOGY_THREADS=4 PATHOLOGY_FORK_MS=150 start many-threads; then
+	cg=$CG2/uringlint-e2e-forks-$$
+	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
+	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	sleep 0.3
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/forks.json" 2>"$TMP/forks.err"
+	forked=$(grep -c '^forked ' "$(ls -t "$TMP"/ready.many-threads.* | grep -v '\.err$' | head -1)")
+	if jq -e '.processes[0].watch.error // "" | test("process(es were| was) started in cgroup")' \
+		"$TMP/forks.json" >/dev/null &&
+		no_punt_pass "$TMP/forks.json"; then
+		ok "a process alone in a cgroup that forks during the watch ($forked children so far): the watch fails with that reason, no pass"
+	else
+		bad "a process alone in a cgroup that forks during the watch: the watch fails" \
+			"$(jq -c '.processes[0].watch | {attached_by, cgroup_not_used, error}' "$TMP/forks.json")" \
+			"$(head -3 "$TMP/forks.err")"
 	fi
 	echo "$pid" >"$CG2/cgroup.procs"
 	stop "$pid"
@@ -435,8 +465,7 @@ elif PATHOLOGY_THREADS=10000 start many-threads; then
 	"$BIN" audit "$pid" --watch 10 --format json --fail-on never >"$TMP/10k-joined.json" 2>"$TMP/10k.err"
 	if jq -e '.processes[0].watch.error // "" | startswith("another process was in cgroup")' \
 		"$TMP/10k-joined.json" >/dev/null &&
-		[ "$(jq '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
-			select(.status == "pass")] | length' "$TMP/10k-joined.json")" = 0 ]; then
+		no_punt_pass "$TMP/10k-joined.json"; then
 		ok "10,000 threads, another process joining their cgroup mid-watch: the watch fails with that reason, no pass"
 	else
 		bad "10,000 threads, another process joining their cgroup mid-watch" \

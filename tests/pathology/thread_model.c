@@ -25,7 +25,10 @@
  *                    its own, the third free and moved now and then
  *   many-threads     PATHOLOGY_THREADS threads (300) that sleep, and the last one started
  *                    writing buffered to DIR/many-threads.dat through a ring of its own
- *                    (on ext4 every write punted): "thread TID" names it
+ *                    (on ext4 every write punted): "thread TID" names it; with
+ *                    PATHOLOGY_FORK_MS, the main thread also starts a child process every
+ *                    that many ms that makes 100 buffered writes to DIR/forked.dat through
+ *                    a ring of its own and exits, each printing "forked PID"
  *   taskrun-interrupts  a multishot poll on a pipe a second thread writes to every 250 us,
  *                    its completions awaited by spinning in user space on a ring without
  *                    COOP_TASKRUN: each batch of completion work interrupts the spinner
@@ -43,6 +46,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pathology.h"
@@ -364,8 +368,49 @@ static void *many_writer(void *arg)
 	return NULL;
 }
 
+/* A short child of the process: its own ring, 100 buffered writes, gone. */
+static void forked_writer(const char *dir)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	char path[4096], *buf = aligned_buf(4096);
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/forked.dat", dir);
+	fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		_exit(1);
+	ring_init(&ring, 8, 0, 0, -1);
+	for (i = 0; i < 100; i++) {
+		io_uring_prep_write(io_uring_get_sqe(&ring), fd, buf, 4096, (off_t)i * 4096);
+		if (io_uring_submit_and_wait(&ring, 1) == 1 && !io_uring_peek_cqe(&ring, &cqe))
+			io_uring_cqe_seen(&ring, cqe);
+	}
+	_exit(0);
+}
+
+static void fork_every(const char *dir, int ms)
+{
+	while (!stop) {
+		pid_t child;
+
+		sleep_ms(ms);
+		child = fork();
+		if (child < 0)
+			die("fork", errno);
+		if (!child)
+			forked_writer(dir);
+		pthread_mutex_lock(&print_lock);
+		printf("forked %d\n", (int)child);
+		fflush(stdout);
+		pthread_mutex_unlock(&print_lock);
+		waitpid(child, NULL, 0);
+	}
+}
+
 static void many_threads(const char *dir)
 {
+	const char *fork_ms = getenv("PATHOLOGY_FORK_MS");
 	const char *env = getenv("PATHOLOGY_THREADS");
 	int n = env ? atoi(env) : 300, i, ret;
 	pthread_attr_t attr;
@@ -389,6 +434,8 @@ static void many_threads(const char *dir)
 	sleep_ms(200);
 	printf("ready %d\nthreads %d\n", getpid(), n + 1);
 	fflush(stdout);
+	if (fork_ms && atoi(fork_ms) > 0)
+		fork_every(dir, atoi(fork_ms));
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	free(t);
