@@ -6,15 +6,17 @@
 # qemu-utils is installed, `qemu-img bench` writing with cache=writeback
 # to a raw image on tmpfs (/dev/shm), whose buffered io_uring writes all
 # punt. Each runs a fixed number of writes plain, under a watch over its
-# whole run, and (when perf is installed) under `perf stat` counting the
-# punt tracepoint alone, the least any exact count costs; alternating in
-# one run. With a writable cgroup v2 each workload runs alone in a cgroup
-# of its own, as a service does, and is watched through it; mode
-# `threads` runs it beside the bench's shell, so that each thread is
-# watched on its own, for the two designs side by side. Prints each round and, per workload, the ratios of the medians
-# and the medians of each round's ratio; the goal is 1.05 or less against
-# plain and 1.03 against perf stat. Informs, never gates. Root (the
-# tracepoints and the loop device).
+# whole run, under `perf stat` counting the punt tracepoint alone (when
+# perf is installed), and under the other design for an exact count, a
+# tracefs instance recording the punt event of the process's threads
+# alone (set_event_pid; tests/bench/tracefs_count.py); alternating in one
+# run. With a writable cgroup v2 each workload runs alone in a cgroup of
+# its own, as a service does, and is watched through it; mode `threads`
+# runs it beside the bench's shell, so that each thread is watched on its
+# own, for the two designs side by side. Prints each round and, per
+# workload, the ratios of the medians and the medians of each round's
+# ratio; the goal is 1.05 or less against plain and 1.03 against perf
+# stat. Informs, never gates. Root (the tracepoints and the loop device).
 #
 #   bash tests/bench/watch.sh [WRITES] [ROUNDS]   (after make)
 set -eu
@@ -60,6 +62,10 @@ run() {
 		w=$(ring_pid "$pid")
 		"$BIN" audit "$w" --watch 60 --format json --fail-on never >"$TMP/$1.$2.json" 2>/dev/null &
 		;;
+	tracefs)
+		w=$(ring_pid "$pid")
+		python3 tests/bench/tracefs_count.py "uringlint-bench-$$" "$w" >"$TMP/$1.tracefs.count" &
+		;;
 	perf)
 		w=$(ring_pid "$pid")
 		timeout 60 perf stat -o /dev/null -e io_uring:io_uring_queue_async_work -p "$w" \
@@ -88,11 +94,15 @@ CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ]; then
 	cg=$CG2/uringlint-bench-watch-$$
 	mkdir "$cg"
-	trap 'loopfs_cleanup; rm -f "$qimg"; rmdir "$cg" 2>/dev/null' EXIT
+	# A workload still in the cgroup (the bench interrupted) is moved out before it goes.
+	trap 'for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do echo "$p" >"$CG2/cgroup.procs"; done
+		loopfs_cleanup; rm -f "$qimg"
+		rmdir "$cg" /sys/kernel/tracing/instances/uringlint-bench-$$ 2>/dev/null' EXIT
 fi
 modes="plain watch"
 [ -n "$cg" ] && modes="$modes threads"
 command -v perf >/dev/null && perf stat -o /dev/null true 2>/dev/null && modes="$modes perf"
+[ -d /sys/kernel/tracing/instances ] && modes="$modes tracefs"
 printf '%-6s' ROUND
 for l in $workloads; do for m in $modes; do printf ' %11s' "$l.$m"; done; done
 printf '\n'
@@ -134,11 +144,16 @@ for l in $workloads; do
 			"$fm" "$(echo "$fm / $pm" | bc -l)" "$(paired "$l" perf plain)" "$(paired "$l" watch perf)"
 		[ -s "$TMP/$l.threads" ] && printf ', thread by thread %.3f' "$(paired "$l" threads perf)"
 	fi
+	[ -s "$TMP/$l.tracefs" ] &&
+		printf '; a tracefs instance counting the punt event of its threads (set_event_pid): per round %.3f (last: %s punts)' \
+			"$(paired "$l" tracefs plain)" "$(cat "$TMP/$l.tracefs.count")"
+
 	printf '\n'
 done
 # The wall time drifts with the VM's neighbours; the CPU fio itself spent says what the
 # tracepoints cost its threads.
 printf 'fio CPU per round, against plain: watched %.3f' "$(paired fio watch plain .cpu)"
 [ -s "$TMP/fio.threads.cpu" ] && printf ', thread by thread %.3f' "$(paired fio threads plain .cpu)"
+[ -s "$TMP/fio.tracefs.cpu" ] && printf ', tracefs %.3f' "$(paired fio tracefs plain .cpu)"
 [ -s "$TMP/fio.perf.cpu" ] && printf ', perf stat %.3f' "$(paired fio perf plain .cpu)"
 printf '\n'
