@@ -17,9 +17,13 @@ import time
 TRACEFS = "/sys/kernel/tracing"
 
 
-def put(path, text, mode="w"):
-    with open(path, mode) as f:
-        f.write(text)
+def put(path, text, append=False):
+    # os.open: Python's append mode seeks to the end, which tracefs refuses.
+    fd = os.open(path, os.O_WRONLY | (os.O_APPEND if append else os.O_TRUNC))
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
 
 
 def count(d):
@@ -48,7 +52,7 @@ def main():
                 break
             new = tids - seen
             if new:
-                put(os.path.join(d, "set_event_pid"), " ".join(sorted(new)), "a")
+                put(os.path.join(d, "set_event_pid"), " ".join(sorted(new)), True)
                 seen |= new
                 if len(seen) == len(new):
                     put(event, "1")

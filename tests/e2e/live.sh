@@ -7,8 +7,19 @@ PATHO=$HELPERS/pathology
 kids=()
 frozen=
 cleanup_live() {
+	local d n k
 	[ ${#kids[@]} -gt 0 ] && kill "${kids[@]}" 2>/dev/null
 	wait 2>/dev/null
+	# A ground truth's tracefs instance, named after a pid of this run, left by a test cut
+	# short: its buffers (16 MiB a CPU and more) would outlive the run.
+	for d in /sys/kernel/tracing/instances/*[0-9]; do
+		[ -d "$d" ] || continue
+		n=${d##*/}
+		n=${n##*[!0-9]}
+		for k in "${kids[@]}" $$; do
+			[ "$n" = "$k" ] && rmdir "$d" 2>/dev/null
+		done
+	done
 	[ -n "$frozen" ] && fsfreeze -u "$frozen" 2>/dev/null
 	# Still busy after xfs_umount's wait: detach it, so no test mount outlives the run.
 	mountpoint -q "$TMP/xfs" 2>/dev/null && { xfs_umount || umount -l "$TMP/xfs"; }
