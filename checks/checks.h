@@ -151,10 +151,26 @@ const struct punt_rule *punt_rule_find(const char *fstype, const struct kernel_v
 const struct thresholds *check_thresholds(const struct check_ctx *ctx);
 
 /*
- * One rule for every punt check: fail when punts exceed the tolerated
- * share of reqs (or reqs is unknown), info under it, pass without punts.
+ * One rule for every punt check (checks/punt_rule.c): fail when the punts
+ * show a share of reqs over the tolerance, more than chance would give at
+ * the tolerated share (or reqs is unknown); info when they do not; pass
+ * without punts.
  */
 enum check_status punt_status(const struct check_ctx *ctx, uint64_t punts, uint64_t reqs);
+
+/*
+ * The chance of punts or more among reqs requests if each punted at the
+ * tolerated share: 1 when the share is at most the tolerance.
+ */
+double punt_chance(const struct check_ctx *ctx, uint64_t punts, uint64_t reqs);
+
+/*
+ * For an info finding, ", under the punt tolerance of 1% (punt-tolerance):
+ * not off the fast path" or ", over the punt tolerance of 1% (...) by no more
+ * than chance (...): not shown off the fast path"; "" for any other status.
+ */
+const char *punt_tolerance_text(const struct check_ctx *ctx, enum check_status st,
+				uint64_t punts, uint64_t reqs, char *buf, size_t n);
 
 struct check;
 typedef void (*check_run_fn)(const struct check *c, struct check_ctx *ctx);

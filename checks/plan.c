@@ -26,15 +26,6 @@ void thresholds_defaults(struct thresholds *t)
 	t->punt_tolerance = PUNT_TOLERANCE_DEFAULT;
 }
 
-enum check_status punt_status(const struct check_ctx *ctx, uint64_t punts, uint64_t reqs)
-{
-	if (!punts)
-		return STATUS_PASS;
-	if (!reqs || (double)punts > check_thresholds(ctx)->punt_tolerance * (double)reqs)
-		return STATUS_FAIL;
-	return STATUS_INFO;
-}
-
 const struct thresholds *check_thresholds(const struct check_ctx *ctx)
 {
 	static struct thresholds defaults;

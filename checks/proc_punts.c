@@ -119,7 +119,7 @@ static const char *share_text(double share, char *buf, size_t n)
 
 /*
  * Whether the process's punts that may be faults (not of opcodes io_uring
- * always runs in io-wq) stay under the punt tolerance of its requests, as
+ * always runs in io-wq) are within the punt tolerance of its requests, as
  * iowq-punts judges them; false when the submissions were not counted.
  */
 static bool process_under_tolerance(const struct check_ctx *ctx, const struct punt_watch *w)
@@ -134,17 +134,6 @@ static bool process_under_tolerance(const struct check_ctx *ctx, const struct pu
 		fault = w->punts_sampled > w->ut.punts_kernel_async
 				? w->punts_sampled - w->ut.punts_kernel_async : 0;
 	return punt_status(ctx, fault, w->submitted) != STATUS_FAIL;
-}
-
-/* ", under the punt tolerance of 1%" for an info finding, "" otherwise. */
-static const char *under_tolerance(const struct check_ctx *ctx, enum check_status st, char *buf,
-				   size_t n)
-{
-	if (st != STATUS_INFO)
-		return "";
-	snprintf(buf, n, ", under the punt tolerance of %g%% (punt-tolerance): not off the fast "
-		 "path, named for its cause", 100 * check_thresholds(ctx)->punt_tolerance);
-	return buf;
 }
 
 /* The causes the file's flags and state support, for punted reads or writes. */
@@ -340,7 +329,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	uint64_t punts = ut_file_fault_punts(uf), reqs = ut_file_fault_reqs(uf);
 	uint64_t async = uf->async_punts - uf->socket_async_punts;
 	struct causes cs = { .list = json_object_new_array() };
-	char subject[4200], kernel[320] = "", sh[16], tol[256];
+	char subject[4200], kernel[320] = "", sh[16], tol[320];
 	double share = pct(punts, reqs);
 	enum check_status st;
 	struct finding *fi;
@@ -383,12 +372,12 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	 */
 	if (st == STATUS_FAIL && !cs.certain && process_under_tolerance(ctx, w)) {
 		st = STATUS_INFO;
-		snprintf(tol, sizeof(tol), "; the process's punts stay under the punt tolerance of "
+		snprintf(tol, sizeof(tol), "; the process's punts are within the punt tolerance of "
 			 "%g%% of its requests (punt-tolerance, as iowq-punts judges them) and no "
 			 "cause is certain: not off the fast path, named for its cause",
 			 100 * check_thresholds(ctx)->punt_tolerance);
 	} else {
-		under_tolerance(ctx, st, tol, sizeof(tol));
+		punt_tolerance_text(ctx, st, punts, reqs, tol, sizeof(tol));
 	}
 	fi = proc_add(c, ctx, st, subject,
 		      "%llu of %llu io_uring requests on this file were punted to io-wq (%s) in "
@@ -423,7 +412,7 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct proc_ring *ring;
-	char subject[4200], names[2048] = "", sh[16], tol[128];
+	char subject[4200], names[2048] = "", sh[16], tol[320];
 	enum check_status st;
 	struct finding *fi;
 	size_t i;
@@ -442,7 +431,8 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			      "punted to io-wq (%s) in %s%s: %s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
 			      share_text(pct(ur->fixed_punts, ur->fixed_reqs), sh, sizeof(sh)),
-			      punt_watch_span(pf->watch).s, under_tolerance(ctx, st, tol, sizeof(tol)),
+			      punt_watch_span(pf->watch).s, punt_tolerance_text(ctx, st, ur->fixed_punts, ur->fixed_reqs,
+						  tol, sizeof(tol)),
 			      cs.text);
 		finding_set_fix(fi, "%s", cs.fix[0] ? cs.fix : "see the evidence");
 		app_fixes_for_causes(ctx, fi, &cs, ring->u.files[0].path);
@@ -461,7 +451,8 @@ static void add_registered_finding(const struct check *c, struct check_ctx *ctx,
 			      "no file for them)%s%s",
 			      (unsigned long long)ur->fixed_punts, (unsigned long long)ur->fixed_reqs,
 			      share_text(pct(ur->fixed_punts, ur->fixed_reqs), sh, sizeof(sh)),
-			      punt_watch_span(pf->watch).s, under_tolerance(ctx, st, tol, sizeof(tol)),
+			      punt_watch_span(pf->watch).s, punt_tolerance_text(ctx, st, ur->fixed_punts, ur->fixed_reqs,
+						  tol, sizeof(tol)),
 			      ring ? ring->u.nfiles : 0, names[0] ? ": " : "", names);
 		finding_set_fix(fi, "check each candidate's open flags and state with fd-o-direct, "
 				    "fd-append and file-extents; for a per-file count, submit on "

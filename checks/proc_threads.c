@@ -358,7 +358,7 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 					    : "no new iou-wrk thread; the tracepoint was not used");
 	} else if (w->tracepoint) {
 		double cover = punt_watch_coverage(w);
-		char part[320] = "", share[256] = "";
+		char part[320] = "", share[512] = "", tol[320];
 		enum check_status st;
 		uint64_t fault;
 
@@ -389,13 +389,12 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 		}
 		st = w->submit_counted ? punt_status(ctx, fault, w->submitted) : STATUS_FAIL;
 		if (w->submit_counted)
-			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s%s",
+			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s%s%s",
 				 w->submitted ? 100.0 * (double)fault / (double)w->submitted : 100.0,
 				 (unsigned long long)w->submitted,
 				 w->sampled_all ? "" : " in the sampled windows",
-				 st == STATUS_INFO ? ", under the punt tolerance (punt-tolerance): not "
-						     "off the fast path; file-punts names the files "
-						     "and causes" : "");
+				 punt_tolerance_text(ctx, st, fault, w->submitted, tol, sizeof(tol)),
+				 st == STATUS_INFO ? "; file-punts names the files and causes" : "");
 		fi = proc_add(c, ctx, st, subject,
 			      "%llu requests punted to io-wq in %.1f s (%.0f/s%s)%s%s%s%s",
 			      (unsigned long long)w->total, w->seconds_watched,

@@ -801,7 +801,10 @@ const struct check check_table[] = {
 		.info.why = "A punt is a request io_uring could not issue without blocking and handed "
 		       "to an io-wq worker thread: a context switch, a thread, and lost "
 		       "latency each time. Counting them for a few seconds on the live process "
-		       "is the proof of the fast path, or of where it breaks.",
+		       "is the proof of the fast path, or of where it breaks. Punts fail when "
+		       "their share of the requests submitted is over punt-tolerance (1%) by more "
+		       "than chance: a rate at the tolerance would show as many less than 5% of "
+		       "the time; otherwise they are info.",
 		.info.fix = "fix what punts, by opcode: writes to buffered or appended files, "
 		       "unwritten extents, unaligned I/O, IOSQE_ASYNC",
 		.info.reference = "https://docs.kernel.org/trace/events.html",
@@ -827,7 +830,8 @@ const struct check check_table[] = {
 		       "pages of an O_DIRECT file in the page cache. The share (punted of all "
 		       "requests on that file) says how much of its I/O is affected. A cause "
 		       "from the request's flags is certain; one from the file's state is likely, "
-		       "and said so.",
+		       "and said so. A share over punt-tolerance (1%) by no more than chance (a "
+		       "rate at the tolerance shows as many 5% of the time or more) is info.",
 		.info.fix = "the fix of each cause named in the finding",
 		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
@@ -1206,7 +1210,8 @@ const struct check check_table[] = {
 		.run = check_probe_fast_path,
 		.info.looks_at = "Punts per mode: the io_uring:io_uring_queue_async_work tracepoint "
 			    "counted on the probe's threads with perf_event_open (root), else new "
-			    "iou-wrk threads. Fails above 0.1% of requests in any O_DIRECT mode.",
+			    "iou-wrk threads. Fails when any O_DIRECT mode's share of punts is over "
+			    "punt-tolerance (1%) by more than chance (under 5%).",
 		.info.why = "Random O_DIRECT reads and overwrites of a written file are the best case: "
 		       "if they punt here, the service will too. Measured on this host: ext4 on "
 		       "virtio did not punt them at any depth; XFS on a loop device punted "

@@ -112,6 +112,14 @@ static void test_workers_and_punts(void **state)
 	watch.submitted = 1000000;
 	expect_says("iowq-punts", STATUS_INFO, "0.30% of the 1000000 requests submitted, under the "
 		    "punt tolerance");
+	/* 1 of 48 (2.1%): what a rate at the tolerance shows 38% of the time. */
+	watch.total = 1;
+	watch.ops[0].n = 1;
+	watch.submitted = 48;
+	expect_says("iowq-punts", STATUS_INFO, "2.08% of the 48 requests submitted, over the punt "
+		    "tolerance of 1% (punt-tolerance) by no more than chance");
+	watch.total = 3000;
+	watch.ops[0].n = 3000;
 	watch.submitted = 100000;	/* 3% */
 	expect_says("iowq-punts", STATUS_FAIL, "3.00% of the 100000 requests submitted");
 	/* Sampled in windows: the windows' punts over the windows' submissions. */
