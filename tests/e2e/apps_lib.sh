@@ -90,6 +90,10 @@ apps_now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 apps_need() {
 	apps_why=
+	# The ground truth counts on tracefs; a host mounts it at boot, a bare
+	# machine may not have yet.
+	[ "$(id -u)" -eq 0 ] && ! [ -d /sys/kernel/tracing/instances ] &&
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	if [ "$(id -u)" -ne 0 ]; then
 		apps_why="needs root"
 	elif [ ! -d /sys/kernel/tracing/instances ]; then
