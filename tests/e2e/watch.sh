@@ -377,6 +377,20 @@ no_punt_pass() {
 		select(.status == "pass")] | length' "$1")" = 0 ]
 }
 
+# Moves $pid into a cgroup of its own under $CG2, as a service's is, removed on exit.
+cg_enter() {
+	cg=$CG2/uringlint-e2e-$1-$$
+	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
+	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+}
+
+# Moves $pid back to the root cgroup, stops it and removes its cgroup.
+cg_leave() {
+	echo "$pid" >"$CG2/cgroup.procs"
+	stop "$pid"
+	rmdir "$cg" 2>/dev/null
+}
+
 # A process of a few threads alone in its cgroup, as a systemd service is: watched through
 # the cgroup (one set of events per CPU, cheaper at a high rate of context switches than
 # each thread's own), and its punts, file and cause match a tracefs instance of its own.
@@ -384,9 +398,7 @@ CG2=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
 	skip "a few threads alone in a cgroup" "no writable cgroup v2 hierarchy"
 elif PATHOLOGY_THREADS=4 start many-threads; then
-	cg=$CG2/uringlint-e2e-few-$$
-	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
-	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	cg_enter few
 	sleep 0.3
 	python3 "$TRUTH" start "few$pid" "$pid" 65536 || bad "a few threads: ground truth starts"
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/few.json" 2>"$TMP/few.err"
@@ -400,18 +412,14 @@ elif PATHOLOGY_THREADS=4 start many-threads; then
 			"$(jq -c '.processes[0].watch | {attached_by, cgroup, cgroup_not_used, threads_watched, coverage}' "$TMP/few.json")" \
 			"${msg:-}" "$(head -3 "$TMP/few.err")"
 	fi
-	echo "$pid" >"$CG2/cgroup.procs"
-	stop "$pid"
-	rmdir "$cg" 2>/dev/null
+	cg_leave
 fi
 
 # The same process starting a short child every 150 ms (a fork that writes through a ring of
 # its own and exits, mostly between two looks at the cgroup): the child's punts would be in
 # the cgroup's exact counts, so the watch fails with that reason and nothing passes from it.
 if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && PATHOLOGY_THREADS=4 PATHOLOGY_FORK_MS=150 start many-threads; then
-	cg=$CG2/uringlint-e2e-forks-$$
-	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
-	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	cg_enter forks
 	sleep 0.3
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/forks.json" 2>"$TMP/forks.err"
 	forked=$(grep -c '^forked ' "$(ls -t "$TMP"/ready.many-threads.* | grep -v '\.err$' | head -1)")
@@ -424,9 +432,7 @@ if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && PATHOLOGY_THREADS=4 PATHOLOGY_
 			"$(jq -c '.processes[0].watch | {attached_by, cgroup_not_used, error}' "$TMP/forks.json")" \
 			"$(head -3 "$TMP/forks.err")"
 	fi
-	echo "$pid" >"$CG2/cgroup.procs"
-	stop "$pid"
-	rmdir "$cg" 2>/dev/null
+	cg_leave
 fi
 
 # 10,000 threads, as a database's or a JVM's pools make: a perf buffer each would not fit
@@ -437,9 +443,7 @@ fi
 if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
 	skip "10,000 threads" "no writable cgroup v2 hierarchy"
 elif PATHOLOGY_THREADS=10000 start many-threads; then
-	cg=$CG2/uringlint-e2e-$$
-	trap 'cleanup_live; rmdir "$cg" 2>/dev/null' EXIT
-	mkdir "$cg" && echo "$pid" >"$cg/cgroup.procs"
+	cg_enter 10k
 	sleep 0.5
 	ntask=$(ls "/proc/$pid/task" | wc -l)
 	python3 "$TRUTH" start "watch$pid" "$pid" 65536 || bad "10,000 threads: ground truth starts"
