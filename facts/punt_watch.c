@@ -6,37 +6,26 @@
  * per-ring breakdown, sampled in windows when the rate is high. Without
  * eBPF and without touching ftrace's global state.
  */
-#include <ctype.h>
-#include <poll.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
 #include "exec_stop.h"
-#include "fdinfo.h"
+#include "pid_wait.h"
 #include "punt_watch.h"
 #include "sysroot.h"
 #include "task_iter.h"
 #include "tp_stream.h"
 #include "watch_cgroup.h"
+#include "watch_reads.h"
 
 #define MAX_THREADS 4096
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
 #define TICK_MS 10
 /* A sample this recent may still be being written on another CPU: next tick. */
 #define SETTLE_NS 2000000ull
@@ -60,10 +49,6 @@ static void sleep_ms(long ms)
 #define LAZY_MAX 256
 #define MIN_ON_NS 10000000ull
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-
 struct watch_run {
 	struct punt_watch *w;
 	unsigned int map[UT_NEVENTS];	/* stream event -> uring_trace event */
@@ -80,178 +65,6 @@ static void on_record(const struct tp_record *r, void *arg)
 	uring_trace_record(&run->w->ut, &t);
 }
 
-/* The files seen for the first time: their state now, before it changes. */
-static void read_new_files(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
-{
-	size_t n = w->ut.nfiles, i;
-
-	/*
-	 * A file closed before its first look (a short put of a file server):
-	 * looked at again when requests come on its fd again, opened anew.
-	 */
-	for (i = 0; i < w->nfiles; i++) {
-		struct watch_file *f = &w->files[i];
-
-		if (!f->first.err || w->ut.files[i].reqs == f->first_tried_reqs)
-			continue;
-		f->first_tried_reqs = w->ut.files[i].reqs;
-		file_state_free(&f->first);
-		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
-				&f->first);
-	}
-	if (n <= w->nfiles)
-		return;
-	if (array_grow(&w->files, &w->files_cap, n)) {
-		/* The files' states could not be kept: the watch says so, never less. */
-		if (!w->e.err)
-			fact_fail(&w->e, -ENOMEM, "out of memory keeping the watched files");
-		return;
-	}
-	for (i = w->nfiles; i < n; i++) {
-		memset(&w->files[i], 0, sizeof(w->files[i]));
-		/* Under --exec, the fd may be a child's: the process that looked it up. */
-		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
-				&w->files[i].first);
-		w->files[i].first_tried_reqs = w->ut.files[i].reqs;
-		w->files[i].last.err = -ENODATA;
-	}
-	w->nfiles = n;
-}
-
-static void read_last_files(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->nfiles; i++) {
-		struct watch_file *f = &w->files[i];
-
-		file_state_read(sr, w->ut.files[i].pid ? w->ut.files[i].pid : pid, w->ut.files[i].fd,
-				&f->last);
-		f->reused = !f->first.err && !f->last.err &&
-			    (f->first.dev != f->last.dev || f->first.ino != f->last.ino);
-	}
-}
-
-int punt_watch_fill_fds(struct punt_watch *w, const int *fds, size_t n)
-{
-	size_t i;
-
-	free(w->fills);
-	w->fills_left_out = n > WATCH_FILL_MAX ? n - WATCH_FILL_MAX : 0;
-	n -= w->fills_left_out;
-	w->fills = calloc(n ? n : 1, sizeof(*w->fills));
-	w->nfills = 0;
-	if (!w->fills)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		w->fills[i].fd = fds[i];
-	w->nfills = n;
-	return 0;
-}
-
-/* One reading of each ring's queue fill, from the fdinfo the kernel prints. */
-static void read_fills(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->nfills; i++) {
-		struct watch_fill *f = &w->fills[i];
-		struct uring_fdinfo u = { 0 };
-		size_t len;
-		char *text;
-
-		if (sysroot_read_filef(sr, 64u << 20, &text, &len, "proc/%d/fdinfo/%d", (int)pid,
-				       f->fd)) {
-			f->unread++;
-			continue;
-		}
-		if (uring_fdinfo_parse(text, &u) || !u.has_ring_state ||
-		    array_grow(&f->r, &f->cap, f->n + 1)) {
-			f->unread++;
-		} else {
-			f->sq_entries = u.sq_entries;
-			f->cq_entries = u.cq_entries;
-			f->r[f->n++] = (struct fill_reading){
-				u.sqes_pending, u.cqes_pending,
-				(int32_t)(u.cached_sq_head - u.cached_cq_tail) };
-		}
-		uring_fdinfo_free(&u);
-		free(text);
-	}
-}
-
-static int by_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-uint32_t watch_fill_max(const struct watch_fill *f, bool cq)
-{
-	uint32_t m = 0;
-	size_t i;
-
-	for (i = 0; i < f->n; i++)
-		if ((cq ? f->r[i].cq : f->r[i].sq) > m)
-			m = cq ? f->r[i].cq : f->r[i].sq;
-	return m;
-}
-
-int64_t watch_fill_inflight_max(const struct watch_fill *f)
-{
-	int64_t m = 0;
-	size_t i;
-
-	for (i = 0; i < f->n; i++) {
-		if (f->r[i].inflight < 0)
-			return -1;
-		if (f->r[i].inflight > m)
-			m = f->r[i].inflight;
-	}
-	return m;
-}
-
-uint32_t watch_fill_quantile(const struct watch_fill *f, bool cq, double q)
-{
-	size_t n = f->n, i, k;
-	uint32_t *s, r;
-
-	if (!n)
-		return 0;
-	s = malloc(n * sizeof(*s));
-	if (!s)
-		return 0;
-	for (i = 0; i < n; i++)
-		s[i] = cq ? f->r[i].cq : f->r[i].sq;
-	qsort(s, n, sizeof(*s), by_u32);
-	k = (size_t)(q * (double)n);
-	r = s[k < n ? k : n - 1];
-	free(s);
-	return r;
-}
-
-/* Page cache comes and goes (writeback, reads): the files that punt are looked at again. */
-static void read_cache_peaks(const struct sysroot *sr, pid_t pid, struct punt_watch *w)
-{
-	unsigned int looked = 0;
-	size_t i;
-
-	for (i = 0; i < w->nfiles && looked < 64; i++) {
-		struct watch_file *f = &w->files[i];
-		uint64_t cached, dirty;
-
-		if (!w->ut.files[i].punts || !f->first.regular)
-			continue;
-		looked++;
-		if (file_cache_read(sr, pid, w->ut.files[i].fd, &cached, &dirty))
-			continue;
-		f->cache_reads++;
-		f->peak_cached = cached > f->peak_cached ? cached : f->peak_cached;
-		f->peak_dirty = dirty > f->peak_dirty ? dirty : f->peak_dirty;
-	}
-}
-
 static void count_ops(struct punt_watch *w)
 {
 	char buf[24];
@@ -264,16 +77,6 @@ static void count_ops(struct punt_watch *w)
 			 uring_trace_op_name(&w->ut, (uint8_t)op, buf, sizeof(buf)));
 		w->ops[w->nops++].n = w->ut.punt_ops[op];
 	}
-}
-
-static bool gone(int pidfd, pid_t pid, int wait_ms)
-{
-	struct pollfd p = { .fd = pidfd, .events = POLLIN };
-
-	if (pidfd >= 0)
-		return poll(&p, 1, wait_ms) > 0;
-	sleep_ms(wait_ms);
-	return kill(pid, 0) && errno == ESRCH;
 }
 
 /* Threads past the first, and children, pid had when its events were opened after its exec. */
@@ -424,19 +227,6 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 	}
 }
 
-static unsigned int count_threads(const struct sysroot *sr, pid_t pid)
-{
-	unsigned int n = 0;
-	struct task_iter it;
-
-	if (task_iter_open(&it, sr, pid))
-		return 0;
-	while (task_iter_next(&it))
-		n++;
-	task_iter_close(&it);
-	return n;
-}
-
 /*
  * Watches pid for w->seconds, or with ex (a program run under the watch)
  * from before it starts until it exits, its events inherited by every
@@ -455,7 +245,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	char plain_filter[160];
 	const char *async_filter;
 	struct tp_stream s;
-	unsigned int threads;
+	int threads;
 	struct watch_cgroup cg = { .broken = 0 };
 	size_t budget;
 	int err, pidfd, cgroup_fd;
@@ -506,8 +296,10 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 * made before they were open is counted as not attached.
 	 */
 	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
-	threads = ex ? 0 : count_threads(sr, pid);
-	cgroup_fd = ex ? -1 : watch_cgroup_choose(sr, pid, budget, threads, w, &cg);
+	threads = ex ? 0 : task_count(sr, pid);
+	if (threads < 0)
+		threads = 0;
+	cgroup_fd = ex ? -1 : watch_cgroup_choose(sr, pid, budget, (unsigned int)threads, w, &cg);
 	/* FSYNC and the like counted apart: they are no fault, and exact even between windows. */
 	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
 						       sizeof(w->kernel_async_filter))
@@ -546,7 +338,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		exec_stop_release(pid);
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	pidfd = pid_wait_open(pid);
 	end = ex ? UINT64_MAX : start + (uint64_t)w->seconds * NS;
 	if (ex) {
 		/* Everything is open: the program may start (has started, after_exec). */
@@ -564,7 +356,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	for (now = start; now < end; now = tp_stream_now()) {
 		uint64_t left_ms = (end - now) / 1000000ull;
 
-		if (gone(pidfd, pid, left_ms < TICK_MS ? (int)left_ms : TICK_MS)) {
+		if (pid_wait_gone(pidfd, pid, left_ms < TICK_MS ? (int)left_ms : TICK_MS)) {
 			w->exited = true;
 			now = tp_stream_now();
 			break;
@@ -572,7 +364,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		now = tp_stream_now();
 		tp_stream_drain(&s, now - SETTLE_NS, on_record, &run);
 		stop_plain_io(&s, w, now - start);
-		read_new_files(sr, pid, w);
+		watch_read_new_files(sr, pid, w);
 		if (now >= next_refresh) {
 			tp_stream_refresh(&s);
 			next_refresh = now + REFRESH_NS;
@@ -583,8 +375,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		}
 		if (now >= next_cache) {
 			watch_cgroup_check(sr, pid, pidfd, &cg, w);
-			read_cache_peaks(sr, pid, w);
-			read_fills(sr, pid, w);
+			watch_read_cache_peaks(sr, pid, w);
+			watch_read_fills(sr, pid, w);
 			next_cache = now + CACHE_NS;
 		}
 		sample_cycle(&s, &cycle, &run);
@@ -610,14 +402,14 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	w->kernel_async_total = w->kernel_async_counted ? tp_stream_counted(&s, true) : 0;
 	/* Everything counted has been written by now: deliver the rest. */
 	tp_stream_drain(&s, UINT64_MAX, on_record, &run);
-	read_new_files(sr, pid, w);
+	watch_read_new_files(sr, pid, w);
 	uring_trace_cut(&w->ut);
 	/* Samples dropped for want of memory: the breakdowns are short, and the watch says so. */
 	if (w->ut.oom && fact_ok(&w->e))
 		fact_fail(&w->e, -ENOMEM, "out of memory keeping the watch's samples: its per-file "
 			  "and per-ring counts are incomplete");
 	if (!w->exited)
-		read_last_files(sr, pid, w);
+		watch_read_last_files(sr, pid, w);
 	w->seconds_watched = (double)(now - start) / (double)NS;
 	w->seconds_sampled = (double)cycle.sampled_ns / (double)NS;
 	if (w->seconds_sampled > w->seconds_watched)
@@ -658,9 +450,9 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	w->throttled = s.throttled;
 	if (w->by_cgroup) {
 		/* Every thread of the cgroup, by construction: those there at the start or at the end. */
-		unsigned int end_threads = w->exited ? 0 : count_threads(sr, pid);
+		int end_threads = w->exited ? 0 : task_count(sr, pid);
 
-		w->threads_watched = end_threads > threads ? end_threads : threads;
+		w->threads_watched = (unsigned int)(end_threads > threads ? end_threads : threads);
 		if (!w->exited)
 			watch_cgroup_check(sr, pid, pidfd, &cg, w);
 		watch_cgroup_verdict(&s, &cg, w);

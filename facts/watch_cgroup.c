@@ -6,12 +6,11 @@
  * only while the process is alone in its cgroup.
  */
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pid_wait.h"
 #include "tp_format.h"
 #include "watch_cgroup.h"
 
@@ -115,15 +114,6 @@ int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, 
 	return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
 }
 
-static bool exited(int pidfd, pid_t pid)
-{
-	struct pollfd p = { .fd = pidfd, .events = POLLIN };
-
-	if (pidfd >= 0)
-		return poll(&p, 1, 0) > 0;
-	return kill(pid, 0) && errno == ESRCH;
-}
-
 /*
  * The counts of a watch through a cgroup are the cgroup's: they are this
  * process's only while it is alone there. Asked every 100 ms while it
@@ -139,7 +129,7 @@ void watch_cgroup_check(const struct sysroot *sr, pid_t pid, int pidfd, struct w
 		return;
 	err = proc_cgroup_still_alone(sr, pid, &c->cg);
 	/* Gone: its cgroup is empty or reaped with it, and nothing more came in its name. */
-	if (err && !exited(pidfd, pid))
+	if (err && !pid_wait_gone(pidfd, pid, 0))
 		c->broken = err;
 }
 

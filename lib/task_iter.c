@@ -46,3 +46,17 @@ void task_iter_close(struct task_iter *it)
 		closedir(it->d);
 	it->d = NULL;
 }
+
+int task_count(const struct sysroot *sr, pid_t pid)
+{
+	struct task_iter it;
+	int n = 0, err;
+
+	err = task_iter_open(&it, sr, pid);
+	if (err)
+		return err;
+	while (task_iter_next(&it))
+		n++;
+	task_iter_close(&it);
+	return n;
+}

@@ -27,5 +27,7 @@ int task_iter_open(struct task_iter *it, const struct sysroot *sr, pid_t pid);
 /* The next PID or TID in directory order; 0 at the end (see err). */
 pid_t task_iter_next(struct task_iter *it);
 void task_iter_close(struct task_iter *it);
+/* The number of threads of pid there now, or -errno as task_iter_open. */
+int task_count(const struct sysroot *sr, pid_t pid);
 
 #endif
