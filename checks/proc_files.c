@@ -168,10 +168,36 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 			rule ? rule->why : "");
 }
 
+/*
+ * Files the watch saw io_uring requests on (not sockets' kind) that were not
+ * open under that fd when the process was read: fd-o-direct judges the
+ * files it read, file-punts these too.
+ */
+static unsigned int opened_since_read(const struct proc_facts *pf)
+{
+	const struct punt_watch *w = pf->watch;
+	unsigned int n = 0;
+	size_t i, k;
+
+	for (i = 0; proc_watched(pf) && i < w->ut.nfiles; i++) {
+		const char *path = i < w->nfiles ? w->files[i].first.path : NULL;
+
+		if (!ut_file_fault_reqs(&w->ut.files[i]))
+			continue;
+		for (k = 0; k < pf->nfiles; k++)
+			if (pf->files[k].fd == w->ut.files[i].fd &&
+			    (!path || !strcmp(path, pf->files[k].path)))
+				break;
+		n += k == pf->nfiles;
+	}
+	return n;
+}
+
 void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0, direct = 0, workers = pf->threads.iou_wrk, all = workers, unjudged;
+	unsigned int judged = 0, direct = 0, only_read = 0, workers = pf->threads.iou_wrk, all = workers;
+	unsigned int unjudged;
 	char summary[64], names[1024], subject[4200];
 	const struct punt_rule *rule;
 	struct workers_activity a;
@@ -206,8 +232,10 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			continue;
 		}
 		/* Watched: a buffered file io_uring only read, without a punt, is fine. */
-		if (uf ? !uf->writes && !ut_file_fault_punts(uf) : !proc_file_writable(f))
+		if (uf ? !uf->writes && !ut_file_fault_punts(uf) : !proc_file_writable(f)) {
+			only_read++;
 			continue;
+		}
 		judged++;
 		fi = buffered_finding(c, ctx, f, why, workers);
 		rule = punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx), PUNT_WRITE);
@@ -235,13 +263,23 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			 unjudged == 1 ? "it" : "them", names, WATCH_HINT);
 	if (judged)
 		return;
-	if (proc_watched(pf))
+	if (proc_watched(pf)) {
+		unsigned int later = opened_since_read(pf);
+		char since[160] = "";
+
+		if (later)
+			snprintf(since, sizeof(since), "; %u file%s opened since the process was read "
+				 "had io_uring requests too, judged by file-punts", later,
+				 later == 1 ? "" : "s");
 		proc_add(c, ctx, STATUS_PASS, summary,
-			 "the %u file%s io_uring made requests on in %s, or known to be its "
-			 "(registered, --data-path, the application table), %s O_DIRECT or only "
-			 "read; files without io_uring requests were not judged", direct + judged,
-			 direct + judged == 1 ? "" : "s", punt_watch_span(pf->watch).s,
-			 direct + judged == 1 ? "is" : "are");
+			 "the %u file%s open when the process was read that io_uring made requests "
+			 "on in %s, or known to be its (registered, --data-path, the application "
+			 "table), %s O_DIRECT or only read (%u O_DIRECT, %u only read, none "
+			 "punted)%s; files without io_uring requests were not judged",
+			 direct + only_read, direct + only_read == 1 ? "" : "s",
+			 punt_watch_span(pf->watch).s, direct + only_read == 1 ? "is" : "are",
+			 direct, only_read, since);
+	}
 	else if (direct)
 		proc_add(c, ctx, STATUS_PASS, summary,
 			 "the %u data file%s known to be io_uring's (registered with a ring, or "

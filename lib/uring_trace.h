@@ -315,7 +315,6 @@ static inline uint64_t ut_unresolved_punts(const struct uring_trace *ut)
 	return n;
 }
 
-/* Punts and requests on a file, less those of opcodes io_uring always punts. */
 /* A file's punts and requests that file-punts judges: not FSYNC's kind, not a socket's. */
 static inline uint64_t ut_file_fault_punts(const struct ut_file *f)
 {

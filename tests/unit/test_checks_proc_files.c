@@ -103,7 +103,18 @@ static void test_o_direct_watched(void **state)
 	expect_says("fd-o-direct", STATUS_WARN, "none of the 100 io_uring requests");
 	/* Only read, never punted: fine. */
 	watch_file5(100, 0, 0);
-	expect_says("fd-o-direct", STATUS_PASS, "O_DIRECT or only read");
+	expect_says("fd-o-direct", STATUS_PASS, "the 1 file open when the process was read that "
+		    "io_uring made requests on in");
+	expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 1 only read, none punted); files");
+	/* The fd held another file when read: the one the watch saw was opened since. */
+	{
+		char *path = files[0].path;
+
+		files[0].path = (char *)"/srv/db/other.dat";
+		expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 0 only read, none punted); 1 "
+			    "file opened since the process was read had io_uring requests too");
+		files[0].path = path;
+	}
 	/*
 	 * Registered, so the events name no file: the ring's account on its
 	 * registered files is what the watch has.
