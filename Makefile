@@ -23,8 +23,9 @@ DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-
 # Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
-# e2fsprogs makes the loop ext4 they run on.
-DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient
+# e2fsprogs makes the loop ext4 they run on; mpd reads its tracks through io_uring.
+DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient \
+	mpd
 # The test tools; chromium renders --format html's page (tests/e2e/html.sh).
 DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc time libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 chromium $(DEB_APPS)

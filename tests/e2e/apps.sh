@@ -1,6 +1,6 @@
 #!/bin/bash
-# Real io_uring applications as Debian ships them (apps_lib.sh): MariaDB and
-# qemu-nbd, healthy and broken, on a fresh ext4 (XFS punts O_DIRECT writes
+# Real io_uring applications as Debian ships them (apps_lib.sh): MariaDB,
+# qemu-nbd, Samba and MPD, healthy and broken, on a fresh ext4 (XFS punts O_DIRECT writes
 # once per timestamp tick, which would blur healthy against broken). Under
 # load each is audited with --watch while punt_truth.py records the same
 # process: a broken one must be diagnosed on the right file with the right
@@ -328,5 +328,35 @@ else
 	fi
 	samba_stop
 	apps_umount "$APPS_XFS"
+fi
+
+if ! want mpd; then
+	skip "mpd" "APPS_ONLY=$APPS_ONLY"
+elif ! apps_need mpd; then
+	skip "mpd" "$apps_why"
+else
+	# Playing: a few buffered reads a second of a track in the page cache, none punted.
+	# The requests the watch counted against the truth recorded inside it, and the
+	# track, only read, counted by fd-o-direct's pass.
+	if mpd_start && audit_around mpd-playing mpd_load 5; then
+		loaded_clean mpd-playing
+		truth=$(jq '[.files[]?.requests] | add // 0' "$TMP/mpd-playing.truth")
+		tpunts=$(jq '[.files[]?.punts] | add // 0' "$TMP/mpd-playing.truth")
+		if jq -e --argjson t "$truth" --argjson tp "$tpunts" '.processes[0].watch as $w |
+			([$w.rings[]?.requests // 0] | add) >= $t and $t > 0 and $tp == 0 and $w.punts == 0 and
+			([.findings[] | select(.id == "fd-o-direct" and .status == "pass" and
+			  (.message | test("[1-9][0-9]* only read")))] | length == 1)' \
+			"$TMP/mpd-playing.json" >/dev/null; then
+			ok "mpd playing: $(jq '[.processes[0].watch.rings[]?.requests // 0] | add' "$TMP/mpd-playing.json") requests watched, none punted (truth inside the watch: $truth requests, $tpunts punts); the track counted as only read"
+		else
+			bad "mpd playing: requests and punts against the truth, the track only read" \
+				"truth $truth requests, $tpunts punts" \
+				"$(jq -c '.processes[0].watch | {punts, rings: [.rings[]? | .requests]}' "$TMP/mpd-playing.json")" \
+				"$(jq -c '.findings[] | select(.id == "fd-o-direct") | .message' "$TMP/mpd-playing.json")"
+		fi
+		mpd_cmd pause >/dev/null
+		idle_clean mpd-paused
+	fi
+	mpd_stop
 fi
 finish

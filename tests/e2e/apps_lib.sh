@@ -114,6 +114,8 @@ apps_need() {
 			done
 			[ -z "$apps_why" ] && [ ! -e "$(/usr/sbin/smbd -b | awk '$1 == "MODULESDIR:" { print $2 }')/vfs/io_uring.so" ] &&
 				apps_why="smbd has no vfs_io_uring module (samba-vfs-modules)" ;;
+		mpd)
+			command -v mpd >/dev/null || apps_why="mpd is missing (make deps installs DEB_APPS)" ;;
 		*) apps_why="no such application '$1'" ;;
 		esac
 	fi
@@ -500,3 +502,90 @@ samba_session() {
 }
 
 samba_stop() { mariadb_stop; }
+
+# --- MPD -----------------------------------------------------------------------------------
+# A Music Player Daemon of its own: its own configuration, database and port on
+# loopback, a null output played in real time. It reads each track through
+# io_uring (READV of the file it opens when the track starts, buffered, a few
+# a second), so its ring is busy but slow, and its files are only read.
+MPD_PORT=${MPD_PORT:-44600}
+
+# mpd_cmd COMMAND...: each given to the daemon in one connection, its replies printed.
+mpd_cmd() {
+	python3 - "$MPD_PORT" "$@" <<'EOP'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+f = s.makefile("rwb")
+f.readline()
+for c in sys.argv[2:]:
+    f.write((c + "\n").encode())
+    f.flush()
+    while True:
+        line = f.readline().decode()
+        if not line or line.startswith("ACK"):
+            sys.exit(line.strip() or "mpd closed the connection")
+        if line.startswith("OK"):
+            break
+        print(line.strip())
+EOP
+}
+
+# mpd_start: three tracks of 60 s (a tone, 16-bit stereo WAV, 10 MiB each), indexed and
+# playing; the daemon in $app_pid.
+mpd_start() {
+	local d=$APPS_DIR/mpd t0
+	rm -rf "$d"
+	mkdir -p "$d/music" "$d/playlists"
+	python3 - "$d/music" <<'EOP' || return 1
+import math, struct, sys, wave
+for i in range(1, 4):
+    second = b"".join(struct.pack("<hh", v, v) for v in
+                      (int(8000 * math.sin(2 * math.pi * 220 * i * k / 44100)) for k in range(44100)))
+    with wave.open(f"{sys.argv[1]}/t{i}.wav", "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(second * 60)
+EOP
+	cat >"$d/mpd.conf" <<EOC
+music_directory "$d/music"
+playlist_directory "$d/playlists"
+db_file "$d/db"
+state_file "$d/state"
+pid_file "$d/pid"
+bind_to_address "127.0.0.1"
+port "$MPD_PORT"
+# A small buffer (the default holds some 20 s of these tracks, read in a burst at
+# the start): reads come steadily while it plays.
+audio_buffer_size "128"
+audio_output {
+	type "null"
+	name "null"
+	sync "yes"
+}
+EOC
+	t0=$(apps_now_ms)
+	apps_spawn "$d/log" mpd --no-daemon "$d/mpd.conf"
+	for _ in $(seq 200); do
+		if mpd_cmd ping >/dev/null 2>&1; then
+			app_ready_ms=$(($(apps_now_ms) - t0))
+			mpd_cmd update >/dev/null || return 1
+			for _ in $(seq 100); do
+				mpd_cmd status | grep -q '^updating_db:' || break
+				sleep 0.05
+			done
+			mpd_cmd "add t1.wav" "add t2.wav" "add t3.wav" play >/dev/null || return 1
+			mpd_cmd status | grep -q '^state: play' && return 0
+			break
+		fi
+		kill -0 "$app_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "mpd did not start playing: $(tail -n 5 "$d/log")" >&2
+	return 1
+}
+
+# mpd_load SECONDS: the playback is the load.
+mpd_load() { sleep "${1:-3}"; }
+
+mpd_stop() { mariadb_stop; }
