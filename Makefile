@@ -293,6 +293,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/watch.sh
 	@bash tests/bench/watch_many.sh
 	@bash tests/bench/threads.sh
+	@bash tests/bench/neighbour.sh
 	@bash tests/bench/ringmap.sh
 	@bash tests/bench/sockets.sh
 	@bash tests/bench/probe_net.sh
