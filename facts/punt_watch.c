@@ -228,6 +228,28 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 }
 
 /*
+ * How long the next tick may wait, in ms. While sampling is on, samples
+ * are drained and new threads attached every TICK_MS. With it off and
+ * every thread covered by construction (a cgroup's events, or inherited
+ * ones), there is nothing to drain or attach until the next cycle, second
+ * or look at the files: waking only then spares the watched host some 80
+ * wake-ups a second of a watch that samples for a few ms of each.
+ */
+static int tick_ms(const struct tp_stream *s, const struct sample_cycle *c, bool exec,
+		   uint64_t now, uint64_t next_sec, uint64_t next_cache, uint64_t end)
+{
+	uint64_t wake = now + TICK_MS * 1000000ull;
+
+	if (!s->sampling && !exec && (s->cgroup_fd >= 0 || s->inherit)) {
+		wake = c->cycle_start + CYCLE_NS;
+		wake = next_sec < wake ? next_sec : wake;
+		wake = next_cache < wake ? next_cache : wake;
+	}
+	wake = end < wake ? end : wake;
+	return wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
+}
+
+/*
  * Watches pid for w->seconds, or with ex (a program run under the watch)
  * from before it starts until it exits, its events inherited by every
  * thread and child it makes.
@@ -354,9 +376,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	w->ut.sampled_since = tp_stream_now();
 	cycle.on_since = cycle.cycle_start = start;
 	for (now = start; now < end; now = tp_stream_now()) {
-		uint64_t left_ms = (end - now) / 1000000ull;
-
-		if (pid_wait_gone(pidfd, pid, left_ms < TICK_MS ? (int)left_ms : TICK_MS)) {
+		if (pid_wait_gone(pidfd, pid, tick_ms(&s, &cycle, ex, now, next_sec, next_cache, end))) {
 			w->exited = true;
 			now = tp_stream_now();
 			break;
