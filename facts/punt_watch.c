@@ -230,17 +230,19 @@ static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct wat
 /*
  * How long the next tick may wait, in ms. While sampling is on, samples
  * are drained and new threads attached every TICK_MS. With it off and
- * every thread covered by construction (a cgroup's events, or inherited
- * ones), there is nothing to drain or attach until the next cycle, second
- * or look at the files: waking only then spares the watched host some 80
- * wake-ups a second of a watch that samples for a few ms of each.
+ * every thread covered by construction (a cgroup's events), there is
+ * nothing to drain or attach until the next cycle, second or look at the
+ * files: waking only then spares the watched host some 80 wake-ups a
+ * second of a watch that samples for a few ms of each. The wait ends at
+ * once when the process exits, through its pidfd (without one, a kernel
+ * before 5.3, up to that wait later).
  */
 static int tick_ms(const struct tp_stream *s, const struct sample_cycle *c, bool exec,
 		   uint64_t now, uint64_t next_sec, uint64_t next_cache, uint64_t end)
 {
 	uint64_t wake = now + TICK_MS * 1000000ull;
 
-	if (!s->sampling && !exec && (s->cgroup_fd >= 0 || s->inherit)) {
+	if (!s->sampling && !exec && s->cgroup_fd >= 0) {
 		wake = c->cycle_start + CYCLE_NS;
 		wake = next_sec < wake ? next_sec : wake;
 		wake = next_cache < wake ? next_cache : wake;
@@ -400,6 +402,11 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			next_cache = now + CACHE_NS;
 		}
 		sample_cycle(&s, &cycle, &run);
+		/* Files first seen in the drain that closed a window: now, not after the wait. */
+		if (!s.sampling) {
+			stop_plain_io(&s, w, now - start);
+			watch_read_new_files(sr, pid, w);
+		}
 		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
 			uint64_t punts = tp_stream_counted(&s, false);
 
