@@ -76,6 +76,7 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 	const struct probe_result *r = ctx->probe;
 	char subject[PATH_MAX], bad[512] = "";
 	unsigned int i, ran = 0, nbad = 0;
+	uint64_t punts = 0, ios = 0;
 	bool tracepoint = false;
 	struct finding *f;
 
@@ -89,6 +90,8 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 			continue;
 		ran++;
 		tracepoint |= m->punts_tracepoint;
+		punts += m->punts;
+		ios += m->ios;
 		/* More punts than the tolerance, or any new worker when only threads tell. */
 		if (m->punts_tracepoint ? punt_status(ctx, m->punts, m->ios) == STATUS_FAIL
 					: m->punts > 0) {
@@ -110,6 +113,13 @@ void check_probe_fast_path(const struct check *c, struct check_ctx *ctx)
 			       "new io-wq workers appeared (%s): at least that many punts; without the "
 			       "tracepoint (%s) their share is unknown",
 			       bad, r->punts_why);
+	} else if (punts) {
+		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
+			       "%u O_DIRECT modes ran and %llu of their %llu requests were punted to "
+			       "io-wq, in no mode more than the punt tolerance of %g%% allows "
+			       "(punt-tolerance; counted with the io_uring_queue_async_work "
+			       "tracepoint)", ran, (unsigned long long)punts, (unsigned long long)ios,
+			       100 * check_thresholds(ctx)->punt_tolerance);
 	} else {
 		f = report_add(ctx->report, &c->info, STATUS_PASS, subject,
 			       "%u O_DIRECT modes ran and no request was punted to io-wq (%s)", ran,

@@ -274,8 +274,9 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		proc_add(c, ctx, STATUS_PASS, summary,
 			 "the %u file%s open when the process was read that io_uring made requests "
 			 "on in %s, or known to be its (registered, --data-path, the application "
-			 "table), %s O_DIRECT or only read (%u O_DIRECT, %u only read, none "
-			 "punted)%s; files without io_uring requests were not judged",
+			 "table), %s O_DIRECT or only read (%u O_DIRECT, %u only read; their "
+			 "punts are file-punts')%s; files without io_uring requests were not "
+			 "judged",
 			 direct + only_read, direct + only_read == 1 ? "" : "s",
 			 punt_watch_span(pf->watch).s, direct + only_read == 1 ? "is" : "are",
 			 direct, only_read, since);

@@ -119,8 +119,9 @@ static const char *share_text(double share, char *buf, size_t n)
 
 /*
  * Whether the process's punts that may be faults (not of opcodes io_uring
- * always runs in io-wq) are within the punt tolerance of its requests, as
- * iowq-punts judges them; false when the submissions were not counted.
+ * always runs in io-wq) are not shown over the punt tolerance of its
+ * requests, as iowq-punts judges them; false when the submissions were not
+ * counted.
  */
 static bool process_under_tolerance(const struct check_ctx *ctx, const struct punt_watch *w)
 {
@@ -367,14 +368,15 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	st = punt_status(ctx, punts, reqs);
 	/*
 	 * A file's share of few requests says little: with no certain cause and
-	 * the process's own share under the tolerance (iowq-punts' info), the
-	 * file is named as iowq-punts names the whole, not failed alone.
+	 * the process's own punts not shown over the tolerance (iowq-punts'
+	 * info), the file is named as iowq-punts names the whole, not failed
+	 * alone.
 	 */
 	if (st == STATUS_FAIL && !cs.certain && process_under_tolerance(ctx, w)) {
 		st = STATUS_INFO;
-		snprintf(tol, sizeof(tol), "; the process's punts are within the punt tolerance of "
-			 "%g%% of its requests (punt-tolerance, as iowq-punts judges them) and no "
-			 "cause is certain: not off the fast path, named for its cause",
+		snprintf(tol, sizeof(tol), "; the process's punts are not shown over the punt "
+			 "tolerance of %g%% of its requests (punt-tolerance, as iowq-punts judges "
+			 "them) and no cause is certain: not off the fast path, named for its cause",
 			 100 * check_thresholds(ctx)->punt_tolerance);
 	} else {
 		punt_tolerance_text(ctx, st, punts, reqs, tol, sizeof(tol));

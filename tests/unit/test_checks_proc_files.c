@@ -105,13 +105,13 @@ static void test_o_direct_watched(void **state)
 	watch_file5(100, 0, 0);
 	expect_says("fd-o-direct", STATUS_PASS, "the 1 file open when the process was read that "
 		    "io_uring made requests on in");
-	expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 1 only read, none punted); files");
+	expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 1 only read; their punts are file-punts'); files");
 	/* The fd held another file when read: the one the watch saw was opened since. */
 	{
 		char *path = files[0].path;
 
 		files[0].path = (char *)"/srv/db/other.dat";
-		expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 0 only read, none punted); 1 "
+		expect_says("fd-o-direct", STATUS_PASS, "(0 O_DIRECT, 0 only read; their punts are file-punts'); 1 "
 			    "file opened since the process was read had io_uring requests too");
 		files[0].path = path;
 	}
@@ -259,7 +259,7 @@ static void test_file_punts(void **state)
 		watch.submit_counted = true;
 		watch.submitted = 461;
 		watch.total = 2;
-		expect_says("file-punts", STATUS_INFO, "the process's punts are within the punt tolerance");
+		expect_says("file-punts", STATUS_INFO, "the process's punts are not shown over the punt tolerance");
 		watch.total = 10;	/* 2.2% of the process's requests: off the fast path */
 		expect_says("file-punts", STATUS_FAIL, "in the page cache");
 		watch.total = 2;
