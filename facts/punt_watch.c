@@ -196,7 +196,7 @@ static void window_close(struct punt_watch *w, uint64_t t)
 
 static void sample_cycle(struct tp_stream *s, struct sample_cycle *c, struct watch_run *run)
 {
-	/* Now, not the tick's start: the drain and the file reads before took time. */
+	/* Now, not the tick's start: the drain before took time. */
 	uint64_t now = tp_stream_now();
 
 	if (s->sampling) {
@@ -385,6 +385,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		}
 		now = tp_stream_now();
 		tp_stream_drain(&s, now - SETTLE_NS, on_record, &run);
+		/* Before the files: the drain that closes a window names files too. */
+		sample_cycle(&s, &cycle, &run);
 		stop_plain_io(&s, w, now - start);
 		watch_read_new_files(sr, pid, w);
 		if (now >= next_refresh) {
@@ -400,12 +402,6 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			watch_read_cache_peaks(sr, pid, w);
 			watch_read_fills(sr, pid, w);
 			next_cache = now + CACHE_NS;
-		}
-		sample_cycle(&s, &cycle, &run);
-		/* Files first seen in the drain that closed a window: now, not after the wait. */
-		if (!s.sampling) {
-			stop_plain_io(&s, w, now - start);
-			watch_read_new_files(sr, pid, w);
 		}
 		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
 			uint64_t punts = tp_stream_counted(&s, false);
