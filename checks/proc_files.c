@@ -177,18 +177,15 @@ static unsigned int opened_since_read(const struct proc_facts *pf)
 {
 	const struct punt_watch *w = pf->watch;
 	unsigned int n = 0;
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; proc_watched(pf) && i < w->ut.nfiles; i++) {
-		const char *path = i < w->nfiles ? w->files[i].first.path : NULL;
+	for (i = 0; proc_watched(pf) && i < w->ut.nfiles; i++)
+		n += ut_file_fault_reqs(&w->ut.files[i]) > 0;
+	/* Less those the files read are: matched by proc_watched_file's rule (fd and path). */
+	for (i = 0; i < pf->nfiles && n; i++) {
+		const struct ut_file *uf = proc_watched_file(pf, &pf->files[i], NULL);
 
-		if (!ut_file_fault_reqs(&w->ut.files[i]))
-			continue;
-		for (k = 0; k < pf->nfiles; k++)
-			if (pf->files[k].fd == w->ut.files[i].fd &&
-			    (!path || !strcmp(path, pf->files[k].path)))
-				break;
-		n += k == pf->nfiles;
+		n -= uf && ut_file_fault_reqs(uf) > 0;
 	}
 	return n;
 }
