@@ -63,18 +63,34 @@ def main():
         raw = json.load(open(raw_path))
         truth = punt_truth.account(raw["lines"], raw["pid"], raw["paths"], watch["windows"])
         frac = 1.0
-    blamed = {}
+    # One path opened again under another fd (a file server's put after put) is one file
+    # on both sides: its findings, and the truth's fds, are summed by path.
+    blamed, by_fd = {}, {}
     for f in audit["findings"]:
         # The warning about punts tied to no file names no path: not a blamed file.
         if f["id"] == "file-punts" and f["status"] in ("fail", "warn") and \
                 f["evidence"].get("path"):
             ev = f["evidence"]
-            blamed[ev["path"]] = ev
+            if ev.get("fd") is not None:
+                by_fd[ev["fd"]] = ev["path"]
+            if ev["path"] in blamed:
+                b = blamed[ev["path"]]
+                b = dict(b, requests=b["requests"] + ev["requests"],
+                         punts=b["punts"] + ev["punts"], causes=b["causes"] + ev["causes"])
+                blamed[ev["path"]] = b
+            else:
+                blamed[ev["path"]] = ev
     # A file closed before the truth stopped has no path in it (it reads /proc/PID/fd at the
     # end): its fd, from the events, names it, as the fd the audit blamed with its path.
-    by_fd = {ev.get("fd"): p for p, ev in blamed.items() if ev.get("fd") is not None}
-    truth_files = {(f["path"] or by_fd.get(int(fd), "fd %s (closed)" % fd)): f
-                   for fd, f in truth["files"].items() if f["punts"] > 0}
+    truth_files = {}
+    for fd, f in truth["files"].items():
+        if f["punts"] <= 0:
+            continue
+        path = f["path"] or by_fd.get(int(fd), "fd %s (closed)" % fd)
+        if path in truth_files:
+            t = truth_files[path]
+            f = dict(t, requests=t["requests"] + f["requests"], punts=t["punts"] + f["punts"])
+        truth_files[path] = f
     if not truth_files:
         print("the ground truth saw no punts: nothing was diagnosed or compared")
         return 1
