@@ -22,6 +22,7 @@
 #include "fiemap.h"
 #include "file_state.h"
 #include "file_types.h"
+#include "pid_wait.h"
 #include "proc_facts.h"
 #include "proc_mounts.h"
 #include "proc_scan.h"
@@ -535,6 +536,8 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 
 	memset(pf, 0, sizeof(*pf));
 	pf->pid = pid;
+	pf->pidfd = sr->live ? pid_wait_open(pid) : -1;
+	pf->pinned = pf->pidfd >= 0;
 	if (collect_stat(sr, pf))
 		return;
 	fact_read_parsedf(sr, &pf->status.e, parse_status, &pf->status.st, "proc/%d/status", (int)pid);
@@ -561,6 +564,9 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	collect_file_details(sr, how, pf);
 	proc_devices_collect(sr, pf);
 	proc_threads_collect(sr, pid, &pf->threads);
+	/* Gone while read: some of it may be from whatever took its pid since. */
+	if (pf->pinned && pid_wait_gone(pf->pidfd, pid, 0))
+		pf->incomplete = true;
 }
 
 void proc_facts_window_begin(const struct sysroot *sr, struct proc_facts *pf)
@@ -651,6 +657,8 @@ void proc_facts_free(struct proc_facts *pf)
 {
 	size_t i;
 
+	if (pf->pinned)
+		close(pf->pidfd);
 	strpool_free(&pf->paths);
 	free(pf->files);
 	for (i = 0; i < pf->nrings; i++)

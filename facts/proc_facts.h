@@ -78,6 +78,13 @@ struct proc_device {
 /* Everything audit judges about one process. */
 struct proc_facts {
 	pid_t pid;
+	/*
+	 * The process pinned from its first read to its last (live, where
+	 * pidfd_open works): a pid is the process's only while it lives, and
+	 * the watch follows no other process that takes it.
+	 */
+	bool pinned;
+	int pidfd;
 	struct fact_err e;		/* -ESRCH: no such process; -EACCES: not ours */
 	bool incomplete;		/* it exited while we read it */
 	bool unread;			/* it exited before any of it was read (audit --exec) */

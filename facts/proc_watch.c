@@ -32,6 +32,8 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	free(fds);
 	pf->watch->keep_spans = keep_spans;
 	pf->watch->ring_budget = budget;
+	pf->watch->pinned = pf->pinned;
+	pf->watch->pidfd = pf->pidfd;
 	/* The namespace's listen counters around the watch, for a delta that is now. */
 	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
 	if (listens)

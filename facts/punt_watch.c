@@ -251,6 +251,13 @@ static int tick_ms(const struct tp_stream *s, const struct sample_cycle *c, bool
 	return wake > now ? (int)((wake - now + 999999) / 1000000) : 0;
 }
 
+/* The watch's own pidfd closed; the caller's pin is the caller's. */
+static void close_unpinned(const struct punt_watch *w, int pidfd)
+{
+	if (!w->pinned && pidfd >= 0)
+		close(pidfd);
+}
+
 /*
  * Watches pid for w->seconds, or with ex (a program run under the watch)
  * from before it starts until it exits, its events inherited by every
@@ -319,6 +326,11 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 	 * inherited from there on see all it becomes. Any thread or child it
 	 * made before they were open is counted as not attached.
 	 */
+	/*
+	 * The process pinned before anything of it is read here: its cgroup,
+	 * its threads. A pid is its own only while it lives; see below.
+	 */
+	pidfd = w->pinned ? w->pidfd : pid_wait_open(pid);
 	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
 	threads = ex ? 0 : task_count(sr, pid);
 	if (threads < 0)
@@ -334,7 +346,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		err = tp_stream_open_inherit(&s, sr, pid, fmts, n, budget, (int)punt_k, async_filter);
 	else
 		err = watch_cgroup_open(&s, sr, pid, cgroup_fd, fmts, n, budget, (int)punt_k,
-					async_filter, w);
+					async_filter, w, &cg);
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(pid);
@@ -342,7 +354,22 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			 "perf_event_open on the tracepoints failed: %s", strerror(-err));
 		tp_stream_close(&s);
 		uring_trace_free(&w->ut);
+		close_unpinned(w, pidfd);
 		return false;
+	}
+	tp_stream_pin(&s, pidfd);
+	/*
+	 * Gone by now (a program under --exec is not: it waits for these
+	 * events): what was attached may be another process's that took its
+	 * pid, so nothing of it counts.
+	 */
+	if (!ex && pidfd >= 0 && pid_wait_gone(pidfd, pid, 0)) {
+		fact_fail(&w->e, -ESRCH, "the process exited as the watch began: nothing of it "
+			  "was watched");
+		w->exited = true;
+		tp_stream_close(&s);
+		close_unpinned(w, pidfd);
+		return true;
 	}
 	w->tracepoint = true;
 	/*
@@ -362,7 +389,6 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		exec_stop_release(pid);
 	w->submit_counted = submit_k < UT_NEVENTS;
 	w->ring_bytes = s.data_bytes;
-	pidfd = pid_wait_open(pid);
 	end = ex ? UINT64_MAX : start + (uint64_t)w->seconds * NS;
 	if (ex) {
 		/* Everything is open: the program may start (has started, after_exec). */
@@ -485,8 +511,7 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 		w->threads_unattached = s.unattached;
 	}
 	count_ops(w);
-	if (pidfd >= 0)
-		close(pidfd);
+	close_unpinned(w, pidfd);
 	tp_stream_close(&s);
 	return true;
 }
@@ -503,6 +528,7 @@ static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch
 	for (s = 0; s <= w->seconds; s++) {
 		for (tick = 0; tick < (s ? 10u : 1u); tick++) {
 			struct task_iter it;
+			uint64_t was = w->total;
 			pid_t tid;
 
 			if (s || tick)
@@ -532,6 +558,12 @@ static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch
 					w->total++;
 			}
 			task_iter_close(&it);
+			/* Gone: that list may be of whatever took its pid; not counted. */
+			if (w->pinned && pid_wait_gone(w->pidfd, pid, 0)) {
+				w->total = was;
+				w->exited = true;
+				goto out;
+			}
 		}
 		if (s) {
 			w->per_second[s - 1] = w->total - before;
@@ -554,12 +586,15 @@ void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
 	struct watch_fill *fills = w->fills;
 	size_t nfills = w->nfills, left_out = w->fills_left_out;
 	size_t budget = w->ring_budget;
-	bool keep = w->keep_spans;
+	bool keep = w->keep_spans, pinned = w->pinned;
+	int pidfd = w->pidfd;
 
-	/* All but what the caller set: the rings whose fill to read, spans, the budget. */
+	/* All but what the caller set: the rings whose fill to read, spans, the budget, the pin. */
 	memset(w, 0, sizeof(*w));
 	w->keep_spans = keep;
 	w->ring_budget = budget;
+	w->pinned = pinned;
+	w->pidfd = pidfd;
 	w->fills = fills;
 	w->nfills = nfills;
 	w->fills_left_out = left_out;

@@ -127,6 +127,12 @@ struct punt_watch {
 	 * 0 for PUNT_WATCH_BUDGET (less when other processes are watched beside).
 	 */
 	size_t ring_budget;
+	/*
+	 * Set before the watch: the process's pidfd since its first read
+	 * (proc_facts), the caller's; without it the watch opens its own.
+	 */
+	bool pinned;
+	int pidfd;
 };
 
 /* Sample buffers for all the threads of one watch; see tp_stream_open. */

@@ -89,28 +89,86 @@ static int count_forks(struct tp_stream *s)
 	return err ? err : tp_stream_side(s, WATCH_SIDE_FORKS, &fmt, forks_filter);
 }
 
+/*
+ * The kernel's initial PID namespace (PROC_PID_INIT_INO, include/linux/
+ * proc_ns.h): cgroup_attach_task's pid field is the task's pid there.
+ */
+#define PID_NS_INIT "pid:[4026531836]"
+
+/*
+ * A process can leave its cgroup and come back between two looks at it
+ * (every 100 ms): a user who owns a delegated subtree moved a process to
+ * a sibling, punted 256 writes there and moved it back, all in a few ms,
+ * and a watch through the cgroup saw none of them. Every move of a
+ * process is one cgroup:cgroup_attach_task, fired by whoever writes
+ * cgroup.procs (the process itself or another), with pid the group
+ * leader's, i.e. the process's (kernel/cgroup/cgroup.c,
+ * cgroup_attach_task: TRACE_CGROUP_PATH(attach_task, dst_cgrp, leader,
+ * threadgroup)). So it is counted on every CPU for every task, filtered
+ * on that pid. One thread alone cannot move out of a domain cgroup
+ * (cgroup.threads needs both ends in one threaded subtree, and the
+ * watched cgroup is not threaded: watch_cgroup_choose). From another PID
+ * namespace the field's pid is not ours to match: no cgroup then.
+ */
+static int count_moves(pid_t pid, struct watch_cgroup *c)
+{
+	struct tp_format fmt;
+	char why[128], filter[32], ns[64];
+	ssize_t len = readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1);
+	int err;
+
+	if (len < 0)
+		return -errno;
+	ns[len] = '\0';
+	if (strcmp(ns, PID_NS_INIT))
+		return -EXDEV;
+	err = tp_format_load("cgroup/cgroup_attach_task", &fmt, why, sizeof(why));
+	if (err)
+		return err;
+	snprintf(filter, sizeof(filter), "pid == %d", (int)pid);
+	err = tp_counter_open_host(&c->moves, &fmt, filter);
+	c->moves_on = !err;
+	return err;
+}
+
 int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
 		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
-		      const char *counted_filter, struct punt_watch *w)
+		      const char *counted_filter, struct punt_watch *w, struct watch_cgroup *c)
 {
 	const char *what = "events";
 	int err;
 
 	if (fd < 0)
 		return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
+	/* Moves counted first: from then on none goes unseen, and the look below covers before. */
+	err = count_moves(pid, c);
+	if (err) {
+		close(fd);
+		snprintf(w->cgroup_why, sizeof(w->cgroup_why), "%s%s",
+			 err == -EXDEV ? "its moves between cgroups cannot be counted from a PID "
+			 "namespace of its own" : "perf refused a count of its moves between cgroups: ",
+			 err == -EXDEV ? "" : strerror(-err));
+		goto threads;
+	}
 	err = tp_stream_open_cgroup(s, sr, pid, fd, fmts, nev, budget, counted, counted_filter);
 	if (!err) {
 		err = count_forks(s);
 		what = "a count of the processes started";
-		if (!err)
-			return 0;
 	}
+	if (!err) {
+		/* Left between the choice and the counter's start: seen here, or never. */
+		watch_cgroup_check(sr, pid, -1, c, w);
+		return 0;
+	}
+	tp_counter_close(&c->moves);
+	c->moves_on = false;
 	/* perf refused the cgroup (perf_event bound to cgroup v1, a CPU offline): thread by thread. */
 	tp_stream_close(s);
-	w->by_cgroup = false;
-	w->cgroup[0] = '\0';
 	snprintf(w->cgroup_why, sizeof(w->cgroup_why), "perf refused %s on its cgroup: %s", what,
 		 strerror(-err));
+threads:
+	w->by_cgroup = false;
+	w->cgroup[0] = '\0';
 	return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
 }
 
@@ -133,18 +191,27 @@ void watch_cgroup_check(const struct sysroot *sr, pid_t pid, int pidfd, struct w
 		c->broken = err;
 }
 
-void watch_cgroup_verdict(const struct tp_stream *s, const struct watch_cgroup *c,
+void watch_cgroup_verdict(const struct tp_stream *s, struct watch_cgroup *c,
 			  struct punt_watch *w)
 {
-	uint64_t forks = 0;
+	uint64_t forks = 0, moves = 0;
 	bool counted;
 
+	if (c->moves_on) {
+		moves = tp_counter_read(&c->moves);
+		tp_counter_close(&c->moves);
+		c->moves_on = false;
+	}
 	if (!w->by_cgroup || !fact_ok(&w->e))
 		return;
 	counted = tp_stream_side_count(s, WATCH_SIDE_FORKS, &forks);
-	if (!c->broken && !s->foreign && counted && !forks)
+	if (!c->broken && !s->foreign && counted && !forks && !moves)
 		return;
-	if (!counted)
+	if (moves)
+		fact_fail(&w->e, -ESRCH, "the process was moved between cgroups %llu time%s during "
+			  "the watch: its events while out of cgroup %s were not seen",
+			  (unsigned long long)moves, moves == 1 ? "" : "s", w->cgroup);
+	else if (!counted)
 		fact_fail(&w->e, -ENODATA, "the processes started in cgroup %s during the watch could "
 			  "not be counted: whether its counts are the process's alone is not known",
 			  w->cgroup);

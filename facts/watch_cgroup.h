@@ -2,11 +2,13 @@
 #ifndef URINGLINT_WATCH_CGROUP_H
 #define URINGLINT_WATCH_CGROUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "proc_cgroup.h"
 #include "punt_watch.h"
+#include "tp_counter.h"
 #include "tp_stream.h"
 
 /* The watch's side counters (tp_stream_side). */
@@ -23,6 +25,8 @@ enum watch_side {
 struct watch_cgroup {
 	struct proc_cgroup cg;
 	int broken;		/* the first "not alone any more" (-errno), or 0 */
+	struct tp_counter moves;	/* the process's moves between cgroups, host-wide */
+	bool moves_on;
 };
 
 /*
@@ -37,14 +41,14 @@ int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsi
 
 /*
  * Opens s on pid: through the cgroup fd chosen (the stream owns it), with
- * a counter of the processes started in the cgroup during the watch, or
- * thread by thread when fd is -1 or perf refuses either (then
- * w->by_cgroup is cleared and w->cgroup_why says so). 0 or the -errno of
- * tp_stream_open.
+ * a counter of the processes started in the cgroup during the watch and
+ * one of the process's moves from cgroup to cgroup (in c), or thread by
+ * thread when fd is -1 or perf refuses any of them (then w->by_cgroup is
+ * cleared and w->cgroup_why says so). 0 or the -errno of tp_stream_open.
  */
 int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
 		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
-		      const char *counted_filter, struct punt_watch *w);
+		      const char *counted_filter, struct punt_watch *w, struct watch_cgroup *c);
 
 /*
  * Whether the process is still alone in the cgroup watched (nothing to do
@@ -54,8 +58,12 @@ int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, 
 void watch_cgroup_check(const struct sysroot *sr, pid_t pid, int pidfd, struct watch_cgroup *c,
 			const struct punt_watch *w);
 
-/* At the end: a watch whose counts are not the process's alone fails, with the reason. */
-void watch_cgroup_verdict(const struct tp_stream *s, const struct watch_cgroup *c,
+/*
+ * At the end: a watch whose counts are not the process's alone, or not
+ * all of its own (it moved out of the cgroup and back), fails, with the
+ * reason. Closes what watch_cgroup_open opened in c.
+ */
+void watch_cgroup_verdict(const struct tp_stream *s, struct watch_cgroup *c,
 			  struct punt_watch *w);
 
 #endif

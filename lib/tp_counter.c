@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,48 @@ int tp_counter_open(struct tp_counter *c, const struct tp_format *fmt, pid_t pid
 	return attach_new(c);
 }
 
+int tp_counter_open_host(struct tp_counter *c, const struct tp_format *fmt, const char *filter)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(attr),
+		.config = (uint64_t)fmt->id,
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu, fd;
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->fmt = *fmt;
+	c->pid = -1;
+	for (cpu = 0; cpu < ncpu && !err; cpu++) {
+		fd = syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			err = errno == ENODEV ? 0 : -errno;
+			continue;
+		}
+		if (filter && ioctl((int)fd, PERF_EVENT_IOC_SET_FILTER, filter))
+			err = -errno;
+		else
+			err = array_grow(&c->threads, &c->cap, c->n + 1) ? -ENOMEM : 0;
+		if (err) {
+			close((int)fd);
+			continue;
+		}
+		c->threads[c->n].tid = -1;
+		c->threads[c->n++].fd = (int)fd;
+	}
+	if (!err && !c->n)
+		err = -ENODEV;
+	if (err)
+		tp_counter_close(c);
+	return err;
+}
+
 void tp_counter_refresh(struct tp_counter *c)
 {
-	attach_new(c);
+	/* A host-wide counter covers every task already. */
+	if (c->pid > 0)
+		attach_new(c);
 }
 
 uint64_t tp_counter_read(const struct tp_counter *c)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "pid_wait.h"
 #include "task_iter.h"
 #include "tp_stream.h"
 
@@ -265,9 +266,29 @@ static void remember(struct tp_stream *s, size_t at, pid_t tid)
 	s->nknown++;
 }
 
+/* Every event, counter and buffer of one thread (or CPU) closed. */
+static void thread_close(struct tp_stream *s, struct tp_stream_thread *t)
+{
+	unsigned int k;
+
+	if (t->ring && t->ring != MAP_FAILED)
+		munmap(t->ring, t->ring_len);
+	for (k = 0; k < s->nev; k++)
+		if (t->fds[k] >= 0)
+			close(t->fds[k]);
+	if (t->count_fd >= 0)
+		close(t->count_fd);
+	if (t->filtered_fd >= 0)
+		close(t->filtered_fd);
+	for (k = 0; k < TPS_MAX_SIDES; k++)
+		if (t->side_fd[k] >= 0)
+			close(t->side_fd[k]);
+}
+
 static int attach_new(struct tp_stream *s, bool late)
 {
 	struct task_iter it;
+	unsigned int n0 = s->n;
 	int err;
 	pid_t tid;
 
@@ -293,6 +314,21 @@ static int attach_new(struct tp_stream *s, bool late)
 			remember(s, at, tid);
 	}
 	task_iter_close(&it);
+	/*
+	 * The process pinned gone now: the threads just listed may be another
+	 * process's that took its pid (a pid is only the process's while it
+	 * lives). Those attached in this pass are let go, counts and all;
+	 * while it lives, its pid is no one else's and the list was its own.
+	 */
+	if (late && s->pidfd >= 0 && s->n > n0 && pid_wait_gone(s->pidfd, s->pid, 0)) {
+		while (s->n > n0) {
+			struct tp_stream_thread *t = &s->t[--s->n];
+
+			s->late -= t->late;
+			thread_close(s, t);
+		}
+		return -ESRCH;
+	}
 	return s->n ? 0 : (err ? err : -ESRCH);
 }
 
@@ -313,6 +349,7 @@ static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
 	int threads;
 
 	memset(s, 0, sizeof(*s));
+	s->pidfd = -1;
 	s->sr = sr;
 	s->inherit = inherit;
 	s->cgroup_fd = cgroup_fd;
@@ -382,6 +419,11 @@ int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t p
 {
 	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false,
 			   cgroup_fd);
+}
+
+void tp_stream_pin(struct tp_stream *s, int pidfd)
+{
+	s->pidfd = pidfd;
 }
 
 void tp_stream_lazy(struct tp_stream *s, unsigned int mask)
@@ -570,22 +612,10 @@ void tp_stream_counts(const struct tp_stream *s, uint64_t *counts)
 
 void tp_stream_close(struct tp_stream *s)
 {
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; i < s->n; i++) {
-		if (s->t[i].ring && s->t[i].ring != MAP_FAILED)
-			munmap(s->t[i].ring, s->t[i].ring_len);
-		for (k = 0; k < s->nev; k++)
-			if (s->t[i].fds[k] >= 0)
-				close(s->t[i].fds[k]);
-		if (s->t[i].count_fd >= 0)
-			close(s->t[i].count_fd);
-		if (s->t[i].filtered_fd >= 0)
-			close(s->t[i].filtered_fd);
-		for (k = 0; k < TPS_MAX_SIDES; k++)
-			if (s->t[i].side_fd[k] >= 0)
-				close(s->t[i].side_fd[k]);
-	}
+	for (i = 0; i < s->n; i++)
+		thread_close(s, &s->t[i]);
 	if (s->cgroup_fd >= 0)
 		close(s->cgroup_fd);
 	free(s->t);
@@ -594,4 +624,5 @@ void tp_stream_close(struct tp_stream *s)
 	free(s->recs);
 	memset(s, 0, sizeof(*s));
 	s->cgroup_fd = -1;
+	s->pidfd = -1;
 }

@@ -81,6 +81,7 @@ struct tp_stream {
 	 * CPU: every thread, those started later too, by construction.
 	 */
 	int cgroup_fd;
+	int pidfd;			/* the process pinned (tp_stream_pin), not owned; -1 none */
 	uint64_t foreign;		/* samples of another process in that cgroup, dropped */
 	size_t data_bytes;		/* ring size per thread, a power of two */
 	struct tp_stream_thread *t;
@@ -147,6 +148,13 @@ int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t p
  * exact over the time sampling was on. Not for an inherited stream, whose
  * events reopened would miss the threads and children already made.
  */
+/*
+ * Pins the stream's process by its pidfd (the caller keeps it): threads
+ * found by tp_stream_refresh are kept only when the process still lives
+ * after they were attached, so a pid taken over by another process is
+ * never followed.
+ */
+void tp_stream_pin(struct tp_stream *s, int pidfd);
 void tp_stream_lazy(struct tp_stream *s, unsigned int mask);
 /*
  * Whether a thread watched one by one has exited, from its events (the

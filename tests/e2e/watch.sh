@@ -435,6 +435,44 @@ if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && PATHOLOGY_THREADS=4 PATHOLOGY_
 	cg_leave
 fi
 
+# A user who owns a delegated cgroup subtree (every login user under user@UID.service does)
+# runs a process alone in one of its cgroups, so the watch goes through that cgroup; every
+# 500 ms the process moves itself to a sibling, punts 256 IOSQE_ASYNC writes there and moves
+# back, all within a few ms, between two looks at the cgroup. The ground truth (a tracefs
+# instance of its own, whatever the cgroup) sees the punts; the watch must fail, saying the
+# process moved, and nothing may pass from it. Twice: a look can fall on a hop by chance.
+if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
+	skip "a process slipping out of its cgroup" "no writable cgroup v2 hierarchy"
+else
+	hopcg=$CG2/uringlint-e2e-hop-$$
+	mkdir -p "$hopcg/home" "$hopcg/away" "$TMP/hop" && chown -R 65534:65534 "$hopcg" &&
+		chmod 0755 "$TMP" && chmod 0777 "$TMP/hop"
+	printf '#!/bin/sh\necho $$ >"$PATHOLOGY_HOP_HOME/cgroup.procs" &&\n\texec setpriv --reuid=65534 --regid=65534 --clear-groups %s "$@"\n' \
+		"$PWD/$PATHO" >"$TMP/hop-as-nobody" && chmod 0755 "$TMP/hop-as-nobody"
+	if PATHO=$TMP/hop-as-nobody PATHOLOGY_HOP_HOME=$hopcg/home PATHOLOGY_HOP_AWAY=$hopcg/away \
+		start hop "$TMP/hop"; then
+		for round in 1 2; do
+			python3 "$TRUTH" start "hop$pid" "$pid" 16384 || bad "cgroup hopper: ground truth starts"
+			"$BIN" audit "$pid" --watch 3 --format json --fail-on never >"$TMP/hop.json" 2>"$TMP/hop.err"
+			python3 "$TRUTH" stop "hop$pid" "$pid" >"$TMP/hop.truth"
+			truth=$(jq '.total.punts' "$TMP/hop.truth")
+			if [ "${truth:-0}" -ge 256 ] &&
+				jq -e '.processes[0].watch | .attached_by == "cgroup" and
+					(.error // "" | test("moved between cgroups [0-9]+ times during the watch"))' \
+					"$TMP/hop.json" >/dev/null && no_punt_pass "$TMP/hop.json"; then
+				ok "a process hopping out of its cgroup and back (round $round, $truth punts in the truth): the watch fails saying so, no pass"
+			else
+				bad "a process hopping out of its cgroup and back (round $round): the watch fails, no pass" \
+					"truth: $truth punts" \
+					"$(jq -c '.processes[0].watch | {attached_by, cgroup, error}' "$TMP/hop.json")" \
+					"$(jq -c '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | [.status, .message[0:120]]]' "$TMP/hop.json")"
+			fi
+		done
+		stop "$pid"
+	fi
+	rmdir "$hopcg/home" "$hopcg/away" "$hopcg" 2>/dev/null
+fi
+
 # 10,000 threads, as a database's or a JVM's pools make: a perf buffer each would not fit
 # the watch's 64 MiB, nor their events the open-file limit. Alone in a cgroup the process is
 # watched through it, one buffer per CPU, every thread by construction, with no flags; its

@@ -15,6 +15,11 @@
  *                   every 100 ms
  *   extending       O_DIRECT sequential writes at the end of the file (not O_APPEND)
  *   async           O_DIRECT overwrites of a written file, each with IOSQE_ASYNC
+ *   hop             O_DIRECT overwrites of a written file, none punted, in the cgroup
+ *                   PATHOLOGY_HOP_HOME; every 500 ms it moves itself to the cgroup
+ *                   PATHOLOGY_HOP_AWAY, submits 256 writes with IOSQE_ASYNC there and
+ *                   moves back ("hopped N" on stdout after each): a process that
+ *                   slips out of the cgroup a watch goes through
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +121,38 @@ static void write_log(struct load *l)
 		die("write", errno);
 }
 
+/* Writes this process's pid into a cgroup's cgroup.procs: the whole process moves there. */
+static void cg_move(const char *cg)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+		die(path, errno);
+}
+
+/* Out of the home cgroup, 16 batches punted, and back; every fifth call (500 ms). */
+static void hop(struct load *l)
+{
+	static unsigned long calls, hops;
+
+	if (++calls % 5)
+		return;
+	cg_move(getenv("PATHOLOGY_HOP_AWAY"));
+	l->sqe_flags = IOSQE_ASYNC;
+	for (int i = 0; i < 16; i++) {
+		unsigned seed = (unsigned)i;
+
+		submit_batch(l, &seed);
+	}
+	l->sqe_flags = 0;
+	cg_move(getenv("PATHOLOGY_HOP_HOME"));
+	printf("hopped %lu\n", ++hops);
+	fflush(stdout);
+}
+
 static int side_file(const char *dir, const char *name, int flags)
 {
 	char path[4096];
@@ -160,6 +197,11 @@ int punt_cause_mode(const char *mode, const char *dir)
 		l.fd = data_file(dir, "extending.dat", 0, O_DIRECT, 0);
 		l.pattern = APPENDING;
 		l.truncate_at = 64 * MIB;
+	} else if (!strcmp(mode, "hop")) {
+		if (!getenv("PATHOLOGY_HOP_HOME") || !getenv("PATHOLOGY_HOP_AWAY"))
+			die("hop: PATHOLOGY_HOP_HOME and PATHOLOGY_HOP_AWAY", EINVAL);
+		l.fd = data_file(dir, "hop.dat", l.span, O_DIRECT, 1);
+		l.side = hop;
 	} else if (!strcmp(mode, "async")) {
 		l.fd = data_file(dir, "async.dat", l.span, O_DIRECT, 1);
 		l.sqe_flags = IOSQE_ASYNC;
