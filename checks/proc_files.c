@@ -258,6 +258,13 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			 "%u writable buffered file%s not judged, because io_uring may or may not "
 			 "write %s: %s; %s", unjudged, unjudged == 1 ? "" : "s",
 			 unjudged == 1 ? "it" : "them", names, WATCH_HINT);
+	/* A file whose flags could not be read is neither passed nor blamed. */
+	if (pf->fdinfo_unread)
+		proc_add(c, ctx, STATUS_SKIP, summary,
+			 "%u open file%s not judged: %s fdinfo could not be read or parsed, so "
+			 "whether %s opened with O_DIRECT is not known", pf->fdinfo_unread,
+			 pf->fdinfo_unread == 1 ? "" : "s", pf->fdinfo_unread == 1 ? "its" : "their",
+			 pf->fdinfo_unread == 1 ? "it was" : "they were");
 	if (judged)
 		return;
 	if (proc_watched(pf)) {
@@ -283,7 +290,7 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			 "the %u data file%s known to be io_uring's (registered with a ring, or "
 			 "--data-path) %s opened with O_DIRECT", direct, direct == 1 ? "" : "s",
 			 direct == 1 ? "is" : "are");
-	else if (!unjudged)
+	else if (!unjudged && !pf->fdinfo_unread)
 		proc_add(c, ctx, STATUS_PASS, summary,
 			 "no writable buffered file on a disk is open (%zu files looked at)", pf->nfiles);
 }

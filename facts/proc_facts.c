@@ -276,8 +276,11 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		} else if (!err) {
 			err = fdinfo_parse_generic(small, &f->gen);
 		}
-		if (err)
-			continue;	/* closed meanwhile, or not an fdinfo */
+		/* Closed meanwhile: gone, nothing to judge. Anything else is a file not seen. */
+		if (err) {
+			pf->fdinfo_unread += err != -ENOENT && err != -ESRCH;
+			continue;
+		}
 		f->path = strpool_dup(&pf->paths, target);
 		if (!f->path)
 			break;

@@ -104,6 +104,11 @@ struct proc_facts {
 	struct fact_err fds_e;
 	struct proc_file *files;
 	size_t nfiles;
+	/*
+	 * Files (regular and the like) whose fdinfo could not be read or
+	 * parsed while their fd stayed open: not in files, their flags unknown.
+	 */
+	unsigned int fdinfo_unread;
 	struct strpool paths;		/* the files' paths */
 	struct proc_ring *rings;
 	size_t nrings;

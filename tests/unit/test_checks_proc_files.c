@@ -44,6 +44,10 @@ static void test_o_direct(void **state)
 	expect_says("fd-o-direct", STATUS_SKIP, "run audit --watch");
 	files[0].gen.flags = O_RDONLY;
 	expect_says("fd-o-direct", STATUS_PASS, "no writable buffered file");
+	/* A file whose fdinfo could not be read: not a pass over it. */
+	pf.fdinfo_unread = 1;
+	expect_says("fd-o-direct", STATUS_SKIP, "1 open file not judged: its fdinfo could not");
+	pf.fdinfo_unread = 0;
 }
 
 /* A message longer than any buffer a check once formatted into is whole, its end kept. */
