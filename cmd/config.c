@@ -172,18 +172,19 @@ int config_read(FILE *f, const char *name, struct config *cfg)
 
 int config_load(const char *path, struct config *cfg)
 {
+	struct path_refusal refusal;
 	FILE *f;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	plan_defaults(&cfg->plan);
 	thresholds_defaults(&cfg->th);
-	f = input_file_fopen(path ? path : CONFIG_DEFAULT_PATH);
+	f = input_file_fopen(path ? path : CONFIG_DEFAULT_PATH, &refusal);
 	if (!f) {
 		if (!path && errno == ENOENT)
 			return 0;	/* no policy file is the usual case */
 		error_msg("cannot read '%s': %s", path ? path : CONFIG_DEFAULT_PATH,
-			  input_file_strerror(-errno));
+			  input_file_strerror(-errno, &refusal));
 		return EXIT_USAGE;
 	}
 	ret = config_read(f, path ? path : CONFIG_DEFAULT_PATH, cfg);

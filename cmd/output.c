@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "path_walk.h"
 
 struct out_file {
 	int dirfd;		/* the directory -o names, opened once */
@@ -37,10 +38,16 @@ struct out_file {
 	int fd;			/* what the report is written to */
 	bool in_place;		/* fd is the old file itself */
 	char tmp[NAME_MAX + 1];	/* the name the O_EXCL fallback created, "" if none */
+	struct path_refusal refusal;	/* a link on the way to the directory not followed */
 };
 
-/* Opens -o's directory: everything but the last component, as given. */
-static int open_dir(const char *path, const char **base)
+/*
+ * Opens -o's directory: everything but the last component, through no
+ * symbolic link another user owns (path_walk.h). Everything after is done
+ * relative to this one fd, so a component swapped for a link later cannot
+ * redirect the write.
+ */
+static int open_dir(const char *path, const char **base, struct path_refusal *refusal)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -63,9 +70,9 @@ static int open_dir(const char *path, const char **base)
 		free(dir);
 		return -ENAMETOOLONG;
 	}
-	fd = open(dir ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = path_open_owned(dir ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, refusal);
 	free(dir);
-	return fd < 0 ? -errno : fd;
+	return fd;
 }
 
 static mode_t default_mode(void)
@@ -127,7 +134,11 @@ static int open_output(const char *path, struct out_file *o, const char **why)
 	bool exists, mine;
 	int err;
 
-	o->dirfd = open_dir(path, &o->base);
+	o->dirfd = open_dir(path, &o->base, &o->refusal);
+	if (o->dirfd == -EACCES && o->refusal.why[0]) {
+		*why = o->refusal.why;
+		return -EINVAL;
+	}
 	if (o->dirfd < 0)
 		return o->dirfd;
 	exists = !fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW);
