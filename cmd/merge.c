@@ -63,10 +63,14 @@ static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 	close(fd);
 	if (!doc) {
 		const char *why = json_util_get_last_err();
+		size_t n = why ? strcspn(why, "\n") : 0;
 
-		/* json-c ends its message with a newline: one line on stderr. */
-		return usage_error("'%s' is not JSON: %.*s", file,
-				   why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
+		/*
+		 * json-c ends its message with a newline: one line on stderr, and
+		 * a short one (json-c names the fault, never the file's bytes).
+		 */
+		return usage_error("'%s' is not JSON: %.*s", file, n ? (int)(n < 120 ? n : 120) : 7,
+				   n ? why : "unknown");
 	}
 	worst = xcalloc(check_table_len, sizeof(*worst));
 	ret = merge_read_host(file, doc, worst, &hostname, unknown);
