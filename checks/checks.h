@@ -202,7 +202,11 @@ struct check_policy {
 	const char *skip;
 };
 
-/* 0, or -EINVAL with *bad pointing at the unknown id (caller frees *bad). */
+/*
+ * 0, or -EINVAL with *bad pointing at the unknown id (caller frees *bad),
+ * or -ENODATA (*bad NULL) for a list given that names no check at all
+ * ("", ","): it would run nothing, or skip nothing, and say all is well.
+ */
 int check_policy_validate(const struct check_policy *pol, char **bad);
 
 /* Whether the policy lets check id run (it exists, is in --only, not in --skip). */

@@ -71,6 +71,9 @@ static int list_validate(const char *list, char **bad)
 	const char *p = list, *item;
 	size_t len;
 
+	if (list && !list_next(&p, &item, &len))
+		return -ENODATA;
+	p = list;
 	while (list_next(&p, &item, &len)) {
 		char *id = xasprintf("%.*s", (int)len, item);
 
@@ -85,10 +88,11 @@ static int list_validate(const char *list, char **bad)
 
 int check_policy_validate(const struct check_policy *pol, char **bad)
 {
+	int err;
+
 	*bad = NULL;
-	if (list_validate(pol->only, bad) || list_validate(pol->skip, bad))
-		return -EINVAL;
-	return 0;
+	err = list_validate(pol->only, bad);
+	return err ? err : list_validate(pol->skip, bad);
 }
 
 bool check_policy_selects(const struct check_policy *pol, const char *id)

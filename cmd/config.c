@@ -34,7 +34,15 @@ static int parse_ratio(const char *v, double *out)
 	return 0;
 }
 
-/* One key; NULL on success, else why the value is wrong. */
+static const char unknown_key[] = "unknown key";
+
+/*
+ * One key; NULL on success, else why the value is wrong. The why never
+ * quotes the value: --config may be pointed at a file that is not a policy
+ * (root's /etc/shadow, through a wrapper that lets a user choose), and an
+ * error must not show a line of it. Only the line's number and a key that
+ * is one of this table's are named.
+ */
 static const char *apply(struct config *c, const char *key, const char *val)
 {
 	uint64_t v;
@@ -43,13 +51,13 @@ static const char *apply(struct config *c, const char *key, const char *val)
 	if (!strcmp(key, "skip") || !strcmp(key, "only")) {
 		struct check_policy p = { .skip = val };
 
-		if (check_policy_validate(&p, &bad)) {
-			static char why[128];
+		int err = check_policy_validate(&p, &bad);
 
-			snprintf(why, sizeof(why), "unknown check '%.64s'", bad);
-			free(bad);
-			return why;
-		}
+		free(bad);
+		if (err == -ENODATA)
+			return "names no check";
+		if (err)
+			return "names a check uringlint does not have (see 'uringlint checks')";
 		free(key[0] == 's' ? c->skip : c->only);
 		if (key[0] == 's')
 			c->skip = xstrdup(val);
@@ -130,7 +138,7 @@ static const char *apply(struct config *c, const char *key, const char *val)
 		c->th.extent_limit = (unsigned int)v;
 		return NULL;
 	}
-	return "unknown key";
+	return unknown_key;
 }
 
 int config_read(FILE *f, const char *name, struct config *cfg)
@@ -158,6 +166,10 @@ int config_read(FILE *f, const char *name, struct config *cfg)
 		val = trim(eq + 1);
 		key = trim(key);
 		why = apply(cfg, key, val);
+		if (why == unknown_key) {
+			error_msg("%s:%u: %s (see 'uringlint --help' for the keys)", cfg->path, n, why);
+			return EXIT_USAGE;
+		}
 		if (why) {
 			error_msg("%s:%u: %s: %s", cfg->path, n, key, why);
 			return EXIT_USAGE;
@@ -172,18 +184,19 @@ int config_read(FILE *f, const char *name, struct config *cfg)
 
 int config_load(const char *path, struct config *cfg)
 {
+	struct path_refusal refusal;
 	FILE *f;
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	plan_defaults(&cfg->plan);
 	thresholds_defaults(&cfg->th);
-	f = input_file_fopen(path ? path : CONFIG_DEFAULT_PATH);
+	f = input_file_fopen(path ? path : CONFIG_DEFAULT_PATH, &refusal);
 	if (!f) {
 		if (!path && errno == ENOENT)
 			return 0;	/* no policy file is the usual case */
 		error_msg("cannot read '%s': %s", path ? path : CONFIG_DEFAULT_PATH,
-			  input_file_strerror(-errno));
+			  input_file_strerror(-errno, &refusal));
 		return EXIT_USAGE;
 	}
 	ret = config_read(f, path ? path : CONFIG_DEFAULT_PATH, cfg);

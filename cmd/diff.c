@@ -18,11 +18,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "input_file.h"
 #include "json_bytes.h"
 #include "xalloc.h"
 
-#define DIFF_MAX_BYTES (256u << 20)
 
 /* Evidence values whose change is worth a line: numbers a deploy moves. */
 static const char *const measured[] = {
@@ -93,21 +91,12 @@ static const char *str_of(struct json_object *o, const char *key)
 static int read_side(const char *file, struct side *s)
 {
 	struct json_object *findings, *host, *v;
-	struct stat st;
 	size_t i, n;
-	int fd;
+	int fd, ret;
 
-	fd = input_file_open(file);
-	if (fd == -EINVAL)
-		return usage_error("'%s' is not a uringlint JSON report (not a regular file)", file);
-	if (fd < 0) {
-		error_msg("cannot read '%s': %s", file, strerror(-fd));
-		return EXIT_CANNOT;
-	}
-	if (fstat(fd, &st) || st.st_size > DIFF_MAX_BYTES) {
-		close(fd);
-		return usage_error("'%s' is not a uringlint JSON report (over 256 MiB)", file);
-	}
+	ret = cmd_open_report(file, &fd);
+	if (ret)
+		return ret;
 	s->doc = json_object_from_fd(fd);
 	close(fd);
 	if (!s->doc || !json_object_object_get_ex(s->doc, "schema_version", &v) ||

@@ -69,10 +69,15 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 
 int cmd_policy_check(const struct global_opts *g)
 {
+	struct check_policy only = { .only = g->policy.only };
 	char *bad = NULL;
+	int err = check_policy_validate(&g->policy, &bad);
 
-	if (!check_policy_validate(&g->policy, &bad))
+	if (!err)
 		return 0;
+	if (err == -ENODATA)
+		return usage_error("--%s names no check (see 'uringlint checks')",
+				   check_policy_validate(&only, &bad) ? "only" : "skip");
 	usage_error("unknown check '%s' (see 'uringlint checks')", bad);
 	free(bad);
 	return EXIT_USAGE;

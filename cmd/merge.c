@@ -17,41 +17,60 @@
 #include "merge.h"
 #include "xalloc.h"
 
-#define MERGE_MAX_BYTES (256u << 20)
+#define REPORT_MAX_BYTES (256u << 20)
 
 struct tally {
 	unsigned int hosts[STATUS__COUNT];
 	struct json_object *failing, *warning;
 };
 
+int cmd_open_report(const char *file, int *fdp)
+{
+	struct path_refusal refusal;
+	struct stat st;
+	int fd;
+
+	/*
+	 * Opened once, without blocking (a FIFO at the name cannot hold the
+	 * run) and through no other user's link (input_file.h).
+	 */
+	fd = input_file_open(file, &refusal);
+	if (fd == -EINVAL)
+		return usage_error("'%s' is not a uringlint JSON report (not a regular file)", file);
+	if (fd < 0) {
+		error_msg("cannot read '%s': %s", file, input_file_strerror(fd, &refusal));
+		return EXIT_CANNOT;
+	}
+	if (fstat(fd, &st) || st.st_size > REPORT_MAX_BYTES) {
+		close(fd);
+		return usage_error("'%s' is not a uringlint JSON report (over 256 MiB)", file);
+	}
+	*fdp = fd;
+	return 0;
+}
+
 static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 {
 	struct json_object *doc;
 	const char *hostname;
-	struct stat st;
 	size_t i;
 	int *worst, ret, fd;
 
-	/* Opened once, without blocking: a FIFO at the name cannot hold the run. */
-	fd = input_file_open(file);
-	if (fd == -EINVAL)
-		return usage_error("'%s' is not a uringlint JSON report (not a regular file)", file);
-	if (fd < 0) {
-		error_msg("cannot read '%s': %s", file, strerror(-fd));
-		return EXIT_CANNOT;
-	}
-	if (fstat(fd, &st) || st.st_size > MERGE_MAX_BYTES) {
-		close(fd);
-		return usage_error("'%s' is not a uringlint JSON report (over 256 MiB)", file);
-	}
+	ret = cmd_open_report(file, &fd);
+	if (ret)
+		return ret;
 	doc = json_object_from_fd(fd);
 	close(fd);
 	if (!doc) {
 		const char *why = json_util_get_last_err();
+		size_t n = why ? strcspn(why, "\n") : 0;
 
-		/* json-c ends its message with a newline: one line on stderr. */
-		return usage_error("'%s' is not JSON: %.*s", file,
-				   why ? (int)strcspn(why, "\n") : 7, why ? why : "unknown");
+		/*
+		 * json-c ends its message with a newline: one line on stderr, and
+		 * a short one (json-c names the fault, never the file's bytes).
+		 */
+		return usage_error("'%s' is not JSON: %.*s", file, n ? (int)(n < 120 ? n : 120) : 7,
+				   n ? why : "unknown");
 	}
 	worst = xcalloc(check_table_len, sizeof(*worst));
 	ret = merge_read_host(file, doc, worst, &hostname, unknown);

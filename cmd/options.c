@@ -87,8 +87,12 @@ int global_opt(struct global_opts *g, int opt, const char *arg, char **argv,
 		g->policy.only = arg;
 		return 0;
 	case OPT_SKIP:
-		/* The policy file's suppressions stay: --skip adds to them. */
-		if (g->cfg && g->cfg->skip && g->policy.skip == g->cfg->skip) {
+		/*
+		 * The policy file's suppressions stay: --skip adds to them. A --skip
+		 * naming nothing is kept alone, for cmd_policy_check to refuse.
+		 */
+		if (g->cfg && g->cfg->skip && g->policy.skip == g->cfg->skip &&
+		    arg[strspn(arg, " \t,")]) {
 			free(g->skip_buf);
 			g->skip_buf = xasprintf("%s,%s", g->cfg->skip, arg);
 			g->policy.skip = g->skip_buf;

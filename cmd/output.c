@@ -13,13 +13,19 @@
  * renamed over the name, all relative to the one directory fd. A reader
  * (the textfile collector, a fleet's scp) sees the old file or the new one,
  * never half of one; a run killed while writing leaves nothing behind,
- * because the file has no name until it is whole.
+ * because the file has no name until it is whole. Linux has no link that
+ * replaces a name, so the temporary name exists for the few microseconds
+ * between the link and the rename: SIGKILL there (nothing holds it off)
+ * leaves it, and the next run for the same name removes it (stale_temps).
  *
- * The new file belongs to whoever runs uringlint. Its mode is the old
- * file's when the old file was theirs, otherwise 0666 less the umask.
+ * The new file belongs to whoever runs uringlint. Its permission bits are
+ * the old file's when the old file was theirs, otherwise 0666 less the
+ * umask; never set-user-ID, set-group-ID or sticky: a report is data.
  * Only a user who cannot create a file in the directory (never root) has a
  * writable file of their own, with no other link, written in place.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,6 +36,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "path_walk.h"
 
 struct out_file {
 	int dirfd;		/* the directory -o names, opened once */
@@ -37,10 +44,16 @@ struct out_file {
 	int fd;			/* what the report is written to */
 	bool in_place;		/* fd is the old file itself */
 	char tmp[NAME_MAX + 1];	/* the name the O_EXCL fallback created, "" if none */
+	struct path_refusal refusal;	/* a link on the way to the directory not followed */
 };
 
-/* Opens -o's directory: everything but the last component, as given. */
-static int open_dir(const char *path, const char **base)
+/*
+ * Opens -o's directory: everything but the last component, through no
+ * symbolic link another user owns (path_walk.h). Everything after is done
+ * relative to this one fd, so a component swapped for a link later cannot
+ * redirect the write.
+ */
+static int open_dir(const char *path, const char **base, struct path_refusal *refusal)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -63,9 +76,9 @@ static int open_dir(const char *path, const char **base)
 		free(dir);
 		return -ENAMETOOLONG;
 	}
-	fd = open(dir ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = path_open_owned(dir ? dir : ".", O_PATH | O_DIRECTORY | O_CLOEXEC, refusal);
 	free(dir);
-	return fd < 0 ? -errno : fd;
+	return fd;
 }
 
 static mode_t default_mode(void)
@@ -120,6 +133,55 @@ static int open_in_place(struct out_file *o, const struct stat *old)
 	return ftruncate(o->fd, 0) ? -errno : 0;
 }
 
+/* Whether name is a temporary name of o's: ".BASE.PID.N"; *pid is PID. */
+static bool temp_name(const struct out_file *o, const char *name, long *pid)
+{
+	size_t n = strlen(o->base);
+	char *end;
+
+	if (name[0] != '.' || strncmp(name + 1, o->base, n) || name[n + 1] != '.' ||
+	    !isdigit((unsigned char)name[n + 2]))
+		return false;
+	*pid = strtol(name + n + 2, &end, 10);
+	if (*end != '.' || !isdigit((unsigned char)end[1]))
+		return false;
+	end += strspn(end + 1, "0123456789") + 1;
+	return !*end;
+}
+
+/*
+ * Removes what a run killed between publish's link and rename left: the
+ * caller's own regular files under a temporary name of this -o whose
+ * process is gone. One of a live run is left (its rename is coming), as
+ * is anything of another user's.
+ */
+static void stale_temps(const struct out_file *o)
+{
+	struct dirent *e;
+	struct stat st;
+	long pid;
+	DIR *d;
+	int fd;
+
+	fd = openat(o->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;		/* a directory we may not list: nothing of ours to find */
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!temp_name(o, e->d_name, &pid) || pid <= 0 || pid > INT_MAX ||
+		    pid == getpid() || !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue;
+		if (!fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlinkat(fd, e->d_name, 0);
+	}
+	closedir(d);
+}
+
 /* Looks at the name -o gives without following it; 0 or -errno, *why for a refusal. */
 static int open_output(const char *path, struct out_file *o, const char **why)
 {
@@ -127,7 +189,11 @@ static int open_output(const char *path, struct out_file *o, const char **why)
 	bool exists, mine;
 	int err;
 
-	o->dirfd = open_dir(path, &o->base);
+	o->dirfd = open_dir(path, &o->base, &o->refusal);
+	if (o->dirfd == -EACCES && o->refusal.why[0]) {
+		*why = o->refusal.why;
+		return -EINVAL;
+	}
 	if (o->dirfd < 0)
 		return o->dirfd;
 	exists = !fstatat(o->dirfd, o->base, &st, AT_SYMLINK_NOFOLLOW);
@@ -141,7 +207,9 @@ static int open_output(const char *path, struct out_file *o, const char **why)
 		return -EINVAL;
 	}
 	mine = exists && st.st_uid == geteuid();
-	err = open_temp(o, mine ? st.st_mode & 07777 : default_mode());
+	if (exists)
+		stale_temps(o);
+	err = open_temp(o, mine ? st.st_mode & 0777 : default_mode());
 	if (err && exists && mine && (err == -EACCES || err == -EPERM) && geteuid() != 0)
 		err = open_in_place(o, &st);
 	if (err == -EAGAIN) {

@@ -7,14 +7,14 @@
 
 #include "input_file.h"
 
-int input_file_open(const char *path)
+int input_file_open(const char *path, struct path_refusal *refusal)
 {
 	struct stat st;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = path_open_owned(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, refusal);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st)) {
 		err = -errno;
 		close(fd);
@@ -33,9 +33,9 @@ int input_file_open(const char *path)
 	return fd;
 }
 
-FILE *input_file_fopen(const char *path)
+FILE *input_file_fopen(const char *path, struct path_refusal *refusal)
 {
-	int fd = input_file_open(path);
+	int fd = input_file_open(path, refusal);
 	FILE *f;
 
 	if (fd < 0) {
@@ -52,7 +52,9 @@ FILE *input_file_fopen(const char *path)
 	return f;
 }
 
-const char *input_file_strerror(int err)
+const char *input_file_strerror(int err, const struct path_refusal *refusal)
 {
+	if (err == -EACCES && refusal->why[0])
+		return refusal->why;
 	return err == -EINVAL ? "not a regular file" : strerror(-err);
 }

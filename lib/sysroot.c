@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "path_walk.h"
 #include "sysroot.h"
 
 void sysroot_record_start(struct sysroot *sr, struct sysroot_record *rec)
@@ -96,7 +97,7 @@ int sysroot_open(struct sysroot *sr, const char *root)
 			return err;
 		}
 		close(pfd);
-		/* Before 5.6 (or under valgrind 3.19) the walk below stands in. */
+		/* Before 5.6 (or under valgrind 3.19) path_walk_open stands in. */
 		struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 					.resolve = RESOLVE_IN_ROOT };
 		pfd = (int)syscall(SYS_openat2, fd, "proc", &how, sizeof(how));
@@ -124,134 +125,6 @@ void sysroot_close(struct sysroot *sr)
 	sr->dirfd = -1;
 }
 
-ssize_t path_next(char *rest, char *comp, bool *last)
-{
-	const char *p = rest;
-	size_t len;
-
-	while (*p == '/')
-		p++;
-	len = strcspn(p, "/");
-	if (len > NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(comp, p, len);
-	comp[len] = '\0';
-	p += len;
-	*last = !p[strspn(p, "/")];
-	memmove(rest, p, strlen(p) + 1);
-	return (ssize_t)len;
-}
-
-int path_splice(char *rest, size_t restsz, const char *link)
-{
-	size_t n = strlen(link), r = strlen(rest);
-
-	if (r + n + 2 > restsz)
-		return -ENAMETOOLONG;
-	memmove(rest + n + 1, rest, r + 1);
-	memcpy(rest, link, n);
-	rest[n] = '/';
-	return 0;
-}
-
-/* Closes the directories of a walk, all but the root at [0]. */
-static void walk_close(int *stack, unsigned int depth)
-{
-	while (depth)
-		close(stack[depth--]);
-}
-
-/*
- * openat2(RESOLVE_IN_ROOT) in user space, for kernels before 5.6: each
- * component is opened O_PATH | O_NOFOLLOW from the one before; a symlink is
- * read and spliced into the rest of the path, an absolute one restarting at
- * the root, and ".." never climbs above the root. After 40 links, ELOOP, as
- * the kernel does. Captured trees are files at rest, so the walk does not
- * defend against a concurrent rename; openat2 is used wherever it exists.
- */
-static int open_in_root_walk(int rootfd, const char *rel, int flags)
-{
-	char rest[2 * PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1];
-	int stack[PATH_MAX / 2], fd, ret;
-	unsigned int depth = 0, links = 0;
-
-	stack[0] = rootfd;
-	if (strlen(rel) >= sizeof(rest))
-		return -ENAMETOOLONG;
-	strcpy(rest, rel);
-	for (;;) {
-		struct stat st;
-		ssize_t len, n;
-		bool last;
-
-		len = path_next(rest, comp, &last);
-		if (len < 0) {
-			ret = (int)len;
-			break;
-		}
-		if (!len) {
-			fd = openat(stack[depth], ".", flags);
-			ret = fd < 0 ? -errno : fd;
-			break;
-		}
-		if (!strcmp(comp, ".") && !last)
-			continue;
-		if (!strcmp(comp, "..")) {
-			if (depth)
-				close(stack[depth--]);
-			continue;
-		}
-		if (last && (flags & O_NOFOLLOW)) {
-			fd = openat(stack[depth], comp, flags);
-			ret = fd < 0 ? -errno : fd;
-			break;
-		}
-		fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
-			ret = -errno;
-			if (fd >= 0)
-				close(fd);
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			n = readlinkat(fd, "", link, sizeof(link) - 1);
-			close(fd);
-			if (++links > 40) {
-				ret = -ELOOP;
-				break;
-			}
-			if (n <= 0) {
-				ret = n < 0 ? -errno : -ENAMETOOLONG;
-				break;
-			}
-			link[n] = '\0';
-			/* rest becomes LINK/rest; an absolute LINK starts over at the root. */
-			ret = path_splice(rest, sizeof(rest), link);
-			if (ret)
-				break;
-			if (link[0] == '/') {
-				walk_close(stack, depth);
-				depth = 0;
-			}
-			continue;
-		}
-		if (last) {
-			close(fd);
-			fd = openat(stack[depth], comp, flags | O_NOFOLLOW);
-			ret = fd < 0 ? -errno : fd;
-			break;
-		}
-		if (!S_ISDIR(st.st_mode) || depth + 1 >= ARRAY_SIZE(stack)) {
-			close(fd);
-			ret = S_ISDIR(st.st_mode) ? -ENAMETOOLONG : -ENOTDIR;
-			break;
-		}
-		stack[++depth] = fd;
-	}
-	walk_close(stack, depth);
-	return ret;
-}
-
 static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
 {
 	struct open_how how = {
@@ -266,8 +139,12 @@ static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
 		fd = openat(sr->dirfd, rel, flags);
 		return fd < 0 ? -errno : (int)fd;
 	}
-	if (sr->walk)
-		return open_in_root_walk(sr->dirfd, rel, flags);
+	if (sr->walk) {
+		/* openat2(RESOLVE_IN_ROOT) in user space, for kernels before 5.6. */
+		struct path_walk w = { .rootfd = sr->dirfd, .in_root = true };
+
+		return path_walk_open(&w, rel, flags);
+	}
 	fd = syscall(SYS_openat2, sr->dirfd, rel, &how, sizeof(how));
 	if (fd < 0)
 		return -errno;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "path_walk.h"
+
 /*
  * Every read of /proc and /sys goes through a sysroot: an opened directory
  * fd that is "/" on the live system, or a captured tree given with --root.
@@ -173,17 +175,6 @@ __attribute__((format(printf, 3, 4))) int sysroot_pathf(char *out, size_t outsz,
 /* The same from a va_list, for other printf-style readers (fact.h's). */
 __attribute__((format(printf, 3, 0))) int sysroot_vpathf(char *out, size_t outsz,
 							 const char *fmt, va_list ap);
-
-/*
- * Walking a path one component at a time, as the kernel does (the walk
- * before openat2, and capture's tree writer). path_next moves the next
- * component of rest into comp (NAME_MAX + 1 bytes), sets *last when none
- * follows, and returns its length (0: rest is used up) or -ENAMETOOLONG.
- * path_splice puts a symlink's target in front of what rest has left:
- * 0 or -ENAMETOOLONG.
- */
-ssize_t path_next(char *rest, char *comp, bool *last);
-int path_splice(char *rest, size_t restsz, const char *link);
 
 /* A short human explanation of an error returned by the functions above. */
 const char *sysroot_strerror(int err);

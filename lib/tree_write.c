@@ -104,25 +104,6 @@ static int make_file(struct tree_writer *tw, const char *rel, const char *data, 
 	return err;
 }
 
-/* resolved = resolved/comp, or its parent for "..": the tree's view of the walk so far. */
-static int step(char *resolved, size_t sz, const char *comp)
-{
-	size_t n = strlen(resolved);
-
-	if (!strcmp(comp, ".."))  {
-		char *slash = strrchr(resolved, '/');
-
-		*(slash ? slash : resolved) = '\0';
-		return 0;
-	}
-	if (n + 1 + strlen(comp) >= sz)
-		return -ENAMETOOLONG;
-	if (n)
-		resolved[n++] = '/';
-	strcpy(resolved + n, comp);
-	return 0;
-}
-
 int tree_write(struct tree_writer *tw, const struct sysroot_read *r)
 {
 	char rest[2 * PATH_MAX], resolved[PATH_MAX] = "", comp[NAME_MAX + 1], target[PATH_MAX];
@@ -146,7 +127,7 @@ int tree_write(struct tree_writer *tw, const struct sysroot_read *r)
 			break;
 		if (!strcmp(comp, "."))
 			continue;
-		err = step(resolved, sizeof(resolved), comp);
+		err = path_step(resolved, sizeof(resolved), comp);
 		if (err)
 			return err;
 		if (!strcmp(comp, ".."))
@@ -178,7 +159,7 @@ int tree_write(struct tree_writer *tw, const struct sysroot_read *r)
 		if (target[0] == '/')
 			resolved[0] = '\0';
 		else
-			step(resolved, sizeof(resolved), "..");
+			path_step(resolved, sizeof(resolved), "..");
 	}
 	err = tree_dir(tw->outfd, resolved);
 	if (err < 0)

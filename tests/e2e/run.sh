@@ -76,6 +76,13 @@ run "missing argument" 2 "$BIN" preflight --format && one_error_line "missing ar
 run "bad fail-on" 2 "$BIN" --fail-on sometimes preflight && one_error_line "bad fail-on message" "sometimes"
 run "unknown --only id" 2 "$BIN" preflight --only nosuch-check && one_error_line "unknown --only message" "nosuch-check"
 run "unknown --only id in checks" 2 "$BIN" checks --only nosuch-check && one_error_line "checks: unknown --only message" "nosuch-check"
+# A list that names no check would run none (or skip none) and exit 0: a usage error.
+run "--only ''" 2 "$BIN" --root testdata/host-6.18 preflight --only '' &&
+	one_error_line "--only '' message" "--only names no check"
+run "--only ','" 2 "$BIN" --root testdata/host-6.18 preflight --only , &&
+	one_error_line "--only ',' message" "--only names no check"
+run "--skip ''" 2 "$BIN" --root testdata/host-6.18 preflight --skip '' &&
+	one_error_line "--skip '' message" "--skip names no check"
 run "unknown --skip id in explain" 2 "$BIN" explain fd-o-direct --skip nosuch-check && one_error_line "explain: unknown --skip message" "nosuch-check"
 run "no command" 2 "$BIN" && one_error_line "no command message" "no command"
 run "root missing" 2 "$BIN" --root /nonexistent/uringlint preflight &&

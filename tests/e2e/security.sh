@@ -19,6 +19,8 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	exit 0
 fi
 chmod 0755 "$TMP"
+# Debian's python3, which nobody may run (a python3 earlier in root's PATH may not be).
+PY=$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
 
 # --- -o FILE in a directory another user can write --------------------------------
 # A shared reports directory: nobody may create and remove names in it.
@@ -76,6 +78,104 @@ left=$(find "$SH" -name '.killed.json*')
 	ok "-o killed before the rename: no temporary file left, the old file whole" ||
 	bad "-o killed before the rename" "exit $rc, left: $left"
 
+# Killed between the link and the rename, the one moment the report has a name of its own
+# (.NAME.PID.N): the next run for the name removes it, and the file is whole.
+printf 'old\n' >"$SH/killed2.json"
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 KILL_ON_PUBLISH=rename \
+	LD_PRELOAD=$PWD/$HELPERS/kill-on-publish.so "$BIN" --root "$FIX" preflight --format json \
+	-o "$SH/killed2.json" >/dev/null 2>&1
+rc=$?
+after_kill=$(find "$SH" -name '.killed2.json.*' | wc -l)
+"$BIN" --root "$FIX" preflight --format json -o "$SH/killed2.json" >/dev/null 2>&1
+left=$(find "$SH" -name '.killed2.json*')
+[ "$rc" -eq 137 ] && [ "$after_kill" -eq 1 ] && [ -z "$left" ] && jq -e '.schema_version == 1' "$SH/killed2.json" >/dev/null &&
+	ok "-o killed between link and rename: the next run leaves no temporary name, the file whole" ||
+	bad "-o killed between link and rename" "exit $rc, temporary names after the kill: $after_kill, after the next run: $left"
+
+# An old file of root's that is set-user-ID: the new report is not.
+printf '#!/bin/sh\n' >"$TMP/suid.prom" && chmod 4755 "$TMP/suid.prom"
+run "-o over a set-user-ID file" 0 "$BIN" --root "$FIX" preflight --format prometheus -o "$TMP/suid.prom" &&
+	[ "$(stat -c %a "$TMP/suid.prom")" = 755 ] && ok "-o over a set-user-ID file: the new one has no set-ID bit" ||
+	bad "-o over a set-user-ID file: the new one has no set-ID bit" "mode $(stat -c %a "$TMP/suid.prom")"
+
+# --- a directory of another user's on the path, swapped for a link ------------------------
+# nobody owns a directory on the way to -o's and swaps its subdirectory for a link to a
+# directory only root may write, back and forth, while root writes there 60 times: the
+# file of root's in that directory is never replaced, and a run that met the link says so.
+ROOTONLY=$TMP/rootonly
+mkdir "$ROOTONLY" && chmod 0700 "$ROOTONLY"
+printf 'root only\n' >"$ROOTONLY/report.prom" && chmod 0600 "$ROOTONLY/report.prom"
+cp "$ROOTONLY/report.prom" "$TMP/report.orig"
+ino=$(stat -c %i "$ROOTONLY/report.prom")
+NB=$SH/nobody
+"${NOBODY[@]}" mkdir -p "$NB/reports"
+"${NOBODY[@]}" "$PY" -c 'import os, sys, time
+d, target = sys.argv[1], sys.argv[2]
+os.chdir(d)
+while True:
+    os.rename("reports", "reports.d")
+    os.symlink(target, "reports")
+    time.sleep(0.001)
+    os.unlink("reports")
+    os.rename("reports.d", "reports")
+    time.sleep(0.001)' "$NB" "$ROOTONLY" &
+racer=$!
+kids+=("$racer")
+refused=0
+for _ in $(seq 60); do
+	"$BIN" --root "$FIX" preflight --format prometheus -o "$NB/reports/report.prom" >/dev/null 2>"$TMP/err"
+	grep -q "'$NB/reports' is a symbolic link owned by uid 65534" "$TMP/err" && refused=$((refused + 1))
+done
+kill "$racer" 2>/dev/null
+wait "$racer" 2>/dev/null
+cmp -s "$ROOTONLY/report.prom" "$TMP/report.orig" && [ "$(stat -c %i "$ROOTONLY/report.prom")" = "$ino" ] &&
+	[ -z "$(find "$ROOTONLY" -mindepth 1 ! -name report.prom)" ] &&
+	ok "-o racing a parent directory swapped for a link: root's file never replaced ($refused of 60 runs refused)" ||
+	bad "-o racing a parent directory swapped for a link: root's file never replaced" \
+		"$(ls -la "$ROOTONLY")" "$(head -c 200 "$ROOTONLY/report.prom")"
+
+# The same link left in place: one line that names it and its owner, exit 3. --trace takes
+# the same road.
+"${NOBODY[@]}" ln -sfn "$ROOTONLY" "$NB/link"
+run "-o through another user's link to a directory" 3 "$BIN" --root "$FIX" preflight --format prometheus \
+	-o "$NB/link/report.prom" &&
+	one_error_line "-o through another user's link to a directory: message" \
+		"cannot write '$NB/link/report.prom': '$NB/link' is a symbolic link owned by uid 65534"
+printf 'root trace\n' >"$ROOTONLY/trace.json" && chmod 0600 "$ROOTONLY/trace.json"
+sleep 30 &
+sl=$!
+kids+=("$sl")
+"$BIN" audit "$sl" --watch 1 --trace "$NB/link/trace.json" --fail-on never >/dev/null 2>"$TMP/err"
+rc=$?
+kill "$sl" 2>/dev/null
+[ "$rc" -eq 3 ] && [ "$(cat "$ROOTONLY/trace.json")" = "root trace" ] &&
+	grep -q "'$NB/link' is a symbolic link owned by uid 65534" "$TMP/err" &&
+	ok "--trace through another user's link to a directory: refused, exit 3, root's file untouched" ||
+	bad "--trace through another user's link to a directory" "exit $rc" "$(cat "$TMP/err")"
+
+# --config and report merge through another user's link to a file of root's (0600): refused,
+# and nothing of the file is shown, its value not in an error, its hostname not in a report.
+printf 'only = hunter2\nsecret = hunter2\n' >"$ROOTONLY/policy.conf" && chmod 0600 "$ROOTONLY/policy.conf"
+"${NOBODY[@]}" ln -s "$ROOTONLY/policy.conf" "$NB/policy.conf"
+# shown NAME: a case that fails when the run's output or error holds the secret.
+shown() {
+	grep -q hunter2 "$TMP/err" "$TMP/out" && bad "$1" "the file's content shown:" "$(grep -h hunter2 "$TMP/err" "$TMP/out")"
+}
+run "--config through another user's link" 2 "$BIN" --config "$NB/policy.conf" checks &&
+	! shown "--config through another user's link: nothing of the file shown" &&
+	one_error_line "--config through another user's link: refused, nothing of the file shown" \
+		"'$NB/policy.conf' is a symbolic link owned by uid 65534"
+"$BIN" --root "$FIX" preflight --format json --fail-on never | jq '.host.hostname = "hunter2" |
+	.findings[0].status = "fail"' >"$ROOTONLY/host.json" && chmod 0600 "$ROOTONLY/host.json"
+"${NOBODY[@]}" ln -s "$ROOTONLY/host.json" "$NB/host.json"
+run "report merge through another user's link" 3 "$BIN" report merge "$NB/host.json" &&
+	! shown "report merge through another user's link: nothing of the file shown" &&
+	one_error_line "report merge through another user's link: refused, nothing of the file shown" \
+		"'$NB/host.json' is a symbolic link owned by uid 65534"
+# Root's own policy file with a bad line: its number and what is wrong, never the value.
+run "--config's bad value" 2 "$BIN" --config "$ROOTONLY/policy.conf" checks &&
+	! shown "--config's bad value: not quoted" && one_error_line "--config's bad value: not quoted" "policy.conf:1" "only"
+
 # --- inputs: a FIFO never holds a run ------------------------------------------------
 "${NOBODY[@]}" mkfifo "$SH/policy.conf" "$SH/host.json"
 timeout 10 "$BIN" --config "$SH/policy.conf" checks >"$TMP/out" 2>"$TMP/err"
@@ -99,8 +199,6 @@ run "capture -o into another user's directory" 2 "$BIN" capture -o "$SH/capdir" 
 	bad "capture -o into another user's directory: refused" "$(ls -A "$SH/capdir")"
 
 # --- a unix socket name that forges a line of /proc/net/unix ----------------------------
-# Debian's python3, which nobody may run (a python3 earlier in root's PATH may not be).
-PY=$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3)
 # Root's service listens on a unix socket; nobody binds an abstract name holding a
 # newline and a whole table line that claims the service's inode. The audit must still
 # name the service's socket, its path and state (sock_diag gives each name whole).

@@ -89,6 +89,7 @@ static void test_policy_validation(void **state)
 {
 	struct check_policy ok = { .only = "kernel-version,memlock-limit", .skip = NULL };
 	struct check_policy bad = { .only = NULL, .skip = "kernel-version,nosuch" };
+	struct check_policy none = { .only = " , ", .skip = NULL };
 	char *which;
 
 	(void)state;
@@ -97,6 +98,12 @@ static void test_policy_validation(void **state)
 	assert_int_equal(check_policy_validate(&bad, &which), -EINVAL);
 	assert_string_equal(which, "nosuch");
 	free(which);
+	/* A list given that names nothing would run nothing and pass. */
+	assert_int_equal(check_policy_validate(&none, &which), -ENODATA);
+	assert_null(which);
+	none.only = NULL;
+	none.skip = "";
+	assert_int_equal(check_policy_validate(&none, &which), -ENODATA);
 	assert_true(check_policy_selects(&ok, "memlock-limit"));
 	assert_false(check_policy_selects(&ok, "fs-type"));
 	assert_false(check_policy_selects(&bad, "kernel-version"));
