@@ -253,6 +253,10 @@ $(B)/tests/seccomp-deny: tests/e2e/seccomp-deny.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
+$(B)/tests/mem-write: tests/fleet/mem-write.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 $(B)/tests/idle-named: tests/e2e/idle-named.c $(B)/FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
@@ -311,7 +315,8 @@ deb:
 # The package, the systemd units, the Prometheus rules and metrics, node_exporter
 # and Prometheus end to end, and the Ansible playbook (tests/fleet/).
 check-fleet: deps-fleet
-	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion $(B)/tests/pathology
+	$(MAKE) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion $(B)/tests/pathology \
+		$(B)/tests/mem-write
 	$(MAKE) deb
 	@bash tests/fleet/run.sh
 

@@ -5,6 +5,8 @@
  * the probes fill them from their own results), and the run's time.
  */
 #include <errno.h>
+#include <search.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -101,25 +103,41 @@ static void write_metrics(FILE *out, const struct metrics *m)
  * process of a service loses its pid from the subject: the unit names it,
  * and a restart would otherwise start a new series (the pid stays in the
  * text and JSON reports). Scopes, sessions and containers keep the pid,
- * since their names are as short-lived as it is.
+ * since their names are as short-lived as it is. Two processes of one
+ * service (a unit that forks workers, each with rings) would then be one
+ * series twice: each gets a pid label, and only those, so a service of one
+ * process keeps its series across restarts.
  */
 struct series {
 	char *subject;			/* escaped as a label value */
 	const char *unit, *container;	/* "" none */
+	int pid;			/* the pid label; 0 none */
 };
 
-/* The owners by pid, for a lookup per finding and per earlier finding of its check. */
+/* The owners by pid, for a lookup per finding. */
+struct owner_ix {
+	const struct report_owner *o;
+	bool shared;			/* a service another process of the report runs in too */
+};
+
 struct owners {
-	const struct report_owner **v;
+	struct owner_ix *v;
 	size_t n;
 };
 
 static int by_pid(const void *a, const void *b)
 {
-	const struct report_owner *x = *(const struct report_owner *const *)a,
-				  *y = *(const struct report_owner *const *)b;
+	const struct owner_ix *x = a, *y = b;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->o->pid > y->o->pid) - (x->o->pid < y->o->pid);
+}
+
+static int by_unit(const void *a, const void *b)
+{
+	const struct owner_ix *x = a, *y = b;
+	int d = strcmp(x->o->unit, y->o->unit);
+
+	return d ? d : strcmp(x->o->container, y->o->container);
 }
 
 static void owners_index(const struct report *r, struct owners *ix)
@@ -129,42 +147,44 @@ static void owners_index(const struct report *r, struct owners *ix)
 	ix->n = r->nowners;
 	ix->v = ix->n ? xcalloc(ix->n, sizeof(*ix->v)) : NULL;
 	for (i = 0; i < ix->n; i++)
-		ix->v[i] = &r->owners[i];
-	if (ix->n)
-		qsort(ix->v, ix->n, sizeof(*ix->v), by_pid);
+		ix->v[i].o = &r->owners[i];
+	if (!ix->n)
+		return;
+	/* Neighbours by unit and container are the processes of one service. */
+	qsort(ix->v, ix->n, sizeof(*ix->v), by_unit);
+	for (i = 1; i < ix->n; i++)
+		if (ix->v[i].o->stable && ix->v[i - 1].o->stable && !by_unit(&ix->v[i], &ix->v[i - 1]) &&
+		    ix->v[i].o->pid != ix->v[i - 1].o->pid)
+			ix->v[i].shared = ix->v[i - 1].shared = true;
+	qsort(ix->v, ix->n, sizeof(*ix->v), by_pid);
 }
 
-static const struct report_owner *owner_find(const struct owners *ix, int pid)
+static const struct owner_ix *owner_find(const struct owners *ix, int pid)
 {
-	struct report_owner key = { .pid = pid };
-	const struct report_owner *k = &key, **hit;
+	struct report_owner key_owner = { .pid = pid };
+	struct owner_ix key = { .o = &key_owner };
 
 	if (pid <= 0 || !ix->n)
 		return NULL;
-	hit = bsearch(&k, ix->v, ix->n, sizeof(*ix->v), by_pid);
-	return hit ? *hit : NULL;
+	return bsearch(&key, ix->v, ix->n, sizeof(*ix->v), by_pid);
 }
 
 static void series_of(const struct owners *ix, const struct finding *f, const char *subject,
 		      bool keep_pid, struct series *s)
 {
-	const struct report_owner *o = owner_find(ix, f->pid);
+	const struct owner_ix *hit = owner_find(ix, f->pid);
+	const struct report_owner *o = hit ? hit->o : NULL;
 	char prefix[32];
 	size_t n;
 
 	s->unit = o ? o->unit : "";
 	s->container = o ? o->container : "";
+	s->pid = hit && hit->shared ? f->pid : 0;
 	n = (size_t)snprintf(prefix, sizeof(prefix), "pid %d", f->pid);
 	if (o && o->stable && !keep_pid && !strncmp(subject, prefix, n) &&
 	    (!subject[n] || subject[n] == ' '))
 		subject = subject[n] ? subject + n + 1 : "process";
 	s->subject = label_of(subject);
-}
-
-static bool same_series(const struct series *a, const struct series *b)
-{
-	return !strcmp(a->subject, b->subject) && !strcmp(a->unit, b->unit) &&
-	       !strcmp(a->container, b->container);
 }
 
 static void put_owner(FILE *out, const struct series *s)
@@ -185,20 +205,59 @@ static void put_owner(FILE *out, const struct series *s)
 		fputc('"', out);
 		free(v);
 	}
+	if (s->pid > 0)
+		fprintf(out, ",pid=\"%d\"", s->pid);
+}
+
+/*
+ * A finding's labels, between the braces; number > 1 marks the subject as
+ * the number-th series of that name. NULL when out of memory.
+ */
+static char *series_labels(const struct report *r, const struct finding *f, const struct series *s,
+			   unsigned int number)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (!out)
+		return NULL;
+	fprintf(out, "id=\"%s\",subject=\"", f->check->id);
+	put_label(out, s->subject);
+	if (number > 1)
+		fprintf(out, " #%u", number);
+	fputc('"', out);
+	put_owner(out, s);
+	fprintf(out, ",severity=\"%s\",command=\"%s\"", severity_name(f->check->severity), r->command);
+	if (fclose(out)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 int write_report_prometheus(FILE *out, const struct report *r)
 {
+	struct hsearch_data seen = { 0 };
 	struct owners ix;
-	size_t i;
+	char **keys;
+	size_t i, nkeys = 0;
+	int err = 0;
 
+	/* At most a series per finding: the table never fills. */
+	keys = xcalloc(r->nfindings + 1, sizeof(*keys));
+	if (!hcreate_r(2 * r->nfindings + 16, &seen)) {
+		free(keys);
+		return -errno;
+	}
 	owners_index(r, &ix);
 	fputs("# HELP uringlint_check_status Result of a uringlint check: 0 pass, 1 warn, 2 fail, "
 	      "-1 skip, 3 error, 4 info (advice).\n# TYPE uringlint_check_status gauge\n", out);
-	for (i = 0; i < r->nfindings; i++) {
+	for (i = 0; i < r->nfindings && !err; i++) {
 		const struct finding *f = &r->findings[i];
-		struct series me, other;
-		unsigned int dup = 0;
+		unsigned int number = 1;
+		struct series me;
+		ENTRY e, *hit;
 		size_t k, run = 0;
 		char others[48];
 		int worst;
@@ -220,26 +279,42 @@ int write_report_prometheus(FILE *out, const struct report *r)
 		}
 
 		/*
-		 * A series must be unique: a repeated subject (--dir twice), two
-		 * that differ only past the bound, or two processes of one
-		 * service, gets a number.
+		 * The last guard: a collector drops every sample of a series
+		 * given twice, and says so at each scrape. Whatever the findings
+		 * (a repeated --dir, two subjects that differ only past the
+		 * bound, two processes with no unit and no pid in their
+		 * subjects, anywhere in the report), a series already written
+		 * gets a number in its subject, the next one free.
 		 */
-		for (k = i; k-- > 0 && r->findings[k].check == f->check;) {
-			series_of(&ix, &r->findings[k], r->findings[k].subject, false, &other);
-			dup += same_series(&me, &other);
-			free(other.subject);
+		for (;;) {
+			e.key = series_labels(r, f, &me, number);
+			e.data = NULL;
+			if (!e.key) {
+				err = -ENOMEM;
+				break;
+			}
+			if (!hsearch_r(e, FIND, &hit, &seen))
+				break;
+			free(e.key);
+			number++;
 		}
-		fprintf(out, "uringlint_check_status{id=\"%s\",subject=\"", f->check->id);
-		put_label(out, me.subject);
-		if (dup)
-			fprintf(out, " #%u", dup + 1);
-		fputc('"', out);
-		put_owner(out, &me);
-		fprintf(out, ",severity=\"%s\",command=\"%s\"} %d\n",
-			severity_name(f->check->severity), r->command, worst);
 		free(me.subject);
+		if (err)
+			break;
+		keys[nkeys++] = e.key;
+		if (!hsearch_r(e, ENTER, &hit, &seen)) {
+			err = -errno;
+			break;
+		}
+		fprintf(out, "uringlint_check_status{%s} %d\n", e.key, worst);
 	}
+	hdestroy_r(&seen);
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
 	free(ix.v);
+	if (err)
+		return err;
 	write_metrics(out, &r->metrics);
 	fprintf(out, "# HELP uringlint_build_info The uringlint version and the liburing it was built with.\n"
 		     "# TYPE uringlint_build_info gauge\n"

@@ -305,7 +305,11 @@ static void test_many_files_fold(void **state)
 	report_free(&r);
 }
 
-/* A service's series carry its unit and lose the pid; a container's keep it. */
+/*
+ * A service's series carry its unit and lose the pid from the subject; a
+ * container's keep it. Two processes of one service are told apart by a
+ * pid label, the only processes that get one.
+ */
 static void test_prometheus_owners(void **state)
 {
 	const struct check_info *c = &check_find("fd-o-direct")->info;
@@ -318,17 +322,75 @@ static void test_prometheus_owners(void **state)
 	report_set_owner(&r, 43, "mysqld", "mariadb.service", "", true);
 	report_set_owner(&r, 44, "fio", "", "docker/0123456789ab", false);
 	report_set_owner(&r, 45, "fio", "session-3.scope", "", false);
+	report_set_owner(&r, 46, "nginx", "nginx.service", "", true);
 	report_add(&r, c, STATUS_FAIL, "pid 42 fd 5 /d/x", "buffered")->pid = 42;
 	report_add(&r, c, STATUS_FAIL, "pid 43 fd 5 /d/x", "buffered")->pid = 43;
 	report_add(&r, c, STATUS_PASS, "pid 44", "all O_DIRECT")->pid = 44;
 	report_add(&r, c, STATUS_PASS, "pid 45", "all O_DIRECT")->pid = 45;
+	report_add(&r, c, STATUS_PASS, "pid 46", "all O_DIRECT")->pid = 46;
 	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
-	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 5 /d/x\",unit=\"mariadb.service\","
+	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 5 /d/x\",unit=\"mariadb.service\",pid=\"42\","
 				    "severity=\"high\",command=\"audit\"} 2\n"));
-	/* Two processes of one service: the second series is numbered, never a duplicate. */
-	assert_non_null(strstr(buf, "subject=\"fd 5 /d/x #2\",unit=\"mariadb.service\""));
-	assert_non_null(strstr(buf, "subject=\"pid 44\",container=\"docker/0123456789ab\","));
-	assert_non_null(strstr(buf, "subject=\"pid 45\",unit=\"session-3.scope\","));
+	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 5 /d/x\",unit=\"mariadb.service\",pid=\"43\","
+				    "severity=\"high\",command=\"audit\"} 2\n"));
+	assert_non_null(strstr(buf, "subject=\"pid 44\",container=\"docker/0123456789ab\",severity"));
+	assert_non_null(strstr(buf, "subject=\"pid 45\",unit=\"session-3.scope\",severity"));
+	assert_non_null(strstr(buf, "subject=\"process\",unit=\"nginx.service\",severity"));
+	assert_null(strstr(buf, " #2"));
+	free(buf);
+	report_free(&r);
+}
+
+/* The number of lines of buf that appear again later in it. */
+static int repeated_lines(const char *buf)
+{
+	const char *p, *q, *end;
+	size_t len;
+	int n = 0;
+
+	for (p = buf; (end = strchr(p, '\n')); p = end + 1) {
+		len = (size_t)(end - p + 1);
+		for (q = end + 1; *q; q = strchr(q, '\n') + 1)
+			n += !strncmp(q, p, len);
+	}
+	return n;
+}
+
+/*
+ * A report as the service writes it: process by process, each process's
+ * checks in turn, so one check's findings on two processes of a unit are
+ * far apart. Each is a series of its own, and none is written twice.
+ */
+static void test_prometheus_unit_processes(void **state)
+{
+	const struct check_info *a = &check_find("fd-o-direct")->info, *b = &check_find("proc-memlock")->info;
+	struct report r;
+	char *buf;
+	int pid;
+
+	(void)state;
+	report_init(&r, "report");
+	report_set_owner(&r, 42, "worker", "app.service", "", true);
+	report_set_owner(&r, 43, "worker", "app.service", "", true);
+	report_set_owner(&r, 50, "fio", "", "", false);
+	report_set_owner(&r, 51, "fio", "", "", false);
+	for (pid = 42; pid <= 43; pid++) {
+		report_add(&r, a, STATUS_FAIL, pid == 42 ? "pid 42 fd 3 /d/x" : "pid 43 fd 3 /d/x", "buffered")->pid = pid;
+		report_add(&r, b, STATUS_WARN, pid == 42 ? "pid 42" : "pid 43", "8 MiB")->pid = pid;
+	}
+	/* Processes of no unit whose subjects name no pid: the guard numbers them. */
+	for (pid = 50; pid <= 51; pid++) {
+		report_add(&r, a, STATUS_FAIL, "fd 3 /d/y", "buffered")->pid = pid;
+		report_add(&r, b, STATUS_WARN, "limit", "8 MiB")->pid = pid;
+	}
+	buf = render(&r, FORMAT_PROMETHEUS, &(struct writer_opts){ 0 });
+	assert_int_equal(repeated_lines(buf), 0);
+	assert_non_null(strstr(buf, "{id=\"proc-memlock\",subject=\"process\",unit=\"app.service\",pid=\"42\","));
+	assert_non_null(strstr(buf, "{id=\"proc-memlock\",subject=\"process\",unit=\"app.service\",pid=\"43\","));
+	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 3 /d/x\",unit=\"app.service\",pid=\"43\","));
+	assert_non_null(strstr(buf, "{id=\"proc-memlock\",subject=\"limit\",severity"));
+	assert_non_null(strstr(buf, "{id=\"proc-memlock\",subject=\"limit #2\",severity"));
+	assert_non_null(strstr(buf, "{id=\"fd-o-direct\",subject=\"fd 3 /d/y #2\",severity"));
 	free(buf);
 	report_free(&r);
 }
@@ -467,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_long_subjects),
 		cmocka_unit_test(test_many_files_fold),
 		cmocka_unit_test(test_prometheus_owners),
+		cmocka_unit_test(test_prometheus_unit_processes),
 		cmocka_unit_test(test_prometheus_metrics),
 		cmocka_unit_test(test_text_groups),
 		cmocka_unit_test(test_formats),
