@@ -37,5 +37,5 @@ for s in hostile security audit operator probe probe_net nobody names watch many
 	suite "$s" bash "tests/e2e/$s.sh"
 done
 
-sh tests/totals.sh total || rc=1
+bash tests/totals.sh total || rc=1
 [ "$rc" -eq 0 ]

@@ -17,5 +17,5 @@ for s in rules package unit ansible; do
 	echo "fleet-$s took $(($(date +%s) - t0)) s"
 done
 
-sh tests/totals.sh fleet || rc=1
+bash tests/totals.sh fleet || rc=1
 [ "$rc" -eq 0 ]
