@@ -69,21 +69,19 @@ void check_proc_rings(const struct check *c, struct check_ctx *ctx)
 			      "pid %d exited while being read: what was read is reported, and it is "
 			      "incomplete; rings: %s", (int)pf->pid, list);
 	else
-		fi = proc_add(c, ctx, unreadable ? STATUS_ERROR : busy ? STATUS_WARN : STATUS_PASS,
+		/* Blind to a ring's state is a skip: nothing in the service is at fault for it. */
+		fi = proc_add(c, ctx, unreadable ? STATUS_ERROR : busy ? STATUS_SKIP : STATUS_PASS,
 			      subject,
-			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s%s",
+			      "%zu ring%s, %u io-wq worker%s, %u SQPOLL thread%s: %s%s%s%s",
 			      pf->nrings, pf->nrings == 1 ? "" : "s", pf->threads.iou_wrk,
 			      pf->threads.iou_wrk == 1 ? "" : "s", pf->threads.iou_sqp,
 			      pf->threads.iou_sqp == 1 ? "" : "s", list,
 			      busy ? "; rings whose state is unknown are left out of the SQPOLL checks"
 				   : "",
-			      unnamed ? " (" SQP_UNNAMED_WHY ")" : "");
-	if (locked)
-		finding_set_fix(fi, "run the audit again; a ring under constant register/unregister "
-				    "load keeps its lock busy");
-	else if (unnamed)
-		finding_set_fix(fi, "run the audit again while the SQPOLL ring is idle, or on a "
-				    "kernel with 6.7's fdinfo, which names a busy SQPOLL thread");
+			      unnamed ? " (" SQP_UNNAMED_WHY ")" : "",
+			      locked ? " (the kernel prints a ring's state only when the ring's lock is "
+				       "free at that moment; a ring under steady register/unregister "
+				       "load keeps it held)" : "");
 	finding_ev_int(fi, "rings", (int64_t)pf->nrings);
 	finding_ev_int(fi, "unknown", busy);
 	finding_ev_int(fi, "unreadable", unreadable);

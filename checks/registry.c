@@ -604,7 +604,9 @@ const struct check check_table[] = {
 		       "files and buffers; on 6.18 the whole io_uring part) only when it can take "
 		       "the ring lock at once. A ring read while busy is reread a few times, then "
 		       "reported as unknown, never as a ring without SQPOLL.",
-		.info.fix = "run the audit again when the ring is less busy",
+		.info.fix = "nothing in the service to change for a ring whose state stayed unknown "
+			    "(the SQPOLL checks leave it out, saying so); an fdinfo that could not be "
+			    "parsed is worth a report with the tree `uringlint capture` records",
 		.info.reference = "https://man7.org/linux/man-pages/man5/proc_pid_fdinfo.5.html",
 	},
 	{
