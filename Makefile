@@ -303,6 +303,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/ringmap.sh
 	@bash tests/bench/sockets.sh
 	@bash tests/bench/probe_net.sh
+	@bash tests/bench/diff.sh
 
 # The Debian package, built by dpkg-buildpackage from a copy of the tree in
 # $(B)/deb (its clean step would empty this tree's build/), the .deb there.
