@@ -20,8 +20,9 @@
 /*
  * text (len bytes and a NUL after them) as one strict JSON value (RFC
  * 8259): nothing but whitespace after it, no NaN or Infinity, no number
- * beyond a double's range, no comment, single quote, trailing comma,
- * raw control character in a string, or byte that is not UTF-8. Returns 0
+ * beyond a double's range, no comment, single quote or trailing comma
+ * (control characters and bytes that are not UTF-8 in a string pass, as
+ * names from a host may hold them). Returns 0
  * with *doc, or after one line on stderr EXIT_USAGE (not JSON: why, at
  * which byte of file) or EXIT_CANNOT (out of memory).
  */

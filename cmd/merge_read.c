@@ -31,9 +31,11 @@ static bool json_ws(char c)
 
 /*
  * What json-c's strict mode lets through (0.16, Debian 12's: NaN, Infinity,
- * numbers beyond a double such as 1e999, "1.", single-quoted keys, raw
- * control characters in strings), in text it parsed, so JSON's grammar holds
- * otherwise. NULL, or why with the byte in *at.
+ * numbers beyond a double such as 1e999, "1.", single-quoted keys), in text
+ * it parsed, so JSON's grammar holds otherwise. Raw control characters and
+ * bytes that are not UTF-8 in strings pass, as json-c takes them: a host
+ * name may hold them, and what is shown again is escaped. NULL, or why with
+ * the byte in *at.
  */
 static const char *not_strict(const char *t, size_t end, size_t *at)
 {
@@ -49,8 +51,6 @@ static const char *not_strict(const char *t, size_t end, size_t *at)
 				i++;
 			else if (c == '"')
 				in_string = false;
-			else if (c < 0x20)
-				return "a control character in a string";
 			continue;
 		}
 		if (c == '"') {
@@ -91,8 +91,7 @@ int strict_json_parse(const char *file, const char *text, size_t len, struct jso
 	if (!tok)
 		return cannot_read(file, ENOMEM);
 	/* Trailing data is looked for here, to say so. */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
-				    JSON_TOKENER_VALIDATE_UTF8);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	/* With the NUL: a number at the very end is complete, not cut short. */
 	*doc = json_tokener_parse_ex(tok, text, (int)len + 1);
 	err = json_tokener_get_error(tok);

@@ -283,13 +283,14 @@ static void test_strict_json(void **state)
 	expect_refused("{\"a\": -1.5E+400}", "beyond a double's range");
 	expect_refused("{\"a\": 1.}", "without digits after its point");
 	expect_refused("{'a': 1}", "single-quoted");
-	expect_refused("{\"a\": \"x\ty\"}", "a control character in a string");
-	expect_refused("{\"a\": \"\xff\"}", "utf-8");
 	expect_refused("{\"a\": 1,}", "unexpected character");
 	expect_refused("{\"a\": 1} // c", "data after the JSON value");
 	expect_refused("", "unexpected end of data at byte 0");
 	/* What JSON allows passes: whitespace after, big and small doubles, escapes. */
 	doc = parsed(" {\"a\": [1e300, -2.5E-300, 0, -0.0, \"N\\\"I\\u0041\"], \"b\": null}\r\n\t ");
+	json_object_put(doc);
+	/* Raw controls and bytes that are not UTF-8 pass: a host name may hold them. */
+	doc = parsed("{\"hostname\": \"vm\xff\033[2J\"}");
 	json_object_put(doc);
 	/* A NUL after the value is data after it. */
 	err_capture();
