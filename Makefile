@@ -136,8 +136,14 @@ uringlint: $(CMD_OBJ) $(LIB_A)
 
 $(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< $(LIB_A) \
+	$(CC) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags cmocka) -o $@ $< \
+		$(filter $(B)/cmd/%.o,$^) $(LIB_A) \
 		$(ALL_LDFLAGS) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs cmocka) -lm
+
+# A unit test of a command's logic links the files that hold it, as a fuzz
+# harness does (without main.c and the command table).
+DIFF_CMD_SRC := cmd/diff_compare.c cmd/merge_read.c cmd/messages.c
+$(B)/tests/test_diff: $(DIFF_CMD_SRC:%.c=$(B)/%.o)
 
 # Installs the Debian packages that are missing when run as root; otherwise
 # prints the exact command and stops.
@@ -198,7 +204,7 @@ check-valgrind: deps-check
 # runs the saved regression inputs in `make check`; built with clang and
 # libFuzzer (`make fuzz FUZZ_SECONDS=N`) it fuzzes from testdata seeds.
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_CMD_SRC := cmd/config.c cmd/merge_read.c cmd/messages.c
+FUZZ_CMD_SRC := cmd/config.c cmd/diff_compare.c cmd/merge_read.c cmd/messages.c
 REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/tests/replay_%)
 
 $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_CMD_SRC:%.c=$(B)/%.o) $(LIB_A)
@@ -301,6 +307,7 @@ bench: uringlint $(B)/tests/read_floor $(B)/tests/audit_floor $(B)/tests/patholo
 	@bash tests/bench/ringmap.sh
 	@bash tests/bench/sockets.sh
 	@bash tests/bench/probe_net.sh
+	@bash tests/bench/diff.sh
 
 # The Debian package, built by dpkg-buildpackage from a copy of the tree in
 # $(B)/deb (its clean step would empty this tree's build/), the .deb there.

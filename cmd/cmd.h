@@ -243,11 +243,6 @@ int cmd_write_output(const struct global_opts *g, int (*write)(FILE *out, const 
 		     const void *data);
 /* The same to PATH (NULL: stdout), with -o's care (output.c): audit --trace FILE. */
 int cmd_write_file(const char *path, int (*write)(FILE *out, const void *data), const void *data);
-/*
- * Opens a JSON report to read (report merge, report diff): *fd, and 0, or
- * the exit status after one line on stderr.
- */
-int cmd_open_report(const char *file, int *fd);
 bool cmd_use_color(const struct global_opts *g);
 
 /* The report's host block (contract: hostname, kernel, cpus), from host facts. */

@@ -4,85 +4,45 @@
  * Ansible, Salt or ssh) become one fleet report: per check, how many hosts
  * pass, warn or fail, and which hosts fail. Any format can render it.
  */
-#include <errno.h>
 #include <json-c/json.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
-#include "input_file.h"
+#include "escape.h"
 #include "json_bytes.h"
 #include "merge.h"
 #include "xalloc.h"
-
-#define REPORT_MAX_BYTES (256u << 20)
 
 struct tally {
 	unsigned int hosts[STATUS__COUNT];
 	struct json_object *failing, *warning;
 };
 
-int cmd_open_report(const char *file, int *fdp)
-{
-	struct path_refusal refusal;
-	struct stat st;
-	int fd;
-
-	/*
-	 * Opened once, without blocking (a FIFO at the name cannot hold the
-	 * run) and through no other user's link (input_file.h).
-	 */
-	fd = input_file_open(file, &refusal);
-	if (fd == -EINVAL)
-		return usage_error("'%s' is not a uringlint JSON report (not a regular file)", file);
-	if (fd < 0) {
-		error_msg("cannot read '%s': %s", file, input_file_strerror(fd, &refusal));
-		return EXIT_CANNOT;
-	}
-	if (fstat(fd, &st) || st.st_size > REPORT_MAX_BYTES) {
-		close(fd);
-		return usage_error("'%s' is not a uringlint JSON report (over 256 MiB)", file);
-	}
-	*fdp = fd;
-	return 0;
-}
-
 static int add_host(const char *file, struct tally *t, unsigned int *unknown)
 {
 	struct json_object *doc;
 	const char *hostname;
+	char *host = NULL;
 	size_t i;
-	int *worst, ret, fd;
+	int *worst, ret;
 
-	ret = cmd_open_report(file, &fd);
+	ret = strict_json_read(file, &doc);
 	if (ret)
 		return ret;
-	doc = json_object_from_fd(fd);
-	close(fd);
-	if (!doc) {
-		const char *why = json_util_get_last_err();
-		size_t n = why ? strcspn(why, "\n") : 0;
-
-		/*
-		 * json-c ends its message with a newline: one line on stderr, and
-		 * a short one (json-c names the fault, never the file's bytes).
-		 */
-		return usage_error("'%s' is not JSON: %.*s", file, n ? (int)(n < 120 ? n : 120) : 7,
-				   n ? why : "unknown");
-	}
 	worst = xcalloc(check_table_len, sizeof(*worst));
 	ret = merge_read_host(file, doc, worst, &hostname, unknown);
+	if (!ret)
+		host = text_cut(hostname, REPORT_ECHO_HOSTNAME);
 	for (i = 0; !ret && i < check_table_len; i++) {
 		if (worst[i] < 0)
 			continue;
 		t[i].hosts[worst[i]]++;
 		if (worst[i] == STATUS_FAIL || worst[i] == STATUS_ERROR)
-			json_object_array_add(t[i].failing, json_bytes_string(hostname));
+			json_object_array_add(t[i].failing, json_bytes_string(host));
 		else if (worst[i] == STATUS_WARN)
-			json_object_array_add(t[i].warning, json_bytes_string(hostname));
+			json_object_array_add(t[i].warning, json_bytes_string(host));
 	}
+	free(host);
 	free(worst);
 	json_object_put(doc);
 	return ret;

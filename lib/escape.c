@@ -118,3 +118,28 @@ char *escape_text(const char *s, size_t max, unsigned int flags)
 	}
 	return o.p;
 }
+
+char *text_cut(const char *s, size_t max)
+{
+	const size_t room = max - (sizeof(ESCAPE_ELLIPSIS) - 1);
+	size_t n = strnlen(s, max + 1), keep = 0;
+	char *out;
+
+	if (n <= max)
+		return xstrdup(s);
+	/* Whole characters, a stray byte counting as one, that leave room for the ellipsis. */
+	while (keep < n) {
+		uint32_t cp;
+		size_t len = utf8_seq_len(s + keep, n - keep, &cp);
+
+		if (!len)
+			len = 1;
+		if (keep + len > room)
+			break;
+		keep += len;
+	}
+	out = xcalloc(keep + sizeof(ESCAPE_ELLIPSIS), 1);
+	memcpy(out, s, keep);
+	memcpy(out + keep, ESCAPE_ELLIPSIS, sizeof(ESCAPE_ELLIPSIS));
+	return out;
+}

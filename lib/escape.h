@@ -37,4 +37,13 @@ enum escape_flags {
  */
 char *escape_text(const char *s, size_t max, unsigned int flags);
 
+/*
+ * s on the heap, whole when it has at most max bytes (max > 3), otherwise
+ * cut at a UTF-8 character boundary to at most max bytes that end with
+ * ESCAPE_ELLIPSIS. Not escaped: for a value from an input file that a
+ * writer or an error message escapes on its way out, bounded first so
+ * that a huge one cannot flood either.
+ */
+char *text_cut(const char *s, size_t max);
+
 #endif

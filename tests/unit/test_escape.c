@@ -132,6 +132,28 @@ static void test_bound(void **state)
 	free(got);
 }
 
+static void expect_cut(const char *in, size_t max, const char *want)
+{
+	char *got = text_cut(in, max);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* text_cut bounds without escaping: the escaping comes after. */
+static void test_cut(void **state)
+{
+	(void)state;
+	expect_cut("abcdefghij", 10, "abcdefghij");
+	expect_cut("abcdefghijk", 10, "abcdefg...");
+	expect_cut("a\nb\033cdefghijk", 8, "a\nb\033c...");
+	/* Never inside a multibyte character; a stray byte counts as one. */
+	expect_cut("abcd\xc3\xa9zzzz", 8, "abcd...");
+	expect_cut("abc\xc3\xa9zzzz", 8, "abc\xc3\xa9...");
+	expect_cut("abcd\xffzzzz", 8, "abcd\xff...");
+	expect_cut("", 4, "");
+}
+
 static void test_json_bytes(void **state)
 {
 	struct json_object *o = json_object_new_object(), *v;
@@ -235,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_json_bytes),
 		cmocka_unit_test(test_json_put),
 	};
