@@ -396,16 +396,24 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 					user ? user->uid : geteuid(), user ? user->gid : getegid(),
 					secure, sizeof(secure)) == 1;
 	x.after_exec = ex.after_exec;
-	if (!w || pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
-		error_msg("cannot start '%s': %s", argv[0], strerror(w ? errno : ENOMEM));
-		free(w);
+	if (!w) {
+		error_msg("out of memory");
 		return EXIT_CANNOT;
 	}
 	fflush(NULL);
-	/* Another user's program gets no terminal of root's. */
+	/*
+	 * First, so that the keeper holds no end of the pipes below (the go pipe's
+	 * reader would wait on it). Another user's program gets no terminal of root's.
+	 */
 	err = exec_cage_open(&g->sr, user != NULL, &cage);
 	if (err) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(-err));
+		free(w);
+		return EXIT_CANNOT;
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
+		error_msg("cannot start '%s': %s", argv[0], strerror(errno));
+		exec_cage_close(&cage);
 		free(w);
 		return EXIT_CANNOT;
 	}

@@ -141,7 +141,11 @@ static void cgroup_kill(int cg)
 	}
 }
 
-/* Removes the cgroup once its processes are gone (zombies leave it empty). */
+/*
+ * Removes the cgroup once its processes are gone: zombies not reaped yet
+ * leave it empty (they are unlinked from it at exit, Linux 4.4's "cgroup:
+ * keep zombies associated with their original cgroups").
+ */
 static void cgroup_remove(int parent, const char *name, long deadline)
 {
 	while (unlinkat(parent, name, AT_REMOVEDIR) && errno == EBUSY && now_ms() < deadline)
@@ -219,6 +223,12 @@ static void keeper(struct exec_cage *c, int life)
 	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_IGN);
 	prctl(PR_SET_NAME, "uringlint-keep");
+	/*
+	 * Out of uringlint's process group, which a kill -9 -PGID (timeout -s
+	 * KILL) ends: unless it reads the terminal, which only its foreground may.
+	 */
+	if (c->tty != EXEC_TTY_PTY)
+		setpgid(0, 0);
 	if (c->parent >= 0)
 		cg = openat(c->parent, c->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->tty == EXEC_TTY_PTY) {
@@ -300,6 +310,7 @@ static void keeper(struct exec_cage *c, int life)
 /* The terminal and pipes the program gets in place of uringlint's terminal fds. */
 static int tty_open(struct exec_cage *c)
 {
+	struct termios t;
 	int i, fds[2], m;
 
 	/* Interactive: stdin is the terminal, and uringlint is in its foreground. */
@@ -312,7 +323,13 @@ static int tty_open(struct exec_cage *c)
 		c->child_fd[0] = ioctl(m, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (c->child_fd[0] < 0)
 			goto fail_pt;
-		tcsetattr(c->child_fd[0], TCSANOW, &c->saved);
+		/*
+		 * The terminal's settings, less the suspend key: a program Ctrl-Z
+		 * stopped would wait for a fg that no shell of its session gives.
+		 */
+		t = c->saved;
+		t.c_cc[VSUSP] = _POSIX_VDISABLE;
+		tcsetattr(c->child_fd[0], TCSANOW, &t);
 		copy_size(m);
 		if (fcntl(m, F_SETFL, O_NONBLOCK))
 			goto fail_pt;

@@ -335,7 +335,10 @@ cgdir=$(findmnt -rn -t cgroup2 -o TARGET | head -1)$cg
 left=
 for _ in $(seq 40); do
 	left=
-	for p in $prog $gc; do kill -0 "$p" 2>/dev/null && left+=" $p"; done
+	# A zombie is gone: its reaper (init, here) may take its time.
+	for p in $prog $gc; do
+		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$p/stat" 2>/dev/null) && [ "$st" != Z ] && left+=" $p"
+	done
 	[ -z "$left" ] && [ "$cg" != / ] && [ ! -d "$cgdir" ] && break
 	sleep 0.05
 done
