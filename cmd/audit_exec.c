@@ -3,9 +3,8 @@
  * uringlint audit --exec -- CMD [ARGS]: runs a program under the watch,
  * from its first instruction to its exit. The child waits on a pipe until
  * the tracepoints are open on it, inherited by every thread and child it
- * will make, then runs CMD with uringlint's stdin, stdout and stderr, so
- * each ring's io_uring_create, the only event that carries the setup
- * flags, is seen. Its fds, rings and threads are read now and then while
+ * will make, then runs CMD, so each ring's io_uring_create, the only
+ * event that carries the setup flags, is seen. Its fds, rings and threads are read now and then while
  * it runs; when it exits, the last reading and the whole watch are judged,
  * and the report is written. uringlint exits with the program's status:
  * a wrapper must not change what its caller sees, unless asked to fail on
