@@ -318,6 +318,20 @@ else
 	ok "--exec --user: a TIOCSTI lands nowhere root reads; the program's terminal is its own"
 fi
 
+# Interactive all the same: on a terminal, the program reads what is typed through a
+# terminal of its own, and root's terminal's settings (raw while relayed) come back.
+SHELL=/bin/bash timeout 60 script -qec "tty >'$KT/root-tty2'; stty -g >'$KT/stty.before';
+	'$BIN' audit -q --exec --user nobody -- sh -c 'read x; echo \"got=\$x tty=\$(tty)\"' >'$KT/typed.out' 2>&1;
+	stty -g >'$KT/stty.after'" /dev/null < <(sleep 1; printf 'typed line\n'; sleep 20) >/dev/null 2>&1
+got=$(head -1 "$KT/typed.out")
+if [[ $got == "got=typed line tty=/dev/pts/"* ]] && [ "${got#*tty=}" != "$(cat "$KT/root-tty2")" ] &&
+	cmp -s "$KT/stty.before" "$KT/stty.after"; then
+	ok "--exec --user on a terminal: the program reads typed keys through its own, root's settings kept"
+else
+	bad "--exec --user on a terminal: the program reads typed keys through its own" "$got" \
+		"root's: $(cat "$KT/root-tty2"), settings $(cmp "$KT/stty.before" "$KT/stty.after" 2>&1)"
+fi
+
 # A program that ignores SIGTERM and a child it double-forked: both end when uringlint is
 # SIGKILLed (not only the program, which PR_SET_PDEATHSIG asks SIGTERM for), and the
 # program's own cgroup is removed.
