@@ -41,10 +41,10 @@ const struct cmd_option audit_options[] = {
 	  "one window" },
 	{ "exec", 0, OPT_EXEC, ARG_NONE, NULL, NULL, 0, "--exec runs a program on the live system",
 	  "run the program after --, watched from its start to its\nend (root): every ring's setup "
-	  "flags; exits with its status" },
+	  "flags; exits with its status;\nit and all it starts end with uringlint" },
 	{ "user", 0, OPT_USER, ARG_VALUE, "USER", NULL, 0, "--user runs a program on the live system",
-	  "with --exec: run the program as USER (a name or a uid),\nwith USER's groups, while "
-	  "uringlint keeps root to watch it" },
+	  "with --exec: run the program as USER (a name or a uid),\nwith USER's groups, a clean "
+	  "environment and a terminal\nof its own, while uringlint keeps root to watch it" },
 	{ "trace", 0, OPT_TRACE, ARG_FILE, "FILE", NULL, 0, "--trace writes what a live watch sampled",
 	  "with --watch or --exec: write each request the watch\nsampled, submit to completion, "
 	  "per thread, as a Chrome\ntrace-event file (Perfetto, chrome://tracing)" },

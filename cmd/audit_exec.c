@@ -3,24 +3,31 @@
  * uringlint audit --exec -- CMD [ARGS]: runs a program under the watch,
  * from its first instruction to its exit. The child waits on a pipe until
  * the tracepoints are open on it, inherited by every thread and child it
- * will make, then runs CMD with uringlint's stdin, stdout and stderr, so
- * each ring's io_uring_create, the only event that carries the setup
- * flags, is seen. Its fds, rings and threads are read now and then while
+ * will make, then runs CMD, so each ring's io_uring_create, the only
+ * event that carries the setup flags, is seen. Its fds, rings and threads are read now and then while
  * it runs; when it exits, the last reading and the whole watch are judged,
  * and the report is written. uringlint exits with the program's status:
  * a wrapper must not change what its caller sees, unless asked to fail on
  * findings (--fail-on).
  *
- * What the program is given: uringlint's environment, stdin, stdout and
- * stderr, and, without --user, its user (root, every capability). With
+ * What the program is given: without --user, uringlint's environment,
+ * stdin, stdout and stderr, and its user (root, every capability). With
  * --user the program runs as that user, with the user's groups (as
- * initgroups(3) gives them) and HOME, SHELL, USER and LOGNAME set as su(1)
- * sets them, and no capability; uringlint keeps root to watch it. CMD
- * without a '/' is looked up in PATH, as env(1) and every wrapper do.
- * The program ends with uringlint: it gets SIGTERM if uringlint dies
- * (PR_SET_PDEATHSIG), so a killed watch leaves no orphan behind. (The
- * kernel clears that at the exec of a set-user-ID or file-capability
- * program, which then runs on.)
+ * initgroups(3) gives them) and no capability (uringlint keeps root to
+ * watch it), in a clean environment as su -l / runuser -l make one (HOME,
+ * SHELL, USER, LOGNAME from the passwd entry, a standard PATH, and only
+ * TERM, COLORTERM, TZ, LANG, LANGUAGE and LC_* of uringlint's), in a
+ * session of its own with no fd of the terminal uringlint was started
+ * from: a program on root's terminal could push keys into it (TIOCSTI)
+ * for root's shell to run. CMD without a '/' is looked up in the PATH the
+ * program gets, as env(1) and every wrapper do.
+ *
+ * The program ends with uringlint, however uringlint ends: it runs in a
+ * cgroup of its own, which a keeper process kills whole when uringlint
+ * exits or is killed, double-forked daemons and programs that ignore
+ * SIGTERM included (exec_cage.h); the program gets SIGTERM too if
+ * uringlint dies (PR_SET_PDEATHSIG). (The kernel clears that at the exec
+ * of a set-user-ID or file-capability program; the cgroup holds it still.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +44,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "exec_cage.h"
 #include "exec_secure.h"
 #include "parse.h"
 #include "proc_facts.h"
@@ -49,16 +57,18 @@
 #define READ_EVERY_MS 1000
 
 static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_own_session;
 
 /*
  * Signals sent to uringlint by another process go on to the program. One
  * from the terminal (Ctrl-C: si_pid 0, or the kernel) has reached the
- * program already, which shares the foreground process group: not twice.
+ * program already when it shares the foreground process group: not twice.
  */
 static void forward(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (child_pid > 0 && si && si->si_code == SI_USER && si->si_pid != 0)
+	if (child_pid > 0 && si &&
+	    (child_own_session || (si->si_code == SI_USER && si->si_pid != 0)))
 		kill(child_pid, sig);
 }
 
@@ -182,7 +192,7 @@ static double since(const struct timespec *a, const struct timespec *b)
 }
 
 /* Why the child could not become the program: the step, and its errno. */
-enum child_step { STEP_USER, STEP_EXEC };
+enum child_step { STEP_USER, STEP_EXEC, STEP_TTY };
 struct child_why {
 	int step;
 	int err;
@@ -198,7 +208,50 @@ static void child_fail(int why, enum child_step step, int err)
 	_exit(step == STEP_EXEC && err == ENOENT ? 127 : 126);
 }
 
-/* The user's credentials and the environment su(1) sets; 0 or -errno. */
+/* The PATH su -l gives (Debian's login.defs, ENV_SUPATH for root, ENV_PATH otherwise). */
+static const char *user_path(uid_t uid)
+{
+	return uid ? "/usr/local/bin:/usr/bin:/bin"
+		   : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+}
+
+/* What su -l keeps of its caller's environment: the terminal's type, the time zone, the locale. */
+static bool env_kept(const char *var)
+{
+	static const char *const kept[] = { "TERM=", "COLORTERM=", "TZ=", "LANG=", "LANGUAGE=",
+					    "LC_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		if (!strncmp(var, kept[i], strlen(kept[i])))
+			return true;
+	return false;
+}
+
+/* The user's clean environment in place of uringlint's; 0 or -errno. */
+static int user_env(const struct exec_user *u)
+{
+	static const char *const names[] = { "HOME", "SHELL", "USER", "LOGNAME", "PATH" };
+	const char *values[] = { u->home, u->shell, u->name, u->name, user_path(u->uid) };
+	size_t n = 0, i, max;
+	char **env;
+
+	for (max = 0; environ && environ[max]; max++)
+		;
+	env = calloc(max + 6, sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	for (i = 0; i < max; i++)
+		if (env_kept(environ[i]))
+			env[n++] = environ[i];
+	for (i = 0; i < 5; i++)
+		if (asprintf(&env[n++], "%s=%s", names[i], values[i]) < 0)
+			return -ENOMEM;
+	environ = env;
+	return 0;
+}
+
+/* The user's credentials; 0 or -errno. */
 static int become_user(const struct exec_user *u)
 {
 	if (initgroups(u->name, u->gid) || setgid(u->gid) || setuid(u->uid))
@@ -206,26 +259,32 @@ static int become_user(const struct exec_user *u)
 	/* Changed IDs: no way back to root, and every capability gone. */
 	if (!setuid(0))
 		return -EPERM;
-	setenv("HOME", u->home, 1);
-	setenv("SHELL", u->shell, 1);
-	setenv("USER", u->name, 1);
-	setenv("LOGNAME", u->name, 1);
 	return 0;
 }
 
 /*
- * In the child: take the user's credentials, ask for SIGTERM when
- * uringlint dies (after the IDs change, which would clear it), wait for
- * the go, then become the program; say why if it cannot.
+ * In the child: its session and fds, the user's credentials and
+ * environment, ask for SIGTERM when uringlint dies (after the IDs change,
+ * which would clear it), wait for the go, then become the program; say why
+ * if it cannot.
  */
-static void child(char **argv, const struct exec_user *u, pid_t parent, int go, int why)
+static void child(char **argv, const struct exec_user *u, struct exec_cage *cage, pid_t parent,
+		  int go, int why)
 {
 	char c;
 	int err;
 
 	forward_signals(false);
+	err = exec_cage_enter(cage);
+	if (err)
+		child_fail(why, STEP_TTY, -err);
 	if (u && (u->uid != geteuid() || u->gid != getegid())) {
 		err = become_user(u);
+		if (err)
+			child_fail(why, STEP_USER, -err);
+	}
+	if (u) {
+		err = user_env(u);
 		if (err)
 			child_fail(why, STEP_USER, -err);
 	}
@@ -323,36 +382,59 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	struct watch_exec ex = { .started = started, .tick = tick,
 				 .first_tick_ms = FIRST_READ_MS, .tick_ms = READ_EVERY_MS, .arg = &x };
 	struct punt_watch *w = calloc(1, sizeof(*w));
+	struct exec_cage cage;
 	char secure[PATH_MAX + 64];
-	int go[2], why[2], status = 0, st, ret;
+	int go[2], why[2], status = 0, st, ret, err;
 	struct timespec end;
 	bool watched, lost = false;
 	ssize_t n;
 	pid_t pid;
 
 	/* A program whose exec drops the events opened on it is watched by its threads after it. */
-	ex.after_exec = exec_secure_why(argv[0], user ? user->uid : geteuid(),
-					user ? user->gid : getegid(), secure, sizeof(secure)) == 1;
+	ex.after_exec = exec_secure_why(argv[0], user ? user_path(user->uid) : NULL,
+					user ? user->uid : geteuid(), user ? user->gid : getegid(),
+					secure, sizeof(secure)) == 1;
 	x.after_exec = ex.after_exec;
-	if (!w || pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
-		error_msg("cannot start '%s': %s", argv[0], strerror(w ? errno : ENOMEM));
-		free(w);
+	if (!w) {
+		error_msg("out of memory");
 		return EXIT_CANNOT;
 	}
 	fflush(NULL);
+	/*
+	 * First, so that the keeper holds no end of the pipes below (the go pipe's
+	 * reader would wait on it). Another user's program gets no terminal of root's.
+	 */
+	err = exec_cage_open(&g->sr, user != NULL, &cage);
+	if (err) {
+		error_msg("cannot start '%s': %s", argv[0], strerror(-err));
+		free(w);
+		return EXIT_CANNOT;
+	}
+	if (pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
+		error_msg("cannot start '%s': %s", argv[0], strerror(errno));
+		exec_cage_close(&cage);
+		free(w);
+		return EXIT_CANNOT;
+	}
 	pid = fork();
 	if (pid < 0) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(errno));
+		exec_cage_close(&cage);
 		free(w);
 		return EXIT_CANNOT;
 	}
 	if (!pid) {
 		close(go[1]);
 		close(why[0]);
-		child(argv, user, parent, go[0], why[1]);
+		child(argv, user, &cage, parent, go[0], why[1]);
 	}
 	close(go[0]);
 	close(why[1]);
+	exec_cage_started(&cage, pid);
+	if (cage.parent < 0)
+		report_note(ctx->report, "the program has no cgroup of its own (%s): what it leaves "
+			    "running when uringlint is killed may run on", cage.why);
+	child_own_session = cage.tty != EXEC_TTY_INHERIT;
 	child_pid = pid;
 	x.pid = pid;
 	x.go = go[1];
@@ -379,11 +461,16 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 			;
 	forward_signals(false);
 	child_pid = 0;
+	/* What it left running ends; its last output is out before the report. */
+	exec_cage_close(&cage);
 	n = read(why[0], &cw, sizeof(cw));
 	close(why[0]);
 	if (n == (ssize_t)sizeof(cw)) {
 		if (cw.step == STEP_USER)
 			error_msg("cannot run '%s' as user %s: %s", argv[0], user->name,
+				  strerror(cw.err));
+		else if (cw.step == STEP_TTY)
+			error_msg("cannot give '%s' its session and terminal: %s", argv[0],
 				  strerror(cw.err));
 		else
 			error_msg("cannot run '%s': %s", argv[0], strerror(cw.err));

@@ -14,10 +14,10 @@
 #include "exec_secure.h"
 #include "sysroot.h"
 
-/* execvp's lookup: the first executable regular file of that name in PATH. */
-static int resolve(const char *prog, char *out, size_t outsz, struct stat *st)
+/* execvp's lookup: the first executable regular file of that name in path. */
+static int resolve(const char *prog, const char *path, char *out, size_t outsz, struct stat *st)
 {
-	const char *path = getenv("PATH"), *p, *end;
+	const char *p, *end;
 	int err = -ENOENT;
 
 	if (strchr(prog, '/')) {
@@ -50,7 +50,8 @@ static bool may_read(const struct stat *st, uid_t uid, gid_t gid)
 	return st->st_mode & S_IROTH;
 }
 
-int exec_secure_why(const char *prog, uid_t uid, gid_t gid, char *why, size_t whysz)
+int exec_secure_why(const char *prog, const char *path_env, uid_t uid, gid_t gid, char *why,
+		    size_t whysz)
 {
 	char path[PATH_MAX];
 	struct statvfs vfs;
@@ -58,7 +59,7 @@ int exec_secure_why(const char *prog, uid_t uid, gid_t gid, char *why, size_t wh
 	bool nosuid;
 	int err;
 
-	err = resolve(prog, path, sizeof(path), &st);
+	err = resolve(prog, path_env ? path_env : getenv("PATH"), path, sizeof(path), &st);
 	if (err)
 		return err;
 	nosuid = !statvfs(path, &vfs) && (vfs.f_flag & ST_NOSUID);

@@ -16,11 +16,13 @@
  * than root gains file capabilities, or when the user may not read the
  * program (BINPRM_FLAGS_ENFORCE_NONDUMP).
  *
- * prog is looked up in PATH as execvp(3) does when it has no '/'. Returns
+ * prog is looked up as execvp(3) does when it has no '/', in path_env (the
+ * PATH the program will get), or uringlint's PATH when NULL. Returns
  * 1 with why filled, 0 when the exec keeps the task dumpable, -errno when
  * the program cannot be looked at (the exec will say why).
  */
-int exec_secure_why(const char *prog, uid_t uid, gid_t gid, char *why, size_t whysz);
+int exec_secure_why(const char *prog, const char *path_env, uid_t uid, gid_t gid, char *why,
+		    size_t whysz);
 
 /* Whether a running process's auxiliary vector has AT_SECURE set: 1, 0, or -errno. */
 struct sysroot;

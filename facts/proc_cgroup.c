@@ -146,12 +146,18 @@ int proc_cgroup_still_alone(const struct sysroot *sr, pid_t pid, const struct pr
 	return children_empty(sr, c->rel);
 }
 
-int proc_cgroup_alone(const struct sysroot *sr, pid_t pid, struct proc_cgroup *c)
+int proc_cgroup_find(const struct sysroot *sr, pid_t pid, struct proc_cgroup *c)
 {
 	int err;
 
 	err = cgroup_path(sr, pid, c->path, sizeof(c->path));
-	if (!err)
-		err = cgroup_rel(sr, c->path, c->rel, sizeof(c->rel));
+	return err ? err : cgroup_rel(sr, c->path, c->rel, sizeof(c->rel));
+}
+
+int proc_cgroup_alone(const struct sysroot *sr, pid_t pid, struct proc_cgroup *c)
+{
+	int err;
+
+	err = proc_cgroup_find(sr, pid, c);
 	return err ? err : proc_cgroup_still_alone(sr, pid, c);
 }

@@ -30,6 +30,13 @@ struct proc_cgroup {
  */
 int proc_cgroup_alone(const struct sysroot *sr, pid_t pid, struct proc_cgroup *c);
 
+/*
+ * A process's cgroup v2 directory, whoever else is in it: 0 with c filled,
+ * or -ENOENT (no cgroup v2 hierarchy, or outside uringlint's namespace) or
+ * another -errno of the reads.
+ */
+int proc_cgroup_find(const struct sysroot *sr, pid_t pid, struct proc_cgroup *c);
+
 /* The same question again, of the cgroup found before (at a watch's end). */
 int proc_cgroup_still_alone(const struct sysroot *sr, pid_t pid, const struct proc_cgroup *c);
 

@@ -370,5 +370,109 @@ done
 [ "$gone" = yes ] && ok "--exec: uringlint killed, its program ends too" ||
 	{ bad "--exec: uringlint killed, its program ends too" "program pid '${prog}' still runs"; kill "$prog" 2>/dev/null; }
 
+
+# --- what another user's program run by --exec can reach -------------------------------
+# The program pushes a command into its terminal (TIOCSTI) for root's shell to run after
+# uringlint: in a pseudo-terminal (script), that shell reads a line and runs it. The
+# program must get a terminal of its own (its controlling tty and fds 0-2 not root's), so
+# nothing lands. script's stdin stays open (an EOF would be typed into the terminal).
+KT=$TMP/kept
+mkdir "$KT" && chmod 0777 "$KT"
+cat >"$KT/inject.py" <<'PYEOF'
+import fcntl, os, sys, termios
+cmd, out = ("touch %s\n" % sys.argv[1]).encode(), []
+def push(fd, name):
+    try:
+        for c in cmd:
+            fcntl.ioctl(fd, termios.TIOCSTI, bytes([c]))
+        out.append(name + ":pushed")
+    except OSError as e:
+        out.append(name + ":" + (e.strerror or "error"))
+for fd in (0, 1, 2):
+    push(fd, "fd%d" % fd)
+try:
+    push(os.open("/dev/tty", os.O_RDWR), "tty")
+except OSError as e:
+    out.append("tty:" + (e.strerror or "error"))
+out.append("tty_nr=" + open("/proc/self/stat").read().rsplit(")", 1)[1].split()[4])
+out += ["fd%d=%s" % (fd, os.readlink("/proc/self/fd/%d" % fd)) for fd in (0, 1, 2)]
+print(" ".join(out))
+PYEOF
+chmod 0644 "$KT/inject.py"
+SHELL=/bin/bash timeout 60 script -qec "echo \"\$(tty) \$(cut -d' ' -f7 /proc/\$\$/stat)\" >'$KT/root-tty';
+	'$BIN' audit -q --exec --user nobody -- '$PY' '$KT/inject.py' '$TMP/injected' >'$KT/inject.out' 2>&1;
+	read -t 2 -r line && eval \"\$line\"" /dev/null < <(sleep 20) >/dev/null 2>&1
+read -r root_tty root_nr <"$KT/root-tty"
+got=$(head -1 "$KT/inject.out")
+legacy=$(sysctl -n dev.tty.legacy_tiocsti 2>/dev/null || echo 1)
+if [ -e "$TMP/injected" ]; then
+	bad "--exec --user: a TIOCSTI into root's terminal is not run by root's shell" "$got"
+elif [ -z "$root_tty" ] || ! [[ $got == *tty_nr=* ]] || [[ $got == *"tty_nr=$root_nr "* ]] ||
+	[[ $got == *"=$root_tty "* || $got == *"=$root_tty" ]]; then
+	bad "--exec --user: the program's terminal is not root's ($root_tty, tty_nr $root_nr)" "$got"
+elif [ "$legacy" != 0 ] && [[ $got != *tty:pushed* ]]; then
+	bad "--exec --user: the program pushed into a terminal (of its own)" "$got"
+else
+	ok "--exec --user: a TIOCSTI lands nowhere root reads; the program's terminal is its own"
+fi
+
+# Interactive all the same: on a terminal, the program reads what is typed through a
+# terminal of its own, and root's terminal's settings (raw while relayed) come back.
+SHELL=/bin/bash timeout 60 script -qec "tty >'$KT/root-tty2'; stty -g >'$KT/stty.before';
+	'$BIN' audit -q --exec --user nobody -- sh -c 'read x; echo \"got=\$x tty=\$(tty)\"' >'$KT/typed.out' 2>&1;
+	stty -g >'$KT/stty.after'" /dev/null < <(sleep 1; printf 'typed line\n'; sleep 20) >/dev/null 2>&1
+got=$(head -1 "$KT/typed.out")
+if [[ $got == "got=typed line tty=/dev/pts/"* ]] && [ "${got#*tty=}" != "$(cat "$KT/root-tty2")" ] &&
+	cmp -s "$KT/stty.before" "$KT/stty.after"; then
+	ok "--exec --user on a terminal: the program reads typed keys through its own, root's settings kept"
+else
+	bad "--exec --user on a terminal: the program reads typed keys through its own" "$got" \
+		"root's: $(cat "$KT/root-tty2"), settings $(cmp "$KT/stty.before" "$KT/stty.after" 2>&1)"
+fi
+
+# A program that ignores SIGTERM and a child it double-forked: both end when uringlint is
+# SIGKILLed (not only the program, which PR_SET_PDEATHSIG asks SIGTERM for), and the
+# program's own cgroup is removed.
+"$BIN" audit -q --exec --user nobody -- sh -c "trap '' TERM; (sleep 301 & echo \$! >'$KT/grandchild');
+	echo \$\$ >'$KT/program'; grep '^0::' /proc/self/cgroup >'$KT/cgroup'; while :; do sleep 1; done" \
+	>/dev/null 2>&1 &
+ul=$!
+for _ in $(seq 100); do [ -s "$KT/cgroup" ] && [ -s "$KT/grandchild" ] && break; sleep 0.05; done
+sleep 0.2
+kill -9 "$ul" 2>/dev/null
+wait "$ul" 2>/dev/null
+prog=$(cat "$KT/program" 2>/dev/null) gc=$(cat "$KT/grandchild" 2>/dev/null)
+cg=$(sed 's/^0:://' "$KT/cgroup" 2>/dev/null)
+cgdir=$(findmnt -rn -t cgroup2 -o TARGET | head -1)$cg
+left=
+for _ in $(seq 40); do
+	left=
+	# A zombie is gone: its reaper (init, here) may take its time.
+	for p in $prog $gc; do
+		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$p/stat" 2>/dev/null) && [ "$st" != Z ] && left+=" $p"
+	done
+	[ -z "$left" ] && [ "$cg" != / ] && [ ! -d "$cgdir" ] && break
+	sleep 0.05
+done
+if [ -n "$prog" ] && [ -n "$gc" ] && [ -z "$left" ] && [ "$cg" != / ] && [ ! -d "$cgdir" ]; then
+	ok "--exec: uringlint SIGKILLed, a program ignoring SIGTERM and its double-forked child end, its cgroup goes"
+else
+	bad "--exec: uringlint SIGKILLed, the program and its double-forked child end" \
+		"program '$prog', grandchild '$gc', still running:${left:- none}; cgroup '$cg' ($cgdir)"
+	for p in $left; do kill -9 "$p" 2>/dev/null; done
+fi
+
+# Root's environment is root's: the program run as nobody sees none of it but the
+# terminal's type and the locale.
+ROOT_MARKER=root-secret-$$ SSH_AUTH_SOCK=$TMP/agent LD_LIBRARY_PATH=$TMP/lib TERM=xterm-marked \
+	"$BIN" audit -q --exec --user nobody -- sh -c "env >'$KT/env'" >/dev/null 2>&1
+if [ -s "$KT/env" ] && ! grep -qE '^(ROOT_MARKER|SSH_AUTH_SOCK|LD_LIBRARY_PATH)=' "$KT/env" &&
+	grep -qx 'USER=nobody' "$KT/env" && grep -qx 'PATH=/usr/local/bin:/usr/bin:/bin' "$KT/env" &&
+	grep -qx 'TERM=xterm-marked' "$KT/env"; then
+	ok "--exec --user: the program's environment is the user's, none of root's"
+else
+	bad "--exec --user: the program's environment is the user's, none of root's" "$(cat "$KT/env")"
+fi
+
 echo "security: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
