@@ -4,8 +4,9 @@
  * system-call tracepoints: an event made lazy is closed while sampling is
  * off and opened again when it comes back, its count stays exact over the
  * time sampling was on, and it is not opened again on a thread that has
- * exited (its tid may be another's). Skipped without perf on tracepoints
- * (not root, or no tracefs).
+ * exited (its tid may be another's); threads of a process that took the
+ * pinned process's pid are never attached. Skipped without perf on
+ * tracepoints (not root, or no tracefs).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,11 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "pid_wait.h"
 #include "sysroot.h"
+#include "task_iter.h"
 #include "tp_stream.h"
 
 static struct sysroot sr;
@@ -190,12 +195,100 @@ static void test_exited_thread_not_reopened(void **state)
 	pthread_barrier_destroy(&done);
 }
 
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A child of 1 + extra threads that only waits; its pid, once every thread is there. */
+static pid_t idle_child(int extra)
+{
+	pid_t pid = fork();
+	int i;
+
+	if (!pid) {
+		pthread_t th;
+
+		for (i = 0; i < extra; i++)
+			pthread_create(&th, NULL, idle_thread, NULL);
+		for (;;)
+			pause();
+	}
+	assert_true(pid > 0);
+	for (i = 0; i < 400 && task_count(&sr, pid) != 1 + extra; i++)
+		usleep(5000);
+	assert_int_equal(task_count(&sr, pid), 1 + extra);
+	return pid;
+}
+
+/* The next fork's pid made pid, through kernel.ns_last_pid (root): 0 or -errno. */
+static int next_pid_is(pid_t pid)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%d", (int)pid - 1) < 0)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * The pinned process exits and another takes its pid (made so through
+ * ns_last_pid): a refresh lists the newcomer's threads under that pid, and
+ * attaches none of them.
+ */
+static void test_pid_taken_over(void **state)
+{
+	struct tp_stream s;
+	pid_t old, taker = -1;
+	unsigned int n, tries;
+	int pidfd, err;
+
+	(void)state;
+	if (!have_perf)
+		skip();
+	old = idle_child(1);
+	assert_int_equal(tp_stream_open(&s, &sr, old, fmts, 2, 1u << 20, -1, NULL), 0);
+	n = s.n;
+	assert_int_equal(n, 2);
+	pidfd = pid_wait_open(old);
+	assert_true(pidfd >= 0);
+	tp_stream_pin(&s, pidfd);
+	kill(old, SIGKILL);
+	assert_int_equal(waitpid(old, NULL, 0), old);
+	/* Another fork on the host may take the pid first: a few tries. */
+	for (tries = 0; tries < 50 && taker != old; tries++) {
+		if (taker > 0) {
+			kill(taker, SIGKILL);
+			waitpid(taker, NULL, 0);
+		}
+		err = next_pid_is(old);
+		assert_int_equal(err, 0);
+		taker = idle_child(3);
+	}
+	assert_int_equal(taker, old);
+	tp_stream_refresh(&s);
+	assert_int_equal(s.n, n);
+	tp_stream_close(&s);
+	close(pidfd);
+	kill(taker, SIGKILL);
+	waitpid(taker, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lazy_closed_while_off),
 		cmocka_unit_test(test_first_never_lazy),
 		cmocka_unit_test(test_exited_thread_not_reopened),
+		cmocka_unit_test(test_pid_taken_over),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
