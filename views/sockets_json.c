@@ -50,7 +50,8 @@ static bool unix_name_differs(const struct unix_sock *u)
 }
 
 /* Why a socket's identity is not whole (the unix table's lines), or NULL. */
-static const char *socket_error(const struct proc_socket *s, char *buf, size_t bufsz)
+static const char *socket_error(const struct proc_sockets *ps, const struct proc_socket *s,
+				char *buf, size_t bufsz)
 {
 	if (s->ambiguous) {
 		snprintf(buf, bufsz, "two lines of its namespace's %s table claim inode %" PRIu64
@@ -61,6 +62,13 @@ static const char *socket_error(const struct proc_socket *s, char *buf, size_t b
 	if (s->proto == NET_UNIX && s->un.path_suspect)
 		return "the next line of the unix table claims a socket another line also claims: "
 		       "it may be the rest of this socket's path, which may be cut short";
+	/*
+	 * sock_diag gives a name's bytes; the table (a captured tree, or a
+	 * kernel without unix_diag) writes each NUL of an abstract name as '@'.
+	 */
+	if (s->proto == NET_UNIX && !ps->unix_from_diag && s->un.path && s->un.path[0] == '@')
+		return "an abstract name read from the unix table, which shows each of its NUL "
+		       "bytes as '@': its exact bytes are not known (sock_diag gives them live)";
 	return NULL;
 }
 
@@ -98,7 +106,7 @@ static int socket_json_put(struct json_put *p, const struct proc_sockets *ps,
 	json_put_int_known(p, "ring_fd", s->ring_fd >= 0, s->ring_fd);
 	json_put_bool(p, "ambiguous", s->ambiguous);
 	json_put_int_known(p, "backlog", s->has_backlog, s->backlog);
-	json_put_string(p, "error", socket_error(s, why, sizeof(why)));
+	json_put_string(p, "error", socket_error(ps, s, why, sizeof(why)));
 	return json_put_end(p);
 }
 
