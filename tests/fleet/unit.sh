@@ -132,9 +132,9 @@ grep -q '} 3$' "$TMP/uringlint.prom" && bad "no check in error under the sandbox
 # watch to the next (which CPU a thread ran on): the reading is compared unwatched, the
 # service run again with --watch 0 through its EnvironmentFile, and the watch's punt
 # verdicts are compared apart.
-# The unit's LimitMEMLOCK= too: the watch's buffers past root's per-user perf allowance
-# (shared with the host's root, no user namespace) count against it, and under the
-# default 8 MiB the free watch fails with EPERM when that allowance is spent.
+# The unit's LimitMEMLOCK= too: the watch's sample buffers are locked memory, and
+# uid 0 here shares its per-user perf allowance with the host's root (no user
+# namespace); with that spent, the default 8 MiB refuses the watch (EPERM).
 free_report() {
 	in_guest systemd-run --wait --pipe --quiet -p WorkingDirectory=/ -p LimitMEMLOCK=80M /usr/bin/uringlint \
 		--format prometheus --fail-on never report "$@"
