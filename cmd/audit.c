@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
@@ -78,7 +79,7 @@ static enum proc_file_need audit_file_need(const struct proc_facts *pf, const st
 
 /*
  * Without --watch: whether this process needs a watch, and then whether
- * one can be had (root, on the live system). Returns the seconds to watch,
+ * one can be had (root or CAP_PERFMON, on the live system). Returns the seconds to watch,
  * 0 for none, with a note that says why either way.
  */
 static unsigned int auto_watch(const struct sysroot *sr, const struct proc_facts *pf,
@@ -89,11 +90,12 @@ static unsigned int auto_watch(const struct sysroot *sr, const struct proc_facts
 
 	if (!proc_facts_needs_watch(sr, pf, why, sizeof(why)))
 		return 0;
-	if (geteuid() != 0) {
+	if (!may_trace()) {
 		if (!said_root)
 			report_note(ctx->report, "not watched: %s (pid %d), which a watch would "
 				    "explain, but the watch samples io_uring's tracepoints and needs "
-				    "root; as root a plain audit watches such a process for %d s",
+				    "root (or CAP_PERFMON); as root a plain audit watches such a "
+				    "process for %d s",
 				    why, (int)pf->pid, WATCH_AUTO_SECONDS);
 		said_root = true;
 		return 0;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "read_as.h"
 
 /* An O_PATH handle on path in the process's root, links kept inside it. */
@@ -174,11 +175,19 @@ char **read_as_list(struct read_as *ra, const char *path, size_t *n)
 	return names;
 }
 
-/* In the child: the process's real uid, gid and groups, when uringlint may take them. */
+/*
+ * In the child: the process's real uid, gid and groups, when uringlint may
+ * take them. Not root, it is the process's own user or nothing, and without
+ * the capabilities a service of its own user holds (CAP_DAC_READ_SEARCH
+ * would read what the process cannot).
+ */
 static int become(const struct proc_status *ps)
 {
-	if (geteuid() != 0)
-		return ps->uids[0] == geteuid() ? 0 : -EPERM;
+	if (geteuid() != 0) {
+		if (ps->uids[0] != geteuid())
+			return -EPERM;
+		return cap_any_effective() ? cap_drop_all() : 0;
+	}
 	if (setgroups(ps->ngroups, ps->groups) || setresgid(ps->gids[0], ps->gids[0], ps->gids[0]) ||
 	    setresuid(ps->uids[0], ps->uids[0], ps->uids[0]))
 		return -errno;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "caps.h"
 #include "tp_format.h"
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
@@ -169,16 +170,23 @@ int tp_format_load(const char *event, struct tp_format *fmt, char *why, size_t w
 
 	memset(fmt, 0, sizeof(*fmt));
 	fmt->opcode_off = fmt->op_str_off = -1;
-	if (geteuid() != 0) {
-		snprintf(why, whysz, "tracepoints need root (tracefs is 0700, and "
+	/* Raw samples of other processes' tracepoints: perfmon_capable() in the kernel. */
+	if (!may_trace()) {
+		snprintf(why, whysz, "tracepoints need root or CAP_PERFMON (tracefs is 0700, and "
 			 "perf_event_paranoid refuses others)");
 		return -EPERM;
 	}
 	for (i = 0; i < ARRAY_SIZE(tracefs_dirs); i++) {
 		char events[64];
+		int err = load_from(tracefs_dirs[i], event, fmt);
 
-		if (!load_from(tracefs_dirs[i], event, fmt))
+		if (!err)
 			return 0;
+		if (err == -EACCES) {
+			snprintf(why, whysz, "tracefs (%s, 0700) is not readable: it needs root "
+				 "or CAP_DAC_READ_SEARCH", tracefs_dirs[i]);
+			return err;
+		}
 		/* Mounted, and the event is not there: this kernel lacks it. */
 		snprintf(events, sizeof(events), "%s/events", tracefs_dirs[i]);
 		if (!access(events, F_OK)) {

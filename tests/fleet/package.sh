@@ -3,8 +3,8 @@
 # lintian on the build; install; uringlint -V, man -w, the completion;
 # systemd-analyze verify on the installed units; the timer not enabled and
 # no /etc/uringlint.conf; the service's command run with the unit's
-# privileges (its two capabilities, no new privileges, umask, a read-only
-# root but for the textfile directory: systemd is not always PID 1 where
+# privileges (its user, its three capabilities ambient, no new privileges,
+# umask, a read-only root but for its directory: systemd is not always PID 1 where
 # the suite runs, so setpriv and a mount namespace stand in for it) against
 # a process of another user writing buffered; the textfile replaced by
 # rename; then node_exporter and Prometheus on free loopback ports reading
@@ -74,16 +74,21 @@ fi
 # The service's command line, as the unit has it.
 cmdline=$(sed -n '/^ExecStart=/,/[^\\]$/p' "$UNIT" | sed 's/^ExecStart=//; s/\\$//' | tr -d '\t\n')
 caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT" | tr 'A-Z ' 'a-z\n' | sed -n 's/^cap_/+/p' | paste -sd,)
-textfile=$(sed -n 's/^ReadWritePaths=//p' "$UNIT")
-mkdir -p "$TMP/textfile"
-# service [CAPS]: one run of the service, its textfile directory being ours.
+user=$(sed -n 's/^User=//p' "$UNIT")
+# The directory of -o's file: the service's state directory, which systemd makes.
+textfile=$(echo "$cmdline" | sed -n 's/.* -o \([^ ]*\)\/[^/ ]* .*/\1/p')
+mkdir -p "$TMP/textfile" "$textfile"
+chown "$user:" "$TMP/textfile"
+# service [CAPS]: one run of the service, as its user with CAPS ambient, its directory being ours.
 service() {
 	unshare -m sh -c '
 		mount --make-rprivate / && mount --bind "$1" "$2" &&
 			mount -o remount,bind,ro / && cd / &&
-			exec setpriv --bounding-set=-all${3:+,$3} --inh-caps=-all --no-new-privs \
+			exec setpriv --reuid="$5" --regid="$5" --clear-groups \
+				--bounding-set=-all${3:+,$3} --inh-caps=-all${3:+,$3} \
+				${3:+--ambient-caps=$3} --no-new-privs \
 				sh -c "umask 0022; URINGLINT_ARGS= exec $4"' \
-		_ "$TMP/textfile" "$textfile" "${1-$caps}" "$cmdline" 2>"$TMP/service.err"
+		_ "$TMP/textfile" "$textfile" "${1-$caps}" "$cmdline" "$user" 2>"$TMP/service.err"
 }
 mkdir -p "$TMP/data" && chown nobody "$TMP/data"
 # start, as nobody: another user's process (exec keeps the PID start waits on).
@@ -93,7 +98,7 @@ PATHO=$TMP/as-nobody
 start buffered || exit 1
 want="uringlint_check_status{id=\"fd-o-direct\",subject=\"pid $pid fd 3 $TMP/data/buffered.dat\""
 if service && grep -qF "$want,severity=\"high\",command=\"report\"} 2" "$TMP/textfile/uringlint.prom"; then
-	ok "service ($caps, read-only /): fails fd-o-direct on another user's buffered writer"
+	ok "service (user $user, $caps ambient, read-only /): fails fd-o-direct on another user's buffered writer"
 else
 	bad "service under its privileges" "$(cat "$TMP/service.err")" \
 		"$(grep -F "pid $pid" "$TMP/textfile/uringlint.prom" 2>&1 | head -5)"
@@ -129,7 +134,7 @@ dpkg --purge uringlint >"$TMP/dpkg" 2>&1 && installed= && ok "dpkg --purge uring
 left=$(ls -d /usr/bin/uringlint /usr/share/man/man1/uringlint.1.gz /usr/share/doc/uringlint \
 	/usr/share/bash-completion/completions/uringlint /lib/systemd/system/uringlint-report.* \
 	/etc/systemd/system/*/uringlint* /var/lib/systemd/deb-systemd-helper-*/*uringlint* \
-	/var/lib/dpkg/info/uringlint.* 2>/dev/null)
+	/var/lib/dpkg/info/uringlint.* /var/lib/uringlint 2>/dev/null)
 [ -z "$left" ] && ! dpkg-query -W uringlint >/dev/null 2>&1 && ok "purged: nothing of the package left" ||
 	bad "purged: nothing left" "$left"
 
