@@ -218,7 +218,7 @@ static pid_t idle_child(int extra)
 			pause();
 	}
 	assert_true(pid > 0);
-	for (i = 0; i < 400 && task_count(&sr, pid) != 1 + extra; i++)
+	for (i = 0; i < 2000 && task_count(&sr, pid) != 1 + extra; i++)
 		usleep(5000);
 	assert_int_equal(task_count(&sr, pid), 1 + extra);
 	return pid;
