@@ -97,6 +97,20 @@ truth_delta() { # BEFORE AFTER: "CPU-us taken-SQEs" of the test's own readings
 	echo "$(($5 - $1)) $(($7 - $3))"
 }
 ncpu=$(nproc)
+# plain_run PID: "TID RUN-NS" of each thread that is neither the SQPOLL thread nor
+# an io-wq worker, from its schedstat (what the kernel counts it ran).
+plain_run() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in iou-sqp-* | iou-wrk-* | '') continue ;; esac
+		echo "${t##*/} $(awk '{print $1}' "$t/schedstat" 2>/dev/null)"
+	done
+}
+# ran_most BEFORE AFTER: the most nanoseconds any thread read at both ends ran between.
+ran_most() {
+	awk 'NR == FNR { b[$1] = $2; next } ($1 in b) && $2 - b[$1] > m { m = $2 - b[$1] } END { print m + 0 }' \
+		<(echo "$1") <(echo "$2")
+}
 # SqTotalTime and SqWorkTime came with 6.9.
 sq_times=$(uname -r | awk -F. '{print ($1 * 100 + $2 >= 609)}')
 
@@ -113,7 +127,9 @@ if start clean; then
 	# loaded disk does that now and then. Such a window is audited again, up to 3 times.
 	for try in 1 2 3; do
 		[ "$sq_times" = 1 ] && rfd=$(ring_fd "$pid") && before=$(ring_counters "$pid" "$rfd")
+		plain0=$(plain_run "$pid")
 		run "clean" 0 "$BIN" audit "$pid" --skip "$clean_skip" --format json || break
+		plain1=$(plain_run "$pid")
 		[ "$sq_times" = 1 ] && after=$(ring_counters "$pid" "$rfd")
 		jq -e '.findings[] | select(.id == "sqpoll-busy-ratio" and .status == "skip") |
 			.evidence.sqes_taken == 0 and .evidence.cqes_posted == 0 and .evidence.pending > 0' \
@@ -146,15 +162,25 @@ if start clean; then
 	fi
 	if [ "$ncpu" -ge 2 ]; then
 		sqp=$(jq -r '.processes[0].rings[0].sqpoll.tid' "$TMP/out")
-		[ -n "$(comm -12 <(cpulist_expand "$(allowed "$pid" "$sqp")") <(cpulist_expand "$(allowed "$pid" "$pid")"))" ] &&
-			bad "clean: the SQPOLL thread and the submitter are pinned apart" ||
-			{ has sqpoll-submitter-cpu pass "sqpoll tid $sqp" && ok "clean: sqpoll-submitter-cpu passes"; } ||
-			# On a loaded machine the submitter may not run 1 ms in the window: then the
-			# check cannot see it and must skip, saying so (its schedstat, not a guess).
-			{ jq -e '.findings[] | select(.id == "sqpoll-submitter-cpu" and .status == "skip" and
+		# The test's own reading of the submitter's run time (schedstat) over a span that
+		# holds the audit's window decides the outcome, never the tool's evidence: 1 ms or
+		# more and the check must pass; less, and it cannot have seen it run, so it skips.
+		ran=$(ran_most "$plain0" "$plain1")
+		if [ -n "$(comm -12 <(cpulist_expand "$(allowed "$pid" "$sqp")") <(cpulist_expand "$(allowed "$pid" "$pid")"))" ]; then
+			bad "clean: the SQPOLL thread and the submitter are pinned apart"
+		elif [ "$ran" -ge 1000000 ]; then
+			has sqpoll-submitter-cpu pass "sqpoll tid $sqp" &&
+				ok "clean: sqpoll-submitter-cpu passes: the submitter ran $((ran / 1000)) us around the audit (its schedstat)" ||
+				bad "clean: sqpoll-submitter-cpu passes (the submitter ran $((ran / 1000)) us around the audit)" \
+					"$(jq -c '.findings[] | select(.id == "sqpoll-submitter-cpu")' "$TMP/out")"
+		else
+			jq -e '.findings[] | select(.id == "sqpoll-submitter-cpu" and .status == "skip" and
 				.evidence.active_threads == 0 and (.message | contains("the submitting threads are not known")))' \
-				"$TMP/out" >/dev/null && ok "clean: sqpoll-submitter-cpu skips: the submitter ran under 1 ms in the window"; } ||
-			bad "clean: sqpoll-submitter-cpu passes" "$(jq -c '.findings[] | select(.id == "sqpoll-submitter-cpu")' "$TMP/out")"
+				"$TMP/out" >/dev/null &&
+				ok "clean: sqpoll-submitter-cpu skips: the submitter ran $((ran / 1000)) us around the audit, under 1 ms (its schedstat)" ||
+				bad "clean: sqpoll-submitter-cpu skips (the submitter ran $((ran / 1000)) us around the audit)" \
+					"$(jq -c '.findings[] | select(.id == "sqpoll-submitter-cpu")' "$TMP/out")"
+		fi
 	fi
 	stop "$pid"
 fi
@@ -489,40 +515,83 @@ if start many-files; then
 	run "many-files" 0 "$BIN" audit "$pid" --format json --fail-on never &&
 		[ "$(jq '.processes[0].rings | length' "$TMP/out")" = 8 ] && [ "$(jq '.processes[0].files | length' "$TMP/out")" -ge 10000 ] &&
 		ok "many-files: 10,000 files and 8 rings inventoried" || bad "many-files inventory"
-	# Exits mid-audit: killed while the 10,000 fds are being read.
-	"$BIN" audit "$pid" --format json >"$TMP/out" 2>"$TMP/err" &
+	stop "$pid"
+fi
+
+# stopped_mid_read LOG N CMD...: CMD run under strace in the background ($a), stopped
+# by a SIGSTOP that strace delivers at its Nth readlinkat (one per fd of a process);
+# returns once it is stopped, with the path that readlinkat gave back in $mid_path.
+# Whatever the machine's speed, the audit is then certainly in the middle of its reading.
+stopped_mid_read() {
+	local log=$1 n=$2 i
+	shift 2
+	strace -qq -s 4096 -o "$log" -e trace=readlinkat -e inject=readlinkat:signal=SIGSTOP:when="$n" \
+		"$@" >"$TMP/out" 2>"$TMP/err" &
 	a=$!
-	sleep 0.02
+	mid_path=
+	for i in $(seq 400); do
+		grep -q 'stopped by SIGSTOP' "$log" 2>/dev/null && break
+		kill -0 "$a" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	grep -q 'stopped by SIGSTOP' "$log" || return 1
+	mid_path=$(grep '^readlinkat(' "$log" | tail -1 | sed -n 's/^readlinkat([^,]*, "[^"]*", "\([^"]*\)".*/\1/p')
+}
+# kill_resume NAME: the process killed (and reaped) while the audit is stopped in its
+# fds, then the audit let go on; its exit status in $rc.
+kill_resume() {
+	case $mid_path in "$TMP"/data/many-*) ;; *) bad "$1: stopped in the process's fds" "$mid_path" ;; esac
 	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	kill -CONT $(pgrep -P "$a") 2>/dev/null
 	wait "$a"
 	rc=$?
-	if [ "$rc" -eq 3 ] && grep -qE "exited while being audited|no such process" "$TMP/err" && jq -e . "$TMP/out" >/dev/null; then
-		ok "process gone mid-audit: exit 3, said, JSON valid"
-	elif [ "$rc" -le 1 ] && jq -e . "$TMP/out" >/dev/null; then
-		ok "process gone mid-audit: audit finished first (exit $rc)"
+}
+
+# Killed mid-audit, with certainty: stopped after 5,000 of its 10,000 fds were read,
+# the process killed, then the audit let go on: exit 3, one line saying so, valid JSON.
+if ! command -v strace >/dev/null; then
+	skip "process gone mid-audit" "strace is missing: nothing can stop the audit mid-read"
+elif start many-files; then
+	if ! stopped_mid_read "$TMP/mid.strace" 5000 "$BIN" audit "$pid" --format json; then
+		bad "process gone mid-audit: the audit stopped at its 5,000th fd" "$(tail -3 "$TMP/mid.strace")" "$(cat "$TMP/err")"
+		kill "$a" 2>/dev/null
 	else
-		bad "process gone mid-audit" "exit $rc" "$(cat "$TMP/err")"
+		kill_resume "process gone mid-audit"
+		if [ "$rc" -eq 3 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+			grep -q "pid $pid exited while being audited" "$TMP/err" && jq -e '.schema_version == 1' "$TMP/out" >/dev/null; then
+			ok "process gone mid-audit (killed at its fd read of $mid_path): exit 3, said, JSON valid"
+		else
+			bad "process gone mid-audit: exit 3, said, JSON valid" "exit $rc" "$(cat "$TMP/err")"
+		fi
 	fi
 fi
 
-# Found by --all and gone mid-audit: a busy host's normal, left out with a note, not exit 3.
-if start many-files; then
-	"$BIN" audit --all --no-color >"$TMP/out" 2>"$TMP/err" &
-	a=$!
-	sleep 0.15
-	kill -KILL "$pid"
-	wait "$a"
-	rc=$?
-	if [ "$rc" -le 1 ] && grep -q 'checks:' "$TMP/out" && ! grep -q . "$TMP/err"; then
-		if grep -q "pid $pid exited during the audit and is left out" "$TMP/out"; then
-			ok "--all: a process gone mid-audit is left out with a note (exit $rc)"
-		else
-			ok "--all: a process gone mid-audit: audit finished first (exit $rc)"
-		fi
+# Found by --all and gone mid-audit: a busy host's normal, left out with a note, exit 0
+# (--fail-on never: the host's other processes do not decide it), nothing on stderr.
+# A first run counts the fds read before the audit of the process's own (each process's
+# fds are read once to find rings, proc/PID/fd/N, and then by the audit of those with
+# one, N under its fd directory); the second stops 5,000 into the audit's 10,000.
+if ! command -v strace >/dev/null; then
+	skip "--all: a process gone mid-audit" "strace is missing: nothing can stop the audit mid-read"
+elif start many-files; then
+	strace -qq -o "$TMP/all.strace" -e trace=readlinkat "$BIN" audit --all --fail-on never >/dev/null 2>&1
+	first=$(grep -n '^readlinkat([0-9]*, "[0-9]*", "'"$TMP"'/data/many-' "$TMP/all.strace" | head -1 | cut -d: -f1)
+	if [ -z "$first" ]; then
+		bad "--all: a process gone mid-audit: its fds are read" "$(grep -c . "$TMP/all.strace") readlinkat calls, none of its files"
+	elif ! stopped_mid_read "$TMP/mid-all.strace" $((first + 5000)) "$BIN" audit --all --no-color --fail-on never; then
+		bad "--all: a process gone mid-audit: the audit stopped in its fds" "$(tail -3 "$TMP/mid-all.strace")" "$(cat "$TMP/err")"
+		kill "$a" 2>/dev/null
 	else
-		bad "--all: a process gone mid-audit" "exit $rc" "$(cat "$TMP/err")"
+		kill_resume "--all: a process gone mid-audit"
+		if [ "$rc" -eq 0 ] && grep -q 'checks:' "$TMP/out" && ! grep -q . "$TMP/err" &&
+			grep -q "pid $pid exited during the audit and is left out" "$TMP/out"; then
+			ok "--all: a process gone mid-audit (killed at its fd read of $mid_path) is left out with a note, exit 0"
+		else
+			bad "--all: a process gone mid-audit is left out with a note, exit 0" "exit $rc" "$(cat "$TMP/err")" \
+				"$(grep -i 'exited\|left out' "$TMP/out")"
+		fi
 	fi
-	wait "$pid" 2>/dev/null
 fi
 
 # Races: 200 audits of a process whose rings, files and threads come and go,

@@ -14,6 +14,7 @@ passed=0 failed=0 skipped=0
 # runner: 0 pass, 1 fail, 77 skip. With URINGLINT_RESULTS set, it is appended there
 # ("STATUS<TAB>SUITE<TAB>CASE"), and tests/run-all.sh totals those, not the lines.
 SUITE=${SUITE:-$(basename "$0" .sh)}
+export SUITE	# tests/e2e/check-exposition.sh records its skip under it
 record() {
 	[ -z "${URINGLINT_RESULTS:-}" ] ||
 		printf '%s\t%s\t%s\n' "$1" "$SUITE" "${2//$'\n'/ }" >>"$URINGLINT_RESULTS"

@@ -294,9 +294,11 @@ if [ ! -w Makefile ] || [ ! -w build ]; then
 elif make -s install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1; then
 	"$TMP/dest/usr/bin/uringlint" -V >"$TMP/v" && [ -f "$TMP/dest/usr/share/man/man1/uringlint.1" ] &&
 		[ -f "$TMP/dest/usr/share/bash-completion/completions/uringlint" ] &&
-		"$TMP/dest/usr/bin/uringlint" --root testdata/host-6.18 preflight >/dev/null
-	[ $? -le 1 ] && ok "make install into a DESTDIR: binary, man page, completion; the installed binary runs" ||
-		bad "make install into a DESTDIR" "$(cat "$TMP/install.log")"
+		"$TMP/dest/usr/bin/uringlint" --root testdata/host-6.18 preflight --fail-on never >/dev/null
+	rc=$?
+	[ "$rc" -eq 0 ] && ok "make install into a DESTDIR: binary, man page, completion; the installed binary runs" ||
+		bad "make install into a DESTDIR" "exit $rc of -V, the man page, the completion or the installed preflight" \
+			"$(cat "$TMP/install.log")"
 	make -s uninstall DESTDIR="$TMP/dest" PREFIX=/usr >/dev/null 2>&1
 	[ -z "$(find "$TMP/dest" -type f)" ] && ok "make uninstall removes what install put" || bad "make uninstall" "$(find "$TMP/dest" -type f)"
 else
@@ -488,7 +490,8 @@ else
 		[ -z "$(ls -A "$TMP/xfs")" ] && ok "XFS dir: nothing left behind" || bad "XFS dir: nothing left behind" "$(ls -A "$TMP/xfs")"
 		umount "$TMP/xfs"
 	else
-		skip "XFS loop mount" "mount failed: $(cat "$TMP/mount.err")"
+		# Root with mkfs.xfs has all a loop mount needs: its failure is one.
+		bad "XFS loop mount" "mount failed: $(cat "$TMP/mount.err")"
 	fi
 fi
 

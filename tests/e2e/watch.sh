@@ -46,7 +46,7 @@ done
 
 # The log written with plain write(2) and the small files nobody writes through io_uring.
 for m in buffered-fd small-buffered; do
-	[ -s "$TMP/$m.json" ] || continue
+	[ -s "$TMP/$m.json" ] || { bad "$m: only data.dat is blamed" "no report of its watch (failed above)"; continue; }
 	blamed=$(jq -r '[.findings[] | select(.status == "fail" or .status == "warn") |
 		select(.id == "fd-o-direct" or .id == "fd-append" or .id == "file-punts" or
 		       .id == "file-extents") | .subject] | join("\n")' "$TMP/$m.json")
@@ -58,7 +58,9 @@ for m in buffered-fd small-buffered; do
 done
 
 # The plain-call count judges only rings that take nothing: with requests seen it stops.
-if [ -s "$TMP/buffered-fd.json" ]; then
+if ! [ -s "$TMP/buffered-fd.json" ]; then
+	bad "buffered-fd: the plain-call counter closed at the ring's first request" "no report of its watch (failed above)"
+else
 	if jq -e '.processes[0].watch | .plain_io == null and
 		(.plain_io_error | startswith("not counted past the first io_uring request"))' \
 		"$TMP/buffered-fd.json" >/dev/null; then
@@ -70,7 +72,9 @@ if [ -s "$TMP/buffered-fd.json" ]; then
 fi
 
 # IOSQE_ASYNC is read from the request: every punt of the async mode carries it.
-if [ -s "$TMP/async.json" ]; then
+if ! [ -s "$TMP/async.json" ]; then
+	bad "async: every punt had IOSQE_ASYNC" "no report of its watch (failed above)"
+else
 	jq -e '[.findings[] | select(.id == "file-punts") | .evidence |
 		select(.iosqe_async_punts == .punts and .punts > 0)] | length == 1' \
 		"$TMP/async.json" >/dev/null && ok "async: every punt had IOSQE_ASYNC" ||
@@ -113,8 +117,11 @@ fi
 # share and its cause still match the tracepoints' own count.
 if ! command -v fio >/dev/null; then
 	skip "high rate" "fio is missing"
+elif ! command -v mkfs.xfs >/dev/null; then
+	skip "high rate" "mkfs.xfs is missing (xfsprogs)"
 elif ! xfs_mount; then
-	skip "high rate" "no loop XFS: $(cat "$TMP/mount.err")"
+	# Root (this suite runs only as root) with mkfs.xfs has all a loop mount needs.
+	bad "high rate: a loop XFS mounts" "$(cat "$TMP/mount.err")"
 else
 	fio --name=layout --ioengine=psync --rw=write --bs=1M --size=64M --direct=1 \
 		--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
@@ -217,7 +224,13 @@ else
 fi
 # The same where uringlint may not trace (ptrace refused by a seccomp filter): the watch
 # attaches by its threads once the exec is seen, missing only its first instant.
-if [ -g "$SG/pathology" ] && [ -x "$HELPERS/seccomp-deny" ] && python3 "$TRUTH" start "watchsgp$$" 1; then
+if [ ! -g "$SG/pathology" ] || findmnt -no OPTIONS -T "$SG" | grep -qw nosuid; then
+	skip "--exec of a set-group-ID program, no ptrace" "no set-group-ID file can be made in $SG (nosuid)"
+elif [ ! -x "$HELPERS/seccomp-deny" ]; then
+	bad "--exec of a set-group-ID program, no ptrace: $HELPERS/seccomp-deny is built"
+elif ! python3 "$TRUTH" start "watchsgp$$" 1; then
+	bad "--exec of a set-group-ID program, no ptrace: ground truth starts"
+else
 	PATHOLOGY_SECONDS=2 "$HELPERS/seccomp-deny" --ptrace 1 "$BIN" audit --exec --format json \
 		--fail-on never -o "$TMP/setgid-np.json" -- "$SG/pathology" buffered "$TMP/data" \
 		>"$TMP/setgid-np.out" 2>"$TMP/setgid-np.err"
@@ -238,7 +251,11 @@ fi
 
 # A forking program: fio's I/O runs in a child it forks, which owns the ring. Under --exec
 # the child is audited in its place, with the watch; a plain audit of the parent names it.
-if command -v fio >/dev/null && python3 "$TRUTH" start "watchfk$$" 1; then
+if ! command -v fio >/dev/null; then
+	skip "a forking program" "fio is not installed"
+elif ! python3 "$TRUTH" start "watchfk$$" 1; then
+	bad "a forking program: ground truth starts"
+else
 	FIO_ARGS=(--name=fk --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/fork.dat"
 		--runtime=3 --time_based --iodepth=8 --output=/dev/null)
 	"$BIN" audit --exec --format json --fail-on never -o "$TMP/fork.json" -- fio "${FIO_ARGS[@]}" \
@@ -270,58 +287,101 @@ if command -v fio >/dev/null && python3 "$TRUTH" start "watchfk$$" 1; then
 		.status == "skip" and (.evidence.ring_children | index($c) != null)' "$TMP/fork-parent.json" >/dev/null &&
 		ok "audit of fio's parent: no ring of its own, its child pid $child named (its fd table holds the ring)" ||
 		bad "audit of fio's parent names the child" "child $child" "$(jq -c '[.findings[] | select(.id == "uring-fallback")][0]' "$TMP/fork-parent.json")"
-else
-	skip "a forking program" "fio is not installed, or the ground truth did not start"
 fi
 
 # The answer without flags: a plain `audit PID` as root watches when what it read needs it.
 # fio writing buffered (every write punted on ext4, most on XFS) is watched, its file named
 # with cause and share, exit 1; fio on O_DIRECT over a written file exits 0.
-if command -v fio >/dev/null; then
+# fio_job FPID: fio's job process (a child of fio's main process FPID), once it has a
+# ring that took 100 SQEs, in $job; none within 10 s is a failure of the case.
+fio_job() {
+	local i
+	for i in $(seq 200); do
+		for job in $(pgrep -P "$1" -x fio); do
+			[ "$(awk '$1 == "SqTail:" {print $2}' /proc/"$job"/fdinfo/* 2>/dev/null | sort -n | tail -1)" -gt 100 ] 2>/dev/null &&
+				return 0
+		done
+		sleep 0.05
+	done
+	job=
+	return 1
+}
+if ! command -v fio >/dev/null; then
+	skip "plain audit of fio" "fio is not installed"
+else
 	fio --name=pl --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/plain.dat" \
 		--runtime=6 --time_based --iodepth=8 --output=/dev/null &
 	fpid=$!
 	kids+=("$fpid")
-	for _ in $(seq 100); do
-		job=$(pgrep -P "$fpid" -x fio | head -1)
-		[ -n "$job" ] && [ "$(awk '$1 == "SqTail:" {print $2}' /proc/"$job"/fdinfo/* 2>/dev/null | sort -n | tail -1)" -gt 100 ] 2>/dev/null && break
-		sleep 0.05
-	done
-	python3 "$TRUTH" start "watchpl$$" "${job:-1}"
-	"$BIN" audit "${job:-1}" --format json >"$TMP/plain.json" 2>"$TMP/plain.err"
-	rc=$?
-	python3 "$TRUTH" stop "watchpl$$" "${job:-1}" >"$TMP/plain.truth"
+	if ! fio_job "$fpid"; then
+		bad "plain audit of fio writing buffered: fio's job process starts its ring" "$(pgrep -a -P "$fpid")"
+	elif ! python3 "$TRUTH" start "watchpl$$" "$job"; then
+		bad "plain audit of fio writing buffered: ground truth starts"
+	else
+		"$BIN" audit "$job" --format json >"$TMP/plain.json" 2>"$TMP/plain.err"
+		rc=$?
+		python3 "$TRUTH" stop "watchpl$$" "$job" >"$TMP/plain.truth"
+		tp=$(jq '.total.punts' "$TMP/plain.truth")
+		if [ "$rc" -eq 1 ] && jq -e --argjson j "$job" --argjson tp "$tp" '.processes[0].pid == $j and $tp > 0 and
+			.processes[0].watch != null and
+			([.findings[] | select(.id == "file-punts" and .status == "fail" and
+			  (.evidence.path // "" | endswith("plain.dat")) and (.evidence.causes | any(.cause == "buffered")))] | length) == 1' \
+			"$TMP/plain.json" >/dev/null; then
+			ok "plain audit of fio writing buffered: watched without a flag, plain.dat named with its cause, exit 1 (ftrace: $tp punts meanwhile)"
+		else
+			bad "plain audit of fio writing buffered" "exit $rc, ftrace $tp punts" "$(head -3 "$TMP/plain.err")" \
+				"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "iowq-punts") | [.status, .subject]]' "$TMP/plain.json")"
+		fi
+	fi
 	kill "$fpid" 2>/dev/null
 	wait "$fpid" 2>/dev/null
-	tp=$(jq '.total.punts' "$TMP/plain.truth")
-	if [ "$rc" -eq 1 ] && jq -e --argjson tp "$tp" '$tp > 0 and .processes[0].watch != null and
-		([.findings[] | select(.id == "file-punts" and .status == "fail" and
-		  (.evidence.path // "" | endswith("plain.dat")) and (.evidence.causes | any(.cause == "buffered")))] | length) == 1' \
-		"$TMP/plain.json" >/dev/null; then
-		ok "plain audit of fio writing buffered: watched without a flag, plain.dat named with its cause, exit 1 (ftrace: $tp punts meanwhile)"
-	else
-		bad "plain audit of fio writing buffered" "exit $rc, ftrace $tp punts" "$(head -3 "$TMP/plain.err")" \
-			"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "iowq-punts") | [.status, .subject]]' "$TMP/plain.json")"
-	fi
 	dd if=/dev/zero of="$TMP/data/direct.dat" bs=1M count=32 oflag=direct status=none
 	fio --name=pd --ioengine=io_uring --rw=randwrite --bs=4k --size=32m --filename="$TMP/data/direct.dat" \
-		--direct=1 --runtime=6 --time_based --iodepth=8 --output=/dev/null &
+		--direct=1 --runtime=12 --time_based --iodepth=8 --output=/dev/null &
 	fpid=$!
 	kids+=("$fpid")
-	sleep 1.5
-	job=$(pgrep -P "$fpid" -x fio | head -1)
-	"$BIN" audit "${job:-1}" --format json >"$TMP/direct.json" 2>/dev/null
-	rc=$?
+	# The job's writes go straight to the device. Plainly audited, it is watched or not as
+	# its ring happened to move while read: either way fd-o-direct passes, nothing warns,
+	# fails or errs, and it exits 0. Watched for 2 s, every punt check passes as well.
+	if ! fio_job "$fpid"; then
+		bad "plain audit of fio on O_DIRECT: fio's job process starts its ring" "$(pgrep -a -P "$fpid")"
+	else
+		for how in plain watched; do
+			flags=()
+			[ "$how" = watched ] && flags=(--watch 2)
+			"$BIN" audit "$job" "${flags[@]}" --format json \
+				>"$TMP/direct-$how.json" 2>"$TMP/direct.err"
+			rc=$?
+			if [ "$rc" -eq 0 ] && jq -e --argjson j "$job" --arg how "$how" '.processes[0].pid == $j and
+				([.findings[] | select(.status == "warn" or .status == "fail" or .status == "error")] | length) == 0 and
+				([.findings[] | select(.id == "fd-o-direct" and .status == "pass")] | length) == 1 and
+				($how == "plain" or (.processes[0].watch != null and
+				 ([.findings[] | select((.id == "iowq-punts" or .id == "file-punts") and .status == "pass")] | length) == 2))' \
+				"$TMP/direct-$how.json" >/dev/null; then
+				if [ "$how" = plain ]; then
+					ok "plain audit of fio on O_DIRECT: its job (pid $job) passes fd-o-direct, nothing warns, exit 0"
+				else
+					ok "fio on O_DIRECT watched 2 s: its job (pid $job) passes fd-o-direct, iowq-punts and file-punts, exit 0"
+				fi
+			else
+				bad "$how audit of fio on O_DIRECT: fd-o-direct passes (watched: the punt checks too), nothing warns, exit 0" \
+					"exit $rc, pid $job" "$(head -3 "$TMP/direct.err")" \
+					"$(jq -c '[.findings[] | select(.status != "skip" and .status != "info" and (.status != "pass" or .id == "fd-o-direct" or .id == "iowq-punts" or .id == "file-punts")) | [.id, .status, .message[0:160]]]' "$TMP/direct-$how.json")"
+			fi
+		done
+		cp "$TMP/direct-watched.json" "$TMP/direct.json"
+	fi
 	kill "$fpid" 2>/dev/null
 	wait "$fpid" 2>/dev/null
-	[ "$rc" -eq 0 ] && ok "plain audit of fio on O_DIRECT: exit 0 ($(jq -r '[.findings[] | select(.status == "fail" or .status == "warn") | .id] | join(",")' "$TMP/direct.json"))" ||
-		bad "plain audit of fio on O_DIRECT exits 0" "exit $rc" \
-			"$(jq -c '[.findings[] | select(.status == "fail" or .status == "warn") | [.id, .message[0:160]]]' "$TMP/direct.json")"
 fi
 
 # report diff on the two real reports above, both ways, as a deploy gate would: from
 # O_DIRECT to buffered the punt checks fail anew (exit 1); back, they are fixed (exit 0).
-if [ -s "$TMP/direct.json" ] && [ -s "$TMP/plain.json" ]; then
+if ! command -v fio >/dev/null; then
+	skip "report diff of the two fio reports" "fio is not installed"
+elif ! [ -s "$TMP/direct.json" ] || ! [ -s "$TMP/plain.json" ]; then
+	bad "report diff of the two fio reports: both reports were made"
+else
 	"$BIN" --format json report diff "$TMP/direct.json" "$TMP/plain.json" >"$TMP/diff1.json" 2>"$TMP/diff1.err"
 	rc1=$?
 	"$BIN" --format json report diff "$TMP/plain.json" "$TMP/direct.json" >"$TMP/diff2.json" 2>"$TMP/diff2.err"
@@ -345,27 +405,43 @@ if [ -s "$TMP/direct.json" ] && [ -s "$TMP/plain.json" ]; then
 	done
 fi
 
-# Every thread, or no pass: 300 threads under the usual soft RLIMIT_NOFILE of 1024 (a
-# perf event or more each), the last one punting every write. Each thread is watched and
-# the punting one's file is named, or the checks that would pass say what they missed.
-if PATHOLOGY_THREADS=300 start many-threads; then
+# Every thread, or no pass: 300 threads (some 10 perf fds each), the last one punting
+# every write, audited under two open-file limits that each make one outcome certain.
+# The usual soft 1024 under a hard 16384: the watch raises its soft limit to the hard
+# one, where all of them fit, so each thread is watched and the punting one's file named.
+# 256 hard: fewer fds than threads, so some cannot be watched, and the checks that would
+# pass say what they missed instead.
+threads300() { # LIMIT: the audit of a fresh 300-thread process in $TMP/many.json
+	PATHOLOGY_THREADS=300 start many-threads || return 1
 	writer=$(awk '$1 == "thread" {print $2}' "$(ls -t "$TMP"/ready.many-threads.* | grep -v '\.err$' | head -1)")
 	sleep 0.5
 	# The tasks before the watch: every one must be watched (an io-wq worker that starts
 	# after the watch ended, counted after it, was not there to watch).
 	ntask=$(ls "/proc/$pid/task" | wc -l)
-	prlimit --nofile=1024: "$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/many.json" 2>"$TMP/many.err"
+	prlimit --nofile="$1" "$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/many.json" 2>"$TMP/many.err"
 	stop "$pid"
+}
+if threads300 1024:16384; then
 	if jq -e --argjson n "$ntask" '.processes[0].watch as $w |
-		($w.threads_not_attached == 0 and $w.threads_watched >= $n and
-		 ([.findings[] | select(.id == "file-punts" and .status == "fail" and
-		   (.evidence.path // "" | endswith("many-threads.dat")))] | length) == 1) or
-		($w.threads_not_attached > 0 and $w.coverage < 1 and
-		 ([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | select(.status == "pass")] | length) == 0)' \
+		$w.threads_not_attached == 0 and $w.threads_watched >= $n and
+		([.findings[] | select(.id == "file-punts" and .status == "fail" and
+		  (.evidence.path // "" | endswith("many-threads.dat")))] | length) == 1' \
 		"$TMP/many.json" >/dev/null; then
-		ok "300 threads at a soft limit of 1024 fds: $(jq '.processes[0].watch.threads_watched' "$TMP/many.json") watched, $(jq '.processes[0].watch.threads_not_attached' "$TMP/many.json") not; the writer (tid $writer) found"
+		ok "300 threads at a soft limit of 1024 fds, hard 16384: all $(jq '.processes[0].watch.threads_watched' "$TMP/many.json") watched; the writer's (tid $writer) file named"
 	else
-		bad "300 threads: every thread watched, or no pass" "$ntask tasks" \
+		bad "300 threads at a soft limit of 1024 fds, hard 16384: every thread watched, the file named" "$ntask tasks" \
+			"$(jq -c '.processes[0].watch | {threads_watched, threads_not_attached, coverage}' "$TMP/many.json")" \
+			"$(jq -c '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | [.status, .subject]]' "$TMP/many.json")"
+	fi
+fi
+if threads300 256:256; then
+	if jq -e --argjson n "$ntask" '.processes[0].watch as $w |
+		$w.threads_not_attached > 0 and $w.threads_watched < $n and $w.coverage < 1 and
+		([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | select(.status == "pass")] | length) == 0' \
+		"$TMP/many.json" >/dev/null; then
+		ok "300 threads under a hard limit of 256 fds: $(jq '.processes[0].watch.threads_watched' "$TMP/many.json") watched, $(jq '.processes[0].watch.threads_not_attached' "$TMP/many.json") not, and no pass from them"
+	else
+		bad "300 threads under a hard limit of 256 fds: the threads not watched said, no pass" "$ntask tasks" \
 			"$(jq -c '.processes[0].watch | {threads_watched, threads_not_attached, coverage}' "$TMP/many.json")" \
 			"$(jq -c '[.findings[] | select(.id == "iowq-punts" or .id == "file-punts") | [.status, .subject]]' "$TMP/many.json")"
 	fi
@@ -418,7 +494,9 @@ fi
 # The same process starting a short child every 150 ms (a fork that writes through a ring of
 # its own and exits, mostly between two looks at the cgroup): the child's punts would be in
 # the cgroup's exact counts, so the watch fails with that reason and nothing passes from it.
-if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && PATHOLOGY_THREADS=4 PATHOLOGY_FORK_MS=150 start many-threads; then
+if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
+	skip "a process alone in a cgroup that forks during the watch" "no writable cgroup v2 hierarchy"
+elif PATHOLOGY_THREADS=4 PATHOLOGY_FORK_MS=150 start many-threads; then
 	cg_enter forks
 	sleep 0.3
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/forks.json" 2>"$TMP/forks.err"
@@ -515,17 +593,16 @@ elif PATHOLOGY_THREADS=10000 start many-threads; then
 	fi
 	kill "$intruder" 2>/dev/null
 	echo "$pid" >"$CG2/cgroup.procs"
-	prlimit --nofile=1024: "$BIN" audit "$pid" --format json --fail-on never >"$TMP/10k-shared.json" 2>"$TMP/10k.err"
+	# A hard limit of 4096 fds, fewer than the threads (each watched one takes a perf fd or
+	# more): some are certainly not attached, and that must be said, with no pass.
+	prlimit --nofile=1024:4096 "$BIN" audit "$pid" --format json --fail-on never >"$TMP/10k-shared.json" 2>"$TMP/10k.err"
 	if jq -e '.processes[0].watch as $w | $w.attached_by == "threads" and
 		$w.cgroup_not_used == "other processes share its cgroup" and
-		(($w.threads_not_attached > 0 and $w.coverage < 1 and
-		  ([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
-		    select(.status == "pass")] | length) == 0) or
-		 ($w.threads_not_attached == 0 and
-		  ([.findings[] | select(.id == "file-punts" and .status == "fail" and
-		    (.evidence.path // "" | endswith("many-threads.dat")))] | length) == 1))' \
+		$w.threads_not_attached > 0 and $w.coverage < 1 and
+		([.findings[] | select(.id == "iowq-punts" or .id == "file-punts") |
+		  select(.status == "pass")] | length) == 0' \
 		"$TMP/10k-shared.json" >/dev/null; then
-		ok "10,000 threads sharing a cgroup: $(jq '.processes[0].watch.threads_watched' "$TMP/10k-shared.json") watched one by one, $(jq '.processes[0].watch.threads_not_attached' "$TMP/10k-shared.json") not, and no pass from them"
+		ok "10,000 threads sharing a cgroup, 4096 fds: $(jq '.processes[0].watch.threads_watched' "$TMP/10k-shared.json") watched one by one, $(jq '.processes[0].watch.threads_not_attached' "$TMP/10k-shared.json") not, and no pass from them"
 	else
 		bad "10,000 threads sharing a cgroup: what was not attached is said, no pass" \
 			"$(jq -c '.processes[0].watch | {attached_by, cgroup_not_used, threads_watched, threads_not_attached, coverage}' "$TMP/10k-shared.json")" \

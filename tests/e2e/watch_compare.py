@@ -19,7 +19,8 @@ the truth must be blamed (a thread a pool starts is watched from its first
 (over the same windows, less 1% and 10 for the clocks at their edges); files blamed
 beyond them punted outside the truth's window. A truth whose tracefs buffer overflowed
 (lost > 0: its oldest events overwritten) bounds the audit's counts from below only.
-Prints one line; exits 1 on a mismatch.
+Prints one line; exits 1 on a mismatch, and on a comparison left with no file
+(a truth with no punts, or with --inner none with 5 punts or more).
 """
 import json
 import os
@@ -96,6 +97,11 @@ def main():
         return 1
     if inner:
         truth_files = {p: f for p, f in truth_files.items() if f["punts"] >= 5}
+        # Nothing left to compare is no agreement: every file blamed would pass unchecked.
+        if not truth_files:
+            print("the ground truth saw no file with 5 punts or more inside the watch: "
+                  "nothing was compared")
+            return 1
     if (not set(truth_files) <= set(blamed)) if inner else set(blamed) != set(truth_files):
         print("files blamed %s, truth %s" % (sorted(blamed), sorted(truth_files)))
         explain_mismatch(audit, watch, truth_files)
