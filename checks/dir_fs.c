@@ -34,7 +34,7 @@ static bool in_list(const char *const *types, const char *t)
 	return false;
 }
 
-/* The facts page, section 3, in the words an operator needs. */
+/* docs/kernel-facts.md, section 3, in the words an operator needs. */
 static const struct fs_verdict fs_verdicts[] = {
 	{ fs_xfs, STATUS_PASS,
 	  "XFS takes O_DIRECT writes and, from 6.0, buffered writes without blocking; O_DIRECT "

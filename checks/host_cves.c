@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The io_uring CVEs of the facts page against the kernel version. Only the
- * version is known: distributions backport fixes without changing it, so
+ * The io_uring CVEs of docs/kernel-facts.md (section 6) against the kernel
+ * version. Only the version is known: distributions backport fixes without
+ * changing it, so
  * the verdict says "in an affected range" and asks for the vendor's word.
  */
 #include <stdio.h>

@@ -491,7 +491,7 @@ void check_file_extents(const struct check *c, struct check_ctx *ctx)
 		       f->size / f->extents < FRAG_MAX_AVG;
 		/*
 		 * Unwritten extents punt O_DIRECT writes where the filesystem's rule
-		 * says so (facts, section 11): on XFS under contention or below a
+		 * says so (docs/kernel-facts.md, section 11): on XFS under contention or below a
 		 * block, on ext4 before 6.3 every one, from 6.3 only below a block.
 		 */
 		rule = f->unwritten ? punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx),

@@ -265,7 +265,7 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 	}
 	/*
 	 * ext4 from 6.4 writes aligned O_DIRECT into unwritten extents without
-	 * punting (facts, section 11): named there only where the rule says so.
+	 * punting (docs/kernel-facts.md, section 11): named there only where the rule says so.
 	 */
 	rule = punt_rule_find(fs, kv, PUNT_DIO_UNWRITTEN);
 	if (writes && a && !a->ext_err && a->unwritten &&

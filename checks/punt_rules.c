@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What makes a filesystem punt a kind of io_uring request, by filesystem
- * and kernel, from the kernel source (the facts page, section 11, has the
+ * and kernel, from the kernel source (docs/kernel-facts.md, section 11, has the
  * functions and the measurements): one static table, read by the checks
  * that name a cause (file-punts) and that judge a file by its flags
  * (fd-o-direct). A rule is "certain" only when every such request is

@@ -26,7 +26,7 @@ struct uring_user_buf {
 
 /*
  * The io_uring part of an io_uring fd's fdinfo, for every format from 5.10
- * to 6.18 (see io_uring-facts, section 1). has_* say which lines the kernel
+ * to 6.18 (see docs/kernel-facts.md, section 1). has_* say which lines the kernel
  * printed; a field whose line is absent is unknown, never zero.
  */
 struct uring_fdinfo {

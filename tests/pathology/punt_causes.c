@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One cause of punts per mode, each on a normal (not registered) fd, so
- * io_uring_file_get names the file. The facts page, section 10, has what
+ * io_uring_file_get names the file. docs/kernel-facts.md, section 10, has what
  * each cause measured on 6.18.
  *
  *   buffered-fd     buffered writes to data.dat through io_uring, and a log written

@@ -66,7 +66,10 @@ static void test_every_row_complete(void **state)
 	}
 }
 
-/* The facts page lists errors popular articles make; explain texts must not repeat them. */
+/*
+ * docs/kernel-facts.md, section 7, lists errors popular articles make;
+ * explain texts must not repeat them.
+ */
 static void test_no_known_article_errors(void **state)
 {
 	static const char *const wrong[] = {
