@@ -194,9 +194,13 @@ static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_thr
 static const char *const io_waits[] = {
 	"io_schedule", "iomap_dio_rw", "blk_mq_get_tag", "folio_wait", "wait_on_page",
 	"submit_bio_wait", "bit_wait_io",
+	/* fsync and fdatasync on ext4: the commit of its own transaction, the journal's I/O. */
+	"jbd2_log_wait_commit",
 };
+/* ext4's journal as a lock: a handle waits for room in, or the end of, a transaction. */
 static const char *const lock_waits[] = {
-	"rwsem", "mutex", "xfs_ilock", "sb_start_write", "jbd2", "ext4_journal",
+	"rwsem", "mutex", "xfs_ilock", "sb_start_write", "start_this_handle",
+	"wait_transaction_locked", "jbd2_journal_lock_updates", "ext4_journal",
 };
 
 static bool line_has(const char *line, size_t len, const char *const *needles, size_t n)

@@ -45,8 +45,8 @@ struct proc_thread {
  * What a thread in D waits on, from the innermost frame of its kernel stack
  * (root) or its wchan that names either: its own block I/O (io_schedule,
  * a direct I/O's completion, a device tag, a page under I/O, a cache
- * flush), a lock (rwsem, mutex, the XFS inode lock, a frozen filesystem,
- * the ext4 journal), or neither.
+ * flush, an fsync's journal commit), a lock (rwsem, mutex, the XFS inode
+ * lock, a frozen filesystem, room in the ext4 journal), or neither.
  */
 enum thread_wait {
 	WAIT_OTHER,
