@@ -27,6 +27,7 @@
 #   mariadb_load SECONDS             single-row inserts, then page flushing, for SECONDS
 #                                    (every load is bounded, and ends early once $APPS_LOAD_STOP
 #                                    exists; run them with & to audit meanwhile)
+#   mariadb_gate_load SECONDS        three mariadb_loads beside O_DIRECT writes of another process
 #   mariadb_stop                     SIGTERM, waits for the clean shutdown
 #   qnbd_start CONFIG                qemu-nbd --aio=io_uring on $APPS_DIR/qnbd.CONFIG.img
 #   qnbd_load SECONDS                4 KiB writes, then reads, 1 MiB + 4 KiB apart, through
@@ -352,6 +353,24 @@ mariadb_load() {
 	wait "$c" 2>/dev/null
 	mariadb_sql "set global innodb_max_dirty_pages_pct_lwm=0.001; set global innodb_max_dirty_pages_pct=0" >/dev/null
 	return 0
+}
+
+# mariadb_gate_load SECONDS: three mariadb_loads beside a neighbour on the same device: 200 MiB
+# written with O_DIRECT and fsync, again and again. InnoDB's own O_DIRECT reads and
+# flushes then keep its threads in D for tens to hundreds of ms, as on a shared disk.
+mariadb_gate_load() {
+	local secs=${1:-3} end n
+	end=$(($(apps_now_ms) + secs * 1000))
+	(while apps_loading "$end"; do
+		dd if=/dev/zero of="$APPS_DIR/neighbour.dat" bs=1M count=200 oflag=direct conv=fsync status=none || break
+	done) &
+	n=$!
+	# Three clients: one keeps InnoDB's I/O too sparse to wait on.
+	mariadb_load "$secs" &
+	mariadb_load "$secs" &
+	mariadb_load "$secs"
+	wait
+	rm -f "$APPS_DIR/neighbour.dat"
 }
 
 mariadb_stop() {
