@@ -188,11 +188,12 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int counts[ARRAY_SIZE(dclasses) + 1] = { 0 };
-	char subject[32], list[1024] = "", fixes[1024] = "", moment[256] = "";
+	char subject[32], list[1024] = "", fixes[1024] = "", moment[512] = "", ownio[48];
 	struct json_object *stuck;
 	unsigned int d = 0, brief = 0, i;
 	struct finding *fi;
 	size_t k;
+	bool io;
 
 	if (!threads_usable(c, ctx, subject, sizeof(subject)))
 		return;
@@ -204,12 +205,17 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 
 		if (t->state != 'D')
 			continue;
-		/* Out of D at a second look: a moment's wait, named but not counted. */
-		if (t->d_transient) {
-			if (strlen(moment) + 48 < sizeof(moment))
+		io = proc_thread_wait(t) == WAIT_IO;
+		/*
+		 * Out of D at a second look: a moment's wait, named but not counted. So
+		 * is a wait on its own I/O shorter than a stuck device's: an O_DIRECT
+		 * read of a loaded device keeps its thread in D for 20-180 ms.
+		 */
+		if (t->d_transient || (io && t->d_ms && t->d_ms < DSTATE_IO_STUCK_MS)) {
+			if (strlen(moment) + 72 < sizeof(moment))
 				snprintf(moment + strlen(moment), sizeof(moment) - strlen(moment),
-					 "%s%d %s in %s", brief ? ", " : "", (int)t->tid, t->comm,
-					 t->wchan[0] ? t->wchan : "?");
+					 "%s%d %s in %s%s", brief ? ", " : "", (int)t->tid, t->comm,
+					 t->wchan[0] ? t->wchan : "?", io ? " (its own I/O)" : "");
 			brief++;
 			continue;
 		}
@@ -225,17 +231,23 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 			(int)(strlen(t->stack) > 600 ? 600 : strlen(t->stack))) : NULL);
 		json_object_array_add(stuck, o);
 		counts[dc ? (size_t)(dc - dclasses) : ARRAY_SIZE(dclasses)]++;
-		if (strlen(list) + 96 < sizeof(list))
+		if (t->d_ms)
+			json_object_object_add(o, "d_ms", json_object_new_int((int)t->d_ms));
+		ownio[0] = '\0';
+		if (io && t->d_ms)
+			snprintf(ownio, sizeof(ownio), ", on its own I/O for %u ms", t->d_ms);
+		if (strlen(list) + 128 < sizeof(list))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list),
-				 "%s%d %s in %s (%s)", d > 1 ? ", " : "", (int)t->tid, t->comm,
-				 t->wchan[0] ? t->wchan : "?", dc ? dc->name : "unclassified");
+				 "%s%d %s in %s (%s%s)", d > 1 ? ", " : "", (int)t->tid, t->comm,
+				 t->wchan[0] ? t->wchan : "?", dc ? dc->name : "unclassified", ownio);
 	}
 	if (!d) {
 		json_object_put(stuck);
 		if (brief)
 			proc_add(c, ctx, STATUS_PASS, subject,
-				 "no thread stuck in D state: %u seen in it for a moment and out of it "
-				 "within 20 ms (%s)", brief, moment);
+				 "no thread stuck in D state: %u seen in it for a moment, out of it "
+				 "within 20 ms or, waiting on its own I/O, within %d s (%s)", brief,
+				 DSTATE_IO_STUCK_MS / 1000, moment);
 		else
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "no thread in D state (uninterruptible wait)");

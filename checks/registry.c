@@ -1168,7 +1168,11 @@ const struct check check_table[] = {
 		.info.why = "Threads in D cannot be interrupted and usually wait on the same lock or "
 		       "queue. Which one says what to change: xfs_ilock points at buffered or "
 		       "extending writes, blk_mq_get_tag at a queue depth above the device's "
-		       "tags, folio waits at the page cache.",
+		       "tags, folio waits at the page cache. A thread waiting on its own I/O "
+		       "(a direct I/O's completion, a device tag, a page under I/O) is read "
+		       "again until it is out of that sleep: stuck only after 3 s in it, since "
+		       "a loaded device's requests keep their threads in D for up to a few "
+		       "hundred ms; a thread waiting on a lock is stuck after 20 ms.",
 		.info.fix = "follow the fix of each class in the finding",
 		.info.reference = "https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html",
 	},

@@ -187,33 +187,138 @@ static void collect_details(const struct sysroot *sr, pid_t pid, struct proc_thr
 }
 
 /*
+ * The innermost frame that names a wait decides: a stack lists the frames
+ * from the innermost (a folio lock taken for a read waits in io_schedule, an
+ * inode lock in rwsem_down_write_slowpath above the write that holds it).
+ */
+static const char *const io_waits[] = {
+	"io_schedule", "iomap_dio_rw", "blk_mq_get_tag", "folio_wait", "wait_on_page",
+	"submit_bio_wait", "bit_wait_io",
+	/* fsync and fdatasync on ext4: the commit of its own transaction, the journal's I/O. */
+	"jbd2_log_wait_commit",
+};
+/* ext4's journal as a lock: a handle waits for room in, or the end of, a transaction. */
+static const char *const lock_waits[] = {
+	"rwsem", "mutex", "xfs_ilock", "sb_start_write", "start_this_handle",
+	"wait_transaction_locked", "jbd2_journal_lock_updates", "ext4_journal",
+};
+
+static bool line_has(const char *line, size_t len, const char *const *needles, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k + strlen(needles[i]) <= len; k++)
+			if (!strncmp(line + k, needles[i], strlen(needles[i])))
+				return true;
+	return false;
+}
+
+enum thread_wait proc_thread_wait(const struct proc_thread *t)
+{
+	const char *line = t->stack ? t->stack : t->wchan, *end;
+
+	while (line && *line) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (line_has(line, (size_t)(end - line), lock_waits, ARRAY_SIZE(lock_waits)))
+			return WAIT_LOCK;
+		if (line_has(line, (size_t)(end - line), io_waits, ARRAY_SIZE(io_waits)))
+			return WAIT_IO;
+		line = *end ? end + 1 : end;
+	}
+	return WAIT_OTHER;
+}
+
+/* Its state letter and its context switches so far, from task/TID/status: 0 or -errno. */
+static int sleep_read(const struct sysroot *sr, pid_t pid, pid_t tid, char *state,
+		      unsigned long long *switches)
+{
+	char *text, v[64];
+	size_t len;
+	int err;
+
+	err = sysroot_read_filef(sr, 64 * 1024, &text, &len, "proc/%d/task/%d/status", (int)pid,
+				 (int)tid);
+	if (err)
+		return err;
+	*state = '?';
+	*switches = 0;
+	if (!parse_keyed_value(text, "State", v, sizeof(v)))
+		*state = v[0];
+	/* fs/proc/array.c task_context_switch_counts(): a wake-up moves one of them. */
+	if (!parse_keyed_value(text, "voluntary_ctxt_switches", v, sizeof(v)))
+		*switches += strtoull(v, NULL, 10);
+	if (!parse_keyed_value(text, "nonvoluntary_ctxt_switches", v, sizeof(v)))
+		*switches += strtoull(v, NULL, 10);
+	free(text);
+	return 0;
+}
+
+static unsigned int ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (unsigned int)((now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/*
  * A thread seen in D once may be waiting a moment on a flush or a read,
  * as a busy database's threads often are: two more readings 10 ms apart
- * tell a moment's wait from a thread stuck there. Live only; a captured
- * tree has one reading, and its D threads stay as they were read.
+ * tell a moment's wait from a thread stuck there. A thread in D on its own
+ * I/O is read on every 10 ms until it is out of that sleep (out of D, or
+ * woken since: its context switches moved) or DSTATE_IO_STUCK_MS passed:
+ * O_DIRECT reads of a loaded device wait 20-180 ms each. Live only; a
+ * captured tree has one reading, and its D threads stay as they were read.
  */
 static void recheck_dstate(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
-	struct timespec ts = { 0, 10 * 1000000L };
+	struct timespec ts = { 0, 10 * 1000000L }, t0;
+	unsigned long long *base, sw;
+	unsigned int round, ms;
 	struct proc_thread now;
-	char path[96];
+	bool more = true;
+	char path[96], st;
 	size_t i;
-	int round;
 
 	if (!sr->live || !pt->d_state)
 		return;
-	for (round = 0; round < 2; round++) {
+	base = calloc(pt->n, sizeof(*base));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; base && i < pt->n; i++)
+		if (pt->v[i].state == 'D' && proc_thread_wait(&pt->v[i]) == WAIT_IO &&
+		    sleep_read(sr, pid, pt->v[i].tid, &st, &base[i]))
+			pt->v[i].d_transient = true;
+	for (round = 0; more; round++) {
 		nanosleep(&ts, NULL);
+		ms = ms_since(&t0);
+		more = false;
 		for (i = 0; i < pt->n; i++) {
 			struct proc_thread *t = &pt->v[i];
+			bool io = base && proc_thread_wait(t) == WAIT_IO;
 
-			if (t->state != 'D' || t->d_transient)
+			if (t->state != 'D' || t->d_transient || (round >= 2 && !io))
 				continue;
-			snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
-			/* Gone since: its wait ended with it. */
-			t->d_transient = proc_stat_read(sr, path, &now, NULL) || now.state != 'D';
+			if (io) {
+				/* Gone since, out of D, or woken and in D again: its wait ended. */
+				t->d_transient = sleep_read(sr, pid, t->tid, &st, &sw) || st != 'D' ||
+						 sw != base[i];
+			} else {
+				snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid,
+					 (int)t->tid);
+				/* Gone since: its wait ended with it. */
+				t->d_transient = proc_stat_read(sr, path, &now, NULL) ||
+						 now.state != 'D';
+			}
+			if (t->d_transient)
+				continue;
+			t->d_ms = ms ? ms : 1;
+			more |= round < 1 || (io && ms < DSTATE_IO_STUCK_MS);
 		}
 	}
+	free(base);
 }
 
 void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)

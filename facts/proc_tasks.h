@@ -33,7 +33,35 @@ struct proc_thread {
 	 * a moment's wait (a flush, a page read), not a thread stuck there.
 	 */
 	bool d_transient;
+	/*
+	 * Live, in D: how long it was seen in one uninterruptible sleep, from the
+	 * first reading to the last that still found it there (ms); 0 when not
+	 * measured (a captured tree's one reading).
+	 */
+	unsigned int d_ms;
 };
+
+/*
+ * What a thread in D waits on, from the innermost frame of its kernel stack
+ * (root) or its wchan that names either: its own block I/O (io_schedule,
+ * a direct I/O's completion, a device tag, a page under I/O, a cache
+ * flush, an fsync's journal commit), a lock (rwsem, mutex, the XFS inode
+ * lock, a frozen filesystem, room in the ext4 journal), or neither.
+ */
+enum thread_wait {
+	WAIT_OTHER,
+	WAIT_IO,
+	WAIT_LOCK,
+};
+enum thread_wait proc_thread_wait(const struct proc_thread *t);
+
+/*
+ * A thread in D on its own I/O for this long is stuck: a request of a
+ * loaded device takes tens to a few hundred ms (180 ms seen on a loop
+ * device under a database's load). A live reading watches such a thread
+ * up to this long; every other thread in D 20 ms.
+ */
+#define DSTATE_IO_STUCK_MS 3000
 
 struct proc_threads {
 	struct fact_err e;

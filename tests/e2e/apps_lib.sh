@@ -25,7 +25,9 @@
 #                                    $app_ready_ms (start to first answered query)
 #   mariadb_sql SQL                  runs SQL on the last started server
 #   mariadb_load SECONDS             single-row inserts, then page flushing, for SECONDS
-#                                    (both loads are bounded; run them with & to audit meanwhile)
+#                                    (every load is bounded, and ends early once $APPS_LOAD_STOP
+#                                    exists; run them with & to audit meanwhile)
+#   mariadb_gate_load SECONDS        three mariadb_loads beside O_DIRECT writes of another process
 #   mariadb_stop                     SIGTERM, waits for the clean shutdown
 #   qnbd_start CONFIG                qemu-nbd --aio=io_uring on $APPS_DIR/qnbd.CONFIG.img
 #   qnbd_load SECONDS                4 KiB writes, then reads, 1 MiB + 4 KiB apart, through
@@ -38,6 +40,9 @@
 #                                    for SECONDS; the session's smbd child in $samba_child
 #                                    (run it with & after samba_session)
 #   samba_stop
+#   apps_truth_start NAME PID [KB]   punt_truth.py --only records PID's threads (perf,
+#                                    filtered in the kernel: no other process's load)
+#   apps_truth_stop NAME PID OUT     its account in OUT, its raw lines in OUT.raw
 #
 # The configurations, and what each did under load on Linux 6.18 (HZ=250),
 # ext4 on a loop device (io_uring requests punted to io-wq of those submitted):
@@ -83,10 +88,17 @@ APPS_DIR=$TMP/apps
 APPS_XFS=$TMP/apps-xfs
 APPS_STATE=$TMP/apps.state
 APPS_TRACE=
+APPS_TRUTH=
+# A load ends early once this file exists (apps_load_stop): the gate's ten audits set its length.
+APPS_LOAD_STOP=$TMP/apps.load.stop
+# punt_truth.py --only keeps its perf data here, removed with the suite's $TMP.
+export PUNT_TRUTH_DIR=$TMP/truth
 app_pid= app_sock= app_ready_ms= apps_why= qnbd_rw=rw
 apps_pids=()
 
 apps_now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# apps_loading END_MS: true while a load should go on (before END_MS, and not stopped).
+apps_loading() { [ "$(apps_now_ms)" -lt "$1" ] && [ ! -e "$APPS_LOAD_STOP" ]; }
 
 apps_need() {
 	apps_why=
@@ -148,6 +160,7 @@ apps_guardian() {
 		while read -r kind v; do
 			case $kind in
 			trace) echo 0 >"$v/tracing_on" 2>/dev/null; rmdir "$v" 2>/dev/null ;;
+			truth) [ -f "$v/perf.pid" ] && kill -KILL "$(cat "$v/perf.pid")" 2>/dev/null; rm -rf "$v" ;;
 			mount) umount "$v" 2>/dev/null || umount -l "$v" 2>/dev/null ;;
 			file) rm -rf "$v" ;;
 			esac
@@ -165,6 +178,9 @@ apps_cleanup() {
 	for p in "${apps_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
 	[ -n "$APPS_TRACE" ] && { echo 0 >"$APPS_TRACE/tracing_on"; rmdir "$APPS_TRACE"; } 2>/dev/null
 	APPS_TRACE=
+	[ -n "$APPS_TRUTH" ] && [ -f "$APPS_TRUTH/perf.pid" ] && kill -KILL "$(cat "$APPS_TRUTH/perf.pid")" 2>/dev/null
+	[ -n "$APPS_TRUTH" ] && rm -rf "$APPS_TRUTH"
+	APPS_TRUTH=
 	apps_umount "$APPS_XFS"
 	apps_umount
 	[ -n "${apps_guard_pid:-}" ] && kill "$apps_guard_pid" 2>/dev/null
@@ -186,6 +202,24 @@ apps_stop_pid() {
 	kill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	return 0
+}
+
+# --- the ground truth ----------------------------------------------------------------------
+# apps_truth_start NAME PID [KB]: the truth of PID alone, filtered in the kernel
+# (punt_truth.py's --only: perf record -p, whose events follow the process's new
+# threads, io-wq workers too); 64 MiB a CPU by default (qemu-nbd's 5 s of punted
+# writes take some 17 MiB). Another process's load can no longer push its events out.
+apps_truth_start() {
+	APPS_TRUTH=$PUNT_TRUTH_DIR/$1
+	apps_state_add truth "$APPS_TRUTH"
+	python3 tests/e2e/punt_truth.py start --only "$1" "$2" "${3:-65536}"
+}
+# apps_truth_stop NAME PID OUT: stops it; the account in OUT, the raw lines in OUT.raw.
+apps_truth_stop() {
+	PUNT_TRUTH_RAW="$3.raw" python3 tests/e2e/punt_truth.py stop "$1" "$2" >"$3"
+	local rc=$?
+	APPS_TRUTH=
+	return $rc
 }
 
 # --- the filesystem ----------------------------------------------------------------------
@@ -307,7 +341,7 @@ mariadb_load() {
 	mariadb_sql "create database if not exists load_db;
 		create table if not exists load_db.t (id int primary key auto_increment,
 			v varchar(500), key(v(20))) engine=innodb" || return 1
-	while [ "$(apps_now_ms)" -lt "$end" ]; do
+	while apps_loading "$end"; do
 		for _ in $(seq 50); do
 			echo "insert into load_db.t (v) values (concat(rand(), repeat('x', 480)));"
 		done
@@ -319,6 +353,24 @@ mariadb_load() {
 	wait "$c" 2>/dev/null
 	mariadb_sql "set global innodb_max_dirty_pages_pct_lwm=0.001; set global innodb_max_dirty_pages_pct=0" >/dev/null
 	return 0
+}
+
+# mariadb_gate_load SECONDS: three mariadb_loads beside a neighbour on the same device: 200 MiB
+# written with O_DIRECT and fsync, again and again. InnoDB's own O_DIRECT reads and
+# flushes then keep its threads in D for tens to hundreds of ms, as on a shared disk.
+mariadb_gate_load() {
+	local secs=${1:-3} end n
+	end=$(($(apps_now_ms) + secs * 1000))
+	(while apps_loading "$end"; do
+		dd if=/dev/zero of="$APPS_DIR/neighbour.dat" bs=1M count=200 oflag=direct conv=fsync status=none || break
+	done) &
+	n=$!
+	# Three clients: one keeps InnoDB's I/O too sparse to wait on.
+	mariadb_load "$secs" &
+	mariadb_load "$secs" &
+	mariadb_load "$secs"
+	wait
+	rm -f "$APPS_DIR/neighbour.dat"
 }
 
 mariadb_stop() {
@@ -379,7 +431,7 @@ qnbd_start() {
 qnbd_load() {
 	local secs=${1:-3} end off=0
 	end=$(($(apps_now_ms) + secs * 1000))
-	while [ "$(apps_now_ms)" -lt "$end" ]; do
+	while apps_loading "$end"; do
 		# Each round starts 8 KiB further, so a sparse image keeps meeting new holes.
 		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
 			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
@@ -472,7 +524,7 @@ EOC
 samba_repeat() {
 	local secs=$1 end d=$app_sock
 	end=$(($(apps_now_ms) + secs * 1000))
-	while [ "$(apps_now_ms)" -lt "$end" ]; do
+	while apps_loading "$end"; do
 		echo "$2"
 		sleep "$3"
 	done | timeout $((secs + 1)) smbclient -s "$d/smb.conf" -N -p "$SAMBA_PORT" //127.0.0.1/share >/dev/null 2>&1

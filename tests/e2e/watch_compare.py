@@ -17,8 +17,8 @@ the truth must be blamed (a thread a pool starts is watched from its first
 10 ms, so a file with a lone request may be missed), with no fewer requests than the truth counted
 (3% fewer when threads came late: their first 10 ms are not seen)
 (over the same windows, less 1% and 10 for the clocks at their edges); files blamed
-beyond them punted outside the truth's window. A truth whose tracefs buffer overflowed
-(lost > 0: its oldest events overwritten) bounds the audit's counts from below only.
+beyond them punted outside the truth's window. A truth that lost events (lost > 0: its
+buffer was full) raises the upper bound by as many, never lifts it.
 Prints one line; exits 1 on a mismatch, and on a comparison left with no file
 (a truth with no punts, or with --inner none with 5 punts or more).
 """
@@ -129,10 +129,10 @@ def main():
                 lo = t["requests"] * 0.99 - 10
             else:
                 hi = t["requests"] * 1.01 + 10
-        # A truth whose buffer overflowed lost its oldest events: a lower bound only.
+        # A truth that lost events (its buffer full) counted fewer requests than were
+        # made: the audit's count may pass the truth's by as many as it lost, no more.
         lost = (truth.get("total") or {}).get("lost", 0)
-        if lost:
-            hi = float("inf")
+        hi += lost
         if not lo <= ev["requests"] <= hi:
             print("%s: %d requests, truth %d%s" % (path, ev["requests"], t["requests"],
                   " (the truth lost %d events)" % lost if lost else ""))

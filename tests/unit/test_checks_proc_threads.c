@@ -193,7 +193,43 @@ static void test_dstate(void **state)
 	f = run("dstate-threads", &r);
 	assert_contains(f->message, "device cache flush (fsync)");
 	report_free(&r);
+	/*
+	 * An O_DIRECT read waiting for its device, 180 ms under load: its own I/O, not
+	 * stuck. Past DSTATE_IO_STUCK_MS it is; and a lock's wait warns however short.
+	 */
+	threads[2].stack = (char *)"[<0>] __iomap_dio_rw+0x4a1/0x8c0\n[<0>] iomap_dio_rw+0xe/0x40\n"
+				   "[<0>] ext4_file_read_iter+0xd7/0x1a0\n[<0>] vfs_read+0x23b/0x340\n";
+	snprintf(threads[2].wchan, sizeof(threads[2].wchan), "__iomap_dio_rw");
+	threads[2].d_ms = 180;
+	expect_says("dstate-threads", STATUS_PASS, "50 iou-wrk-42 in __iomap_dio_rw (its own I/O)");
+	threads[2].d_ms = DSTATE_IO_STUCK_MS;
+	expect_says("dstate-threads", STATUS_WARN, "on its own I/O for 3000 ms");
+	threads[2].d_ms = 180;
+	/* The innermost wait decides: an inode lock taken above the direct I/O path. */
+	threads[2].stack = (char *)"[<0>] rwsem_down_write_slowpath+0x2a2/0x6a0\n[<0>] down_write+0x5b/0x60\n"
+				   "[<0>] ext4_dio_write_iter+0x9a/0x4f0\n[<0>] iomap_dio_rw+0xe/0x40\n";
+	expect_says("dstate-threads", STATUS_WARN, "ext4 inode lock");
+	/* fdatasync on ext4 waits for its transaction's commit: its own I/O, 22 ms here. */
+	threads[2].stack = (char *)"[<0>] jbd2_log_wait_commit+0xb1/0x130\n"
+				   "[<0>] ext4_sync_file+0x1f2/0x2f0\n[<0>] do_fsync+0x3b/0xa0\n";
+	threads[2].d_ms = 22;
+	expect_says("dstate-threads", STATUS_PASS, "seen in it for a moment");
+	/* A handle waiting for room in the journal waits on the others: as a lock. */
+	threads[2].stack = (char *)"[<0>] wait_transaction_locked+0x8a/0xd0\n"
+				   "[<0>] add_transaction_credits+0xd9/0x2b0\n"
+				   "[<0>] start_this_handle+0xf9/0x510\n[<0>] jbd2__journal_start+0xfb/0x200\n";
+	expect_says("dstate-threads", STATUS_WARN, "ext4 journal");
+	threads[2].d_ms = 180;
+	/* Without a stack (not root), the wchan: a device tag is I/O, a mutex is not. */
 	threads[2].stack = NULL;
+	snprintf(threads[2].wchan, sizeof(threads[2].wchan), "blk_mq_get_tag");
+	expect_says("dstate-threads", STATUS_PASS, "seen in it for a moment");
+	snprintf(threads[2].wchan, sizeof(threads[2].wchan), "__mutex_lock.constprop.0");
+	expect_says("dstate-threads", STATUS_WARN, "1 of 3 threads in D state");
+	/* Not measured (a captured tree's one reading): stuck as it was read. */
+	snprintf(threads[2].wchan, sizeof(threads[2].wchan), "blk_mq_get_tag");
+	threads[2].d_ms = 0;
+	expect_says("dstate-threads", STATUS_WARN, "out of device tags");
 	for (i = 3; i < 8; i++)
 		threads[i] = (struct proc_thread){ .tid = 50 + i, .comm = "iou-wrk-42", .state = 'D',
 						   .wchan = "blk_mq_get_tag" };
