@@ -24,9 +24,11 @@
  *                   (PATHOLOGY_PUNT_EVERY=N, and it forces a punt): it punts one
  *                   batch first, so io-wq has its workers before any watch (a worker
  *                   started during a watch is attached late: the file its first
- *                   request takes goes unseen); after "ready" it waits for SIGUSR1, then submits PATHOLOGY_REQUESTS requests in
- *                   all, says "done REQUESTS PUNTS" and idles until stopped, so a
- *                   watch around the burst sees a known count and share of punts
+ *                   request takes goes unseen; PATHOLOGY_COLD=1 leaves that out);
+ *                   after "ready" it waits for SIGUSR1, then submits
+ *                   PATHOLOGY_REQUESTS requests in all, says "done REQUESTS PUNTS"
+ *                   and idles until stopped, so a watch around the burst sees a
+ *                   known count and share of punts
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -125,10 +127,12 @@ static void run_counted(struct load *l, unsigned long total)
 	unsigned seed = 1;
 
 	sigaction(SIGUSR1, &sa, NULL);
-	l->sqe_flags = IOSQE_ASYNC;
-	submit_batch(l, &seed, BATCH);
-	l->sqe_flags = 0;
-	l->seq = l->forced = 0;
+	if (!getenv("PATHOLOGY_COLD")) {
+		l->sqe_flags = IOSQE_ASYNC;
+		submit_batch(l, &seed, BATCH);
+		l->sqe_flags = 0;
+		l->seq = l->forced = 0;
+	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	while (!go && !stop)
