@@ -194,8 +194,9 @@ check: deps-check
 
 unit-bins: $(UNIT_BIN)
 
-# The unit binaries and the CLI, fixture, hostile, audit and probe suites under valgrind
-# memcheck: build without SANITIZE (the two do not mix).
+# The unit binaries and the CLI, fixture, hostile, audit, probe and names suites under
+# valgrind memcheck, and a third of the other suites, in turn by the day of the year
+# (VALGRIND_ROTATION=all for every one): build without SANITIZE (the two do not mix).
 check-valgrind: deps-check
 	$(MAKE) -j$$(nproc) uringlint $(B)/uringlint.1 $(B)/uringlint.bash-completion unit-bins $(E2E_HELPERS)
 	@bash tests/valgrind.sh $(UNIT_BIN)

@@ -539,6 +539,14 @@ void check_file_punts(const struct check *c, struct check_ctx *ctx)
 	 * exact count says nothing was punted hide no punt.
 	 */
 	unresolved = ut_unresolved_punts(&w->ut);
+	/*
+	 * Sampled all the time, the watch's end is its only cut: a punted request
+	 * whose file had not shown by then (its io-wq worker, started during the
+	 * watch, attached after it took the file, or the request was still on its
+	 * way) is tied to no file, and with no file punted would read as a pass.
+	 */
+	if (!punted && w->sampled_all)
+		unresolved += w->ut.cut_punts;
 	if (unresolved || w->threads_unattached || (w->lost && w->total)) {
 		struct finding *fi;
 

@@ -55,7 +55,7 @@ for round in $(seq "$N"); do
 			awk -F'\t' -v s="$suite" -v r="$round" '{ print s "\t" $2 "\t" r "\t" $1 }'
 		# A suite's own closing line must agree: failures it counted that no case
 		# line showed are failures too.
-		closing=$(grep -E '^[a-z0-9]+: [0-9]+ passed, [0-9]+ failed' "$dir/$round.$suite.log" | tail -n 1)
+		closing=$(grep -E '^[a-z0-9_]+: [0-9]+ passed, [0-9]+ failed' "$dir/$round.$suite.log" | tail -n 1)
 		case $closing in
 		*' 0 failed'*) ;;
 		*) printf '%s\t%s\t%s\t%s\n' "$suite" "closing line: ${closing:-missing}" "$round" FAIL ;;
@@ -72,6 +72,9 @@ for round in $(seq "$N"); do
 			p && /^(\[[a-z]* as nobody\] )?     / { print "  " $0; next } { p = 0 }' \
 			"$dir/$round.$suite.log"
 	done
+	# And the failures that are no case line: a closing line that disagrees, a mount left.
+	awk -F'\t' '$4 == "FAIL" && ($2 ~ /^closing line: / || $2 == "left a test XFS mounted") {
+		print "  " $1 ": " $2 }' "$dir/$round.cases"
 done
 
 cat "$dir"/*.cases >"$dir/all"

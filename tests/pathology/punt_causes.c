@@ -20,6 +20,15 @@
  *                   PATHOLOGY_HOP_AWAY, submits 256 writes with IOSQE_ASYNC there and
  *                   moves back ("hopped N" on stdout after each): a process that
  *                   slips out of the cgroup a watch goes through
+ *   async-every     O_DIRECT overwrites of a written file, IOSQE_ASYNC on every Nth
+ *                   (PATHOLOGY_PUNT_EVERY=N, and it forces a punt): it punts one
+ *                   batch first, so io-wq has its workers before any watch (a worker
+ *                   started during a watch is attached late: the file its first
+ *                   request takes goes unseen; PATHOLOGY_COLD=1 leaves that out);
+ *                   after "ready" it waits for SIGUSR1, then submits
+ *                   PATHOLOGY_REQUESTS requests in all, says "done REQUESTS PUNTS"
+ *                   and idles until stopped, so a watch around the burst sees a
+ *                   known count and share of punts
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,11 +59,14 @@ struct load {
 	int side_fd;
 	void *side_buf;
 	unsigned long batches;
+	unsigned long every;	/* IOSQE_ASYNC on every Nth request, 0 for none */
+	unsigned long seq;	/* requests submitted */
+	unsigned long forced;	/* of them with IOSQE_ASYNC from every */
 };
 
-static void submit_batch(struct load *l, unsigned *seed)
+static void submit_batch(struct load *l, unsigned *seed, unsigned n)
 {
-	for (int i = 0; i < BATCH; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&l->ring);
 		off_t off;
 
@@ -74,9 +86,13 @@ static void submit_batch(struct load *l, unsigned *seed)
 		else
 			io_uring_prep_write(sqe, l->fd, l->buf, 4096, off);
 		sqe->flags |= l->sqe_flags;
+		if (l->every && ++l->seq % l->every == 0) {
+			sqe->flags |= IOSQE_ASYNC;
+			l->forced++;
+		}
 	}
 	io_uring_submit(&l->ring);
-	reap(&l->ring, BATCH);
+	reap(&l->ring, n);
 }
 
 static void run(struct load *l)
@@ -86,7 +102,7 @@ static void run(struct load *l)
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	while (!stop) {
-		submit_batch(l, &seed);
+		submit_batch(l, &seed, BATCH);
 		if (l->pattern == APPENDING && lseek(l->fd, 0, SEEK_END) > l->truncate_at &&
 		    ftruncate(l->fd, 0))
 			die("ftruncate", errno);
@@ -94,6 +110,43 @@ static void run(struct load *l)
 			l->side(l);
 		sleep_ms(PAUSE_MS);
 	}
+}
+
+static volatile sig_atomic_t go;
+
+static void on_go(int sig)
+{
+	(void)sig;
+	go = 1;
+}
+
+/* async-every: one burst of total requests on SIGUSR1, then idle until stopped. */
+static void run_counted(struct load *l, unsigned long total)
+{
+	struct sigaction sa = { .sa_handler = on_go };
+	unsigned seed = 1;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	if (!getenv("PATHOLOGY_COLD")) {
+		l->sqe_flags = IOSQE_ASYNC;
+		submit_batch(l, &seed, BATCH);
+		l->sqe_flags = 0;
+		l->seq = l->forced = 0;
+	}
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	while (!go && !stop)
+		sleep_ms(1);
+	while (!stop && l->seq < total) {
+		unsigned n = total - l->seq < BATCH ? (unsigned)(total - l->seq) : BATCH;
+
+		submit_batch(l, &seed, n);
+		sleep_ms(PAUSE_MS);
+	}
+	printf("done %lu %lu\n", l->seq, l->forced);
+	fflush(stdout);
+	while (!stop)
+		sleep_ms(50);
 }
 
 /* Reads the whole file back through the page cache. */
@@ -145,7 +198,7 @@ static void hop(struct load *l)
 	for (int i = 0; i < 16; i++) {
 		unsigned seed = (unsigned)i;
 
-		submit_batch(l, &seed);
+		submit_batch(l, &seed, BATCH);
 	}
 	l->sqe_flags = 0;
 	cg_move(getenv("PATHOLOGY_HOP_HOME"));
@@ -205,6 +258,18 @@ int punt_cause_mode(const char *mode, const char *dir)
 	} else if (!strcmp(mode, "async")) {
 		l.fd = data_file(dir, "async.dat", l.span, O_DIRECT, 1);
 		l.sqe_flags = IOSQE_ASYNC;
+	} else if (!strcmp(mode, "async-every")) {
+		const char *every = getenv("PATHOLOGY_PUNT_EVERY"), *total = getenv("PATHOLOGY_REQUESTS");
+
+		if (!every || !total || strtoul(every, NULL, 10) == 0)
+			die("async-every: PATHOLOGY_PUNT_EVERY and PATHOLOGY_REQUESTS", EINVAL);
+		l.every = strtoul(every, NULL, 10);
+		l.fd = data_file(dir, "every.dat", l.span, O_DIRECT, 1);
+		l.buf = aligned_buf(4096);
+		ring_init(&l.ring, 2 * BATCH, 0, 0, -1);
+		run_counted(&l, strtoul(total, NULL, 10));
+		io_uring_queue_exit(&l.ring);
+		return 1;
 	} else {
 		return 0;
 	}

@@ -172,6 +172,13 @@ static void test_file_punts(void **state)
 	watch.ut.punts_unattributed = 7;
 	expect_says("file-punts", STATUS_WARN, "7 punts in 2.0 s could not be tied to a file");
 	watch.ut.punts_unattributed = 0;
+	/*
+	 * Sampled all the time, a punt whose file never showed by the end (its
+	 * worker attached late) is tied to no file either: no pass.
+	 */
+	watch.ut.cut_punts = 1;
+	expect_says("file-punts", STATUS_WARN, "1 punts in 2.0 s could not be tied to a file");
+	watch.ut.cut_punts = 0;
 	/* Samples lost: they may hide punts, unless the exact count says there were none. */
 	watch.lost = 42900;
 	expect("file-punts", STATUS_PASS);
