@@ -419,7 +419,9 @@ threads300() { # LIMIT: the audit of a fresh 300-thread process in $TMP/many.jso
 	# after the watch ended, counted after it, was not there to watch).
 	ntask=$(ls "/proc/$pid/task" | wc -l)
 	prlimit --nofile="$1" "$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/many.json" 2>"$TMP/many.err"
-	stop "$pid"
+	# Its own exit status is no verdict (an ASan build's leak report makes it non-zero):
+	# the case is judged on the audit, and a start that failed is a failure already.
+	stop "$pid" || true
 }
 if threads300 1024:16384; then
 	if jq -e --argjson n "$ntask" '.processes[0].watch as $w |
