@@ -254,6 +254,12 @@ static void test_pid_taken_over(void **state)
 	(void)state;
 	if (!have_perf)
 		skip();
+	/* The pin is a pidfd: nothing to test where pidfd_open is missing (valgrind 3.19). */
+	pidfd = pid_wait_open(getpid());
+	if (pidfd < 0 && errno == ENOSYS)
+		skip();
+	if (pidfd >= 0)
+		close(pidfd);
 	old = idle_child(1);
 	assert_int_equal(tp_stream_open(&s, &sr, old, fmts, 2, 1u << 20, -1, NULL), 0);
 	n = s.n;
