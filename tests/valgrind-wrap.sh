@@ -10,9 +10,14 @@ out=${2:-build/valgrind/uringlint}
 mkdir -p "$(dirname "$out")/logs"
 chmod 0777 "$(dirname "$out")/logs"	# nobody's runs log here too
 logs=$(readlink -f "$(dirname "$out")/logs")
+# Each run's log is named by its pid, user and start time: pids wrap (pid_max is
+# 32768 here), and valgrind exits 1 when the name is another user's file, or
+# overwrites its own earlier log, hiding what it held.
 cat >"$out" <<SCRIPT
 #!/bin/sh
+VG_TAG=\$(id -u).\$(date +%s%N)
+export VG_TAG
 exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \\
-	--show-leak-kinds=definite --log-file="$logs/%p.log" "$bin" "\$@"
+	--show-leak-kinds=definite --log-file="$logs/%p.%q{VG_TAG}.log" "$bin" "\$@"
 SCRIPT
 chmod 0755 "$out"
