@@ -109,6 +109,27 @@ static void cgroup_make(const struct sysroot *sr, struct exec_cage *c)
 	c->parent = fd;
 }
 
+/* SIGKILL to each pid of a list (cgroup.procs' lines, or a children file's words); any listed. */
+static bool kill_listed(const char *list)
+{
+	const char *p = list;
+	bool any = false;
+	char *end;
+
+	for (;;) {
+		long pid;
+
+		while (*p == ' ' || *p == '\n')
+			p++;
+		pid = strtol(p, &end, 10);
+		if (end == p)
+			return any;
+		any = true;
+		kill((pid_t)pid, SIGKILL);
+		p = end;
+	}
+}
+
 /* Every process in the cgroup killed, those it forks meanwhile too. */
 static void cgroup_kill(int cg)
 {
@@ -120,22 +141,9 @@ static void cgroup_kill(int cg)
 		return;
 	/* Before it: what cgroup.procs lists, until it lists nothing. */
 	for (i = 0; i < KEEPER_WAIT_MS / 10; i++) {
-		char *p, *end;
-		bool any = false;
-
 		if (cg_read(cg, "cgroup.procs", buf, sizeof(buf)) < 0)
 			return;
-		for (p = buf; *p; p = end) {
-			long pid = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			any = true;
-			kill((pid_t)pid, SIGKILL);
-			while (*end == '\n')
-				end++;
-		}
-		if (!any)
+		if (!kill_listed(buf))
 			return;
 		sleep_10ms();
 	}
@@ -466,8 +474,7 @@ static void orphans_kill(void)
 	int i;
 
 	for (i = 0; i < KEEPER_WAIT_MS / 10; i++) {
-		char *p, *end;
-		bool any = false;
+		bool any;
 		ssize_t n;
 		int fd;
 
@@ -479,16 +486,7 @@ static void orphans_kill(void)
 		if (n <= 0)
 			break;
 		buf[n] = '\0';
-		for (p = buf; *p; p = end) {
-			long pid = strtol(p, &end, 10);
-
-			if (end == p)
-				break;
-			any = true;
-			kill((pid_t)pid, SIGKILL);
-			while (*end == ' ')
-				end++;
-		}
+		any = kill_listed(buf);
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 		if (!any)
