@@ -379,6 +379,17 @@ static void keep_span(struct uring_trace *ut, const struct ut_req *q, const stru
 	s->polled = q->polled;
 }
 
+/*
+ * A punt cut off before its file showed, that file-punts must own: not one
+ * the kernel always runs in io-wq, and not a socket-only request (a recv
+ * waiting in its worker for data at the watch's end), which net-punts counts.
+ */
+static bool cut_punt(const struct uring_trace *ut, const struct ut_req *q)
+{
+	return q->punted && !uring_trace_op_always_async(ut, q->opcode) &&
+	       !uring_op_socket_only(q->opcode);
+}
+
 /* A request whose pointer is reused (or the watch ends): what it never got. */
 static void settle(struct uring_trace *ut, const struct ut_req *q)
 {
@@ -388,7 +399,7 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 		return;
 	/* Its worker's file_get may have come before that worker's events were on. */
 	if (q->time < ut->sampled_since) {
-		ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+		ut->cut_punts += cut_punt(ut, q);
 		return;
 	}
 	ring = ring_of(ut, q->ctx);
@@ -423,7 +434,7 @@ void uring_trace_cut(struct uring_trace *ut)
 		const struct ut_req *q = &ut->reqs[i];
 
 		if (q->req && q->ctx && q->fd < 0 && !q->fixed)
-			ut->cut_punts += q->punted && !uring_trace_op_always_async(ut, q->opcode);
+			ut->cut_punts += cut_punt(ut, q);
 		/* Not completed while seen: its latency is longer than the window, not known. */
 		if (q->req && q->ctx && !q->completed) {
 			censor(ut, q);

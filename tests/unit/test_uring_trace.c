@@ -580,7 +580,8 @@ static void test_socket_requests(void **state)
 	punt(0x7000, 22, "READ");
 	/*
 	 * Punted, then punted again when its poll fired, its worker's file_get
-	 * unseen (an edge): one request, cut at the end, not a punt without a file.
+	 * unseen (an edge): one request, cut at the end, not a punt without a file,
+	 * and not one file-punts waits on (a CI run's file-punts warned of it).
 	 */
 	submit(0x8000, 27, "RECV", UT_REQ_FORCE_ASYNC);
 	punt(0x8000, 27, "RECV");
@@ -610,7 +611,7 @@ static void test_socket_requests(void **state)
 	assert_int_equal(recv->async_reqs, 2);
 	assert_int_equal(recv->async_punted, 2);
 	assert_int_equal(ut.punts_unattributed, 0);
-	assert_int_equal(ut.cut_punts, 1);
+	assert_int_equal(ut.cut_punts, 0);
 	assert_int_equal(ut_unresolved_punts(&ut), 0);
 	assert_int_equal(send->punted, 0);
 	assert_int_equal(send->polled, 0);
