@@ -351,6 +351,23 @@ const char *ringmap_ring_name(const struct proc_facts *pf, size_t ring, char *bu
  * The process's SQPOLL threads for a check, each once with the first ring
  * that names it (at most SQ_MAX); none adds a skip that says why.
  */
+/*
+ * What the audit's window measured of the time a SQPOLL thread lost: waiting
+ * for a CPU (schedstat) and, where fdinfo has the times, how saturated it was.
+ * Placement is judged by it: a placement that cost nothing measured is a risk
+ * to know of, not a warning.
+ */
+#define SQPOLL_WAIT_HARM_PCT 10		/* of the window spent waiting for a CPU */
+struct sqpoll_harm {
+	const char *why;		/* not measured, and why; NULL when measured */
+	unsigned int window_ms;
+	uint64_t wait_ns;		/* waited for a CPU in the window */
+	double busy;			/* work / CPU time in the window; < 0 unknown */
+	bool waited;			/* wait_ns >= SQPOLL_WAIT_HARM_PCT of the window */
+	bool saturated;			/* busy over the busy-ratio check's threshold */
+};
+void sqpoll_harm(const struct check_ctx *ctx, const struct proc_ring *r, struct sqpoll_harm *h);
+
 #define SQ_MAX 256
 size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 			    const struct proc_ring **sq);

@@ -127,6 +127,74 @@ size_t sqpoll_rings_or_skip(const struct check *c, struct check_ctx *ctx,
 	return n;
 }
 
+/* "; in the 300 ms window it waited 2 ms for a CPU (1%)..." and whether that is harm. */
+static bool harm_words(const struct sqpoll_harm *h, char *out, size_t outsz)
+{
+	char busy[64] = "";
+
+	if (h->why) {
+		snprintf(out, outsz, "; what it costs was not measured (%.200s)", h->why);
+		return false;
+	}
+	if (h->busy >= 0)
+		snprintf(busy, sizeof(busy), ", and did work in %.1f%% of its CPU time",
+			 100 * h->busy);
+	snprintf(out, outsz, "; in the %u ms window it waited %.1f ms for a CPU (%.1f%%)%s%s",
+		 h->window_ms, h->wait_ns / 1e6,
+		 h->window_ms ? h->wait_ns / 1e4 / h->window_ms : 0.0, busy,
+		 h->waited || h->saturated ? ": the placement costs it now"
+					   : ": no loss measured, a risk to know of");
+	return h->waited || h->saturated;
+}
+
+/*
+ * A SQPOLL thread placed where IRQs, other tasks or a remote node can take its
+ * time is a risk; it is a warning only where the window measured the loss (the
+ * thread waiting for its CPU, or saturated), and never a failure by itself:
+ * the requests still bypass io-wq, so the fast path holds.
+ */
+static struct finding *placement_risk(const struct check *c, struct check_ctx *ctx,
+				      const struct proc_ring *r, const char *subject,
+				      const struct proc_thread *t, int cpu, bool pinned, bool iso,
+				      const char *why)
+{
+	char where[256], cost[384];
+	struct sqpoll_harm h;
+	struct finding *fi;
+	bool harm;
+
+	sqpoll_harm(ctx, r, &h);
+	harm = harm_words(&h, cost, sizeof(cost));
+	if (!t || !t->cpus_allowed[0])
+		snprintf(where, sizeof(where), "runs on CPU %d (whether it is pinned is unknown: "
+			 "its task status was not readable)", cpu);
+	else if (!pinned)
+		snprintf(where, sizeof(where), "is not pinned (allowed: %.64s) and last ran on "
+			 "CPU %d", t->cpus_allowed, cpu);
+	else
+		snprintf(where, sizeof(where), "polls on CPU %d", cpu);
+	fi = proc_add(c, ctx, harm ? STATUS_WARN : STATUS_INFO, subject,
+		      "the SQPOLL thread %s, where %s%s", where,
+		      why[0] ? why : iso ? "other tasks may run" :
+		      "the CPU is not isolated, so other tasks share it", cost);
+	if (why[0])
+		finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
+				    "to an isolated CPU on the device's node, and move IRQs off "
+				    "it (uringlint preflight --sqpoll-cpu LIST names them)");
+	else
+		finding_set_fix(fi, "pin it with IORING_SETUP_SQ_AFF and sq_thread_cpu to a CPU "
+				    "isolated with isolcpus=, nohz_full= and rcu_nocbs=");
+	proc_app_fix(ctx, fi, APP_FIX_SQPOLL_CPU);
+	if (!h.why) {
+		finding_ev_int(fi, "window_ms", h.window_ms);
+		finding_ev_int(fi, "waited_us", (int64_t)(h.wait_ns / 1000));
+		if (h.busy >= 0)
+			json_object_object_add(fi->evidence, "busy_ratio",
+					       json_object_new_double(h.busy));
+	}
+	return fi;
+}
+
 void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -183,38 +251,12 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx)
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "%sCPU %d is on NUMA node %d, a data device on node %d",
 				 why[0] ? "; " : "", cpu, node, dnode);
-		if (why[0]) {
-			if (pinned)
-				fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread polls "
-					      "on CPU %d, but %s", cpu, why);
-			else
-				fi = proc_add(c, ctx, STATUS_FAIL, subject, "the SQPOLL thread is "
-					      "not pinned (allowed: %.64s) and last ran on CPU %d, where "
-					      "%s", t && t->cpus_allowed[0] ? t->cpus_allowed : "unknown",
-					      cpu, why);
-			finding_set_fix(fi, "pin the SQPOLL thread (IORING_SETUP_SQ_AFF, sq_thread_cpu) "
-					    "to an isolated CPU on the device's node, and move IRQs off "
-					    "it (uringlint preflight --sqpoll-cpu LIST names them)");
-		} else if (!pinned || !iso) {
-			char how[160];
-
-			if (!t || !t->cpus_allowed[0])
-				snprintf(how, sizeof(how), " (whether it is pinned is unknown: its task "
-					 "status was not readable)");
-			else if (!pinned)
-				snprintf(how, sizeof(how), ", unpinned (allowed: %.64s)", t->cpus_allowed);
-			else
-				how[0] = '\0';
-			fi = proc_add(c, ctx, STATUS_WARN, subject, "the SQPOLL thread runs on CPU %d%s%s",
-				      cpu, how,
-				      iso ? "" : "; the CPU is not isolated, so other tasks share it");
-			finding_set_fix(fi, "pin it with IORING_SETUP_SQ_AFF and sq_thread_cpu to a CPU "
-					    "isolated with isolcpus=, nohz_full= and rcu_nocbs=");
-		} else {
+		if (!why[0] && pinned && iso)
 			fi = proc_add(c, ctx, STATUS_PASS, subject,
 				      "the SQPOLL thread is pinned to isolated CPU %d with no storage "
 				      "or network IRQ there", cpu);
-		}
+		else
+			fi = placement_risk(c, ctx, sq[i], subject, t, cpu, pinned, iso, why);
 		finding_ev_int(fi, "cpu", cpu);
 		finding_ev_bool(fi, "pinned", pinned);
 		finding_ev_bool(fi, "isolated", iso);

@@ -284,6 +284,34 @@ void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
 	}
 }
 
+void sqpoll_harm(const struct check_ctx *ctx, const struct proc_ring *r, struct sqpoll_harm *h)
+{
+	const struct proc_facts *pf = ctx->proc;
+	struct sqpoll_placement pl;
+	struct sqpoll_delta d;
+
+	memset(h, 0, sizeof(*h));
+	h->busy = -1;
+	if (!fact_ok(&pf->window.e)) {
+		h->why = pf->window.e.why;
+		return;
+	}
+	sqpoll_placement(pf, r->u.sq_thread, &pl);
+	if (!pl.known || !pl.times) {
+		h->why = "the SQPOLL thread's schedstat was not read at both ends of the window";
+		return;
+	}
+	h->window_ms = pf->window.ms;
+	h->wait_ns = pl.wait_ns;
+	h->waited = pl.wait_ns * 100 >= (uint64_t)pf->window.ms * 1000000 * SQPOLL_WAIT_HARM_PCT;
+	if (r->u.has_sq_times) {
+		sqpoll_delta(pf, r, &d);
+		if (!d.why && d.total_us >= WINDOW_MIN_CPU_US && sqpoll_total_is_thread(&pl, &d))
+			h->busy = (double)d.work_us / (double)d.total_us;
+	}
+	h->saturated = h->busy > check_thresholds(ctx)->busy_saturated;
+}
+
 void check_sqpoll_submitter_cpu(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;

@@ -639,13 +639,19 @@ const struct check check_table[] = {
 		.info.category = "proc-rings",
 		.info.severity = SEVERITY_MEDIUM,
 		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_FACTS,
 		.run = check_sqpoll_cpu_placement,
 		.info.looks_at = "SqThreadCpu, the SQPOLL thread's Cpus_allowed_list, the isolated CPUs, "
-			    "storage and network IRQs' effective affinity, and the NUMA node of the "
-			    "devices under the process's files.",
+			    "storage and network IRQs' effective affinity, the NUMA node of the "
+			    "devices under the process's files, and over the audit's window the "
+			    "thread's wait for a CPU (schedstat) and SqWorkTime/SqTotalTime.",
 		.info.why = "A thread not pinned with IORING_SETUP_SQ_AFF wanders; on a shared CPU it is "
 		       "preempted; an IRQ on its CPU interrupts the polling; a device on another "
-		       "node makes every request cross the interconnect.",
+		       "node makes every request cross the interconnect. Each is a risk, not a "
+		       "loss: the requests still bypass io-wq. So a placement short of the ideal "
+		       "is info, and a warning only where the audit's window measured the loss "
+		       "(the thread waiting for a CPU 10% of the window or more, or doing work in "
+		       "over 95% of its CPU time); it never fails by itself.",
 		.info.fix = "IORING_SETUP_SQ_AFF with sq_thread_cpu on an isolated, IRQ-free CPU of the "
 		       "device's node",
 		.info.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",

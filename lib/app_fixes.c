@@ -25,6 +25,7 @@ static const char *const kind_names[APP_FIX_KINDS] = {
 	[APP_FIX_FORCE_ASYNC] = "force-async",
 	[APP_FIX_NO_URING] = "no-uring",
 	[APP_FIX_MEMLOCK] = "memlock",
+	[APP_FIX_SQPOLL_CPU] = "sqpoll-cpu",
 };
 
 static const char *const kind_checks[APP_FIX_KINDS] = {
@@ -34,6 +35,7 @@ static const char *const kind_checks[APP_FIX_KINDS] = {
 	[APP_FIX_FORCE_ASYNC] = "iowq-punts",
 	[APP_FIX_NO_URING] = NULL,
 	[APP_FIX_MEMLOCK] = "proc-memlock",
+	[APP_FIX_SQPOLL_CPU] = "sqpoll-cpu-placement",
 };
 
 const char *app_fix_kind_name(enum app_fix_kind kind)
@@ -274,7 +276,7 @@ static int finish_fix(struct parser *p, struct record *r)
 		return fail(p, r->line, "Fix '%s' is not APP-ID KIND", r->val[K_FIX]);
 	k = app_fix_kind_from_name(kind);
 	if (k < 0)
-		return fail(p, r->line, "unknown kind '%s' (buffered, append, sparse, force-async, no-uring, memlock)",
+		return fail(p, r->line, "unknown kind '%s' (buffered, append, sparse, force-async, no-uring, memlock, sqpoll-cpu)",
 			    kind);
 	if (strncmp(r->val[K_VERIFIED], "run:", 4) && strncmp(r->val[K_VERIFIED], "docs:", 5))
 		return fail(p, r->line, "Verified must start with \"run:\" or \"docs:\"");

@@ -20,6 +20,7 @@ enum app_fix_kind {
 	APP_FIX_FORCE_ASYNC,	/* IOSQE_ASYNC on requests */
 	APP_FIX_NO_URING,	/* configured to another I/O engine */
 	APP_FIX_MEMLOCK,	/* ring setup failed with ENOMEM */
+	APP_FIX_SQPOLL_CPU,	/* where the SQPOLL thread runs */
 	APP_FIX_KINDS
 };
 

@@ -677,6 +677,14 @@ else
 		sleep 1
 		"$BIN" audit --all ${FIO_WATCH:+--watch "$FIO_WATCH"} --format json --fail-on never \
 			>"$TMP/out" 2>/dev/null
+		# The truth of where its SQPOLL threads may run, read while fio still runs.
+		: >"$TMP/sqp.$name"
+		for t in /proc/[0-9]*/task/*; do
+			case $(cat "$t/comm" 2>/dev/null) in
+			iou-sqp-*) [ "$(cat "${t%/task/*}/comm" 2>/dev/null)" = fio ] &&
+				awk '/^Cpus_allowed_list:/ {print $2}' "$t/status" >>"$TMP/sqp.$name" ;;
+			esac
+		done
 		kill "$f" 2>/dev/null
 		wait "$f" 2>/dev/null
 	}
@@ -698,6 +706,31 @@ else
 		bad "fio direct: SQPOLL ring" "$(jq -c '.processes' "$TMP/out" | head -c 600)"
 	has fd-o-direct pass && ! has fd-o-direct fail && has fixed-buf-alignment pass && ok "fio direct: O_DIRECT and aligned buffers pass" ||
 		bad "fio direct: O_DIRECT and aligned buffers pass" "$(jq -c '.findings[] | select(.id == "fd-o-direct" or .id == "fixed-buf-alignment") | [.pid,.status,.subject,.message]' "$TMP/out")"
+	# Its SQPOLL thread unpinned (the truth: more than one CPU allowed): a risk said as
+	# info or, with a loss measured, a warning, never a failure, with fio's own setting.
+	# Applied as printed, the thread may run on that CPU alone, and the finding says so.
+	cpu=$(($(nproc) - 1))
+	if [ "$(nproc)" -lt 2 ]; then
+		skip "fio sqpoll-cpu fix" "one CPU: nothing to pin apart"
+	elif [ "$(sort -u "$TMP/sqp.direct" | wc -l)" = 1 ] && grep -q '[-,]' "$TMP/sqp.direct" &&
+		jq -e '[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip")] |
+			length >= 1 and all(.status == "info" or .status == "warn") and
+			all(.fix | contains("sqthread_poll_cpu=N")) and
+			all(.message | contains("is not pinned"))' "$TMP/out" >/dev/null; then
+		fio_audit pinned --direct=1 --sqthread_poll=1 --sqthread_poll_cpu="$cpu"
+		if [ "$(sort -u "$TMP/sqp.pinned")" = "$cpu" ] &&
+			jq -e --argjson c "$cpu" '[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip")] |
+				length >= 1 and all(.status != "fail" and .evidence.pinned == true and
+				.evidence.cpu == $c and (.message | contains("is not pinned") | not))' "$TMP/out" >/dev/null; then
+			ok "fio sqpoll-cpu fix: unpinned ($(head -1 "$TMP/sqp.direct")) is no failure and names sqthread_poll_cpu; applied, the thread runs on CPU $cpu alone"
+		else
+			bad "fio sqpoll-cpu fix applied: pinned to CPU $cpu" "allowed: $(cat "$TMP/sqp.pinned")" \
+				"$(jq -c '.findings[] | select(.id == "sqpoll-cpu-placement") | [.status,.message,.evidence]' "$TMP/out")"
+		fi
+	else
+		bad "fio sqpoll-cpu: unpinned, info or warn, fio's setting named" "allowed: $(cat "$TMP/sqp.direct")" \
+			"$(jq -c '.findings[] | select(.id == "sqpoll-cpu-placement") | [.status,.message,.fix]' "$TMP/out")"
+	fi
 	ONLY_COMM=
 fi
 
