@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "catf.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
@@ -302,6 +303,39 @@ static void resolve_named(const struct sysroot *sr, pid_t *pids, size_t *npids, 
 }
 
 /*
+ * A named process that holds no ring while its descendants do (a forking
+ * server, fio's parent): the rings are the children's, and a report of the
+ * parent alone would read "0 fail" whatever they do. Each such child (the
+ * ones its reading found, breadth first) is read and audited beside it, in
+ * the same window, and the report says which and why; at most cap in all.
+ */
+static void follow_ring_children(const struct sysroot *sr, struct proc_facts *pfs, size_t *n,
+				 size_t cap, unsigned int watch, struct check_ctx *ctx,
+				 struct net_cache *net)
+{
+	size_t named = *n, i, j, k;
+	char list[256];
+
+	for (i = 0; i < named; i++) {
+		list[0] = '\0';
+		for (k = 0; k < pfs[i].nring_children && *n < cap; k++) {
+			pid_t kid = pfs[i].ring_children[k];
+			bool dup = false;
+
+			for (j = 0; j < *n && !dup; j++)
+				dup = pfs[j].pid == kid;
+			if (dup)
+				continue;
+			audit_gather(sr, kid, watch, ctx, net, &pfs[(*n)++]);
+			catf(list, sizeof(list), "%s%d", list[0] ? " " : "", (int)kid);
+		}
+		if (list[0])
+			report_note(ctx->report, "pid %d holds no ring; its descendants that do are "
+				    "audited with it: pid %s", (int)pfs[i].pid, list);
+	}
+}
+
+/*
  * Every process in the same windows, not one after another: all are read
  * (the heavy part), then each one's short window begins, then they end
  * together (one sleep), then those that need it are watched together, and
@@ -312,9 +346,11 @@ static int audit_all_at_once(const struct global_opts *g, const struct sysroot *
 			     const pid_t *pids, size_t n, bool named, unsigned int watch,
 			     struct check_ctx *ctx, struct net_cache *net, bool *gone)
 {
-	struct proc_facts *pfs = calloc(n ? n : 1, sizeof(*pfs));
-	struct proc_facts **each = calloc(n ? n : 1, sizeof(*each));
-	unsigned int *secs = calloc(n ? n : 1, sizeof(*secs));
+	/* Room for the ring-holding children of named processes (follow_ring_children). */
+	size_t cap = n + (named ? URING_CHILDREN_MAX : 0);
+	struct proc_facts *pfs = calloc(cap ? cap : 1, sizeof(*pfs));
+	struct proc_facts **each = calloc(cap ? cap : 1, sizeof(*each));
+	unsigned int *secs = calloc(cap ? cap : 1, sizeof(*secs));
 	size_t i;
 	int err;
 
@@ -325,10 +361,12 @@ static int audit_all_at_once(const struct global_opts *g, const struct sysroot *
 		error_msg("out of memory");
 		return EXIT_CANNOT;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		audit_gather(sr, pids[i], watch, ctx, net, &pfs[i]);
+	if (named)
+		follow_ring_children(sr, pfs, &n, cap, watch, ctx, net);
+	for (i = 0; i < n; i++)
 		each[i] = &pfs[i];
-	}
 	for (i = 0; i < n; i++)
 		proc_facts_window_begin(sr, &pfs[i]);
 	for (i = 0; i < n; i++)

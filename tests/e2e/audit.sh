@@ -685,8 +685,16 @@ else
 				awk '/^Cpus_allowed_list:/ {print $2}' "$t/status" >>"$TMP/sqp.$name" ;;
 			esac
 		done
-		kill "$f" 2>/dev/null
+		# Its job processes too, and until they are gone: a job still writing would be
+		# audited by the next fio_audit's --all (a loaded CI machine saw one).
+		local jobs
+		jobs=$(pgrep -P "$f")
+		kill "$f" $jobs 2>/dev/null
 		wait "$f" 2>/dev/null
+		for _ in $(seq 200); do
+			kill -0 $jobs 2>/dev/null || break
+			sleep 0.05
+		done
 	}
 	ONLY_COMM=fio
 	if [ "$(id -u)" -ne 0 ]; then
@@ -732,6 +740,40 @@ else
 			"$(jq -c '.findings[] | select(.id == "sqpoll-cpu-placement") | [.status,.message,.fix]' "$TMP/out")"
 	fi
 	ONLY_COMM=
+	# fio's parent holds no ring; its job process does. Auditing the parent audits that
+	# child too (the truth: the child fio forked, holding an io_uring fd, and its data
+	# file's fdinfo flags without O_DIRECT), so the report fails, as the child does.
+	fio --name=forked --directory="$TMP/data" --ioengine=io_uring --rw=randwrite --bs=4k \
+		--size=16M --time_based --runtime=20 --iodepth=4 >"$TMP/fio.forked" 2>&1 &
+	kids+=($!)
+	fp=$! child=
+	for _ in $(seq 100); do
+		for c in $(pgrep -P "$fp"); do ring_fd "$c" >/dev/null && child=$c; done
+		[ -n "$child" ] && break
+		sleep 0.1
+	done
+	direct=
+	for l in /proc/"$child"/fd/*; do
+		case $(readlink "$l" 2>/dev/null) in
+		*forked*) fl=$(awk '/^flags:/ {print $2}' "/proc/$child/fdinfo/${l##*/}" 2>/dev/null)
+			[ -n "$fl" ] && direct=$((0$fl & 040000)) && break ;;
+		esac
+	done
+	"$BIN" audit "$fp" --watch 2 --format json --fail-on fail >"$TMP/forked.json" 2>/dev/null
+	rc=$?
+	kill "$fp" "$child" 2>/dev/null
+	wait "$fp" 2>/dev/null
+	if [ "$(id -u)" -ne 0 ]; then
+		skip "fio's parent audited with its ring-holding child" "the watch needs root"
+	elif [ -n "$child" ] && [ "$direct" = 0 ] && [ "$rc" = 1 ] &&
+		jq -e --argjson p "$fp" --argjson c "$child" '[.processes[].pid] == [$p, $c] and
+			([.findings[] | select(.id == "fd-o-direct" and .status == "fail") | .pid] | unique) == [$c]' \
+			"$TMP/forked.json" >/dev/null; then
+		ok "fio's parent audited: its ring-holding child $child audited with it, its buffered file failed (exit 1)"
+	else
+		bad "fio's parent audited with its ring-holding child" "child '$child', O_DIRECT bit '$direct', exit $rc" \
+			"$(jq -c '[.processes[].pid], [.findings[] | select(.status == "fail") | [.id, .pid]]' "$TMP/forked.json")"
+	fi
 fi
 
 # A ring set up and never used, the file I/O done with pread and pwrite beside it (a server
