@@ -11,7 +11,7 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := liburing blkid json-c smartcols
+PKGS := liburing blkid json-c smartcols libproc2
 
 # Debian packages, by what needs them: `make run` installs DEB_BUILD alone (to
 # build and run: the compiler, the C library's headers, the libraries), `make
@@ -19,15 +19,16 @@ PKGS := liburing blkid json-c smartcols
 # (CI) all of them. tests/deps.sh proves that every header and library the build
 # uses comes from DEB_BUILD or what it depends on.
 DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-dev \
-	libjson-c-dev libsmartcols-dev
+	libjson-c-dev libsmartcols-dev libproc2-dev
 # Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
 # e2fsprogs makes the loop ext4 they run on; mpd reads its tracks through io_uring.
 DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient \
 	mpd
-# The test tools; chromium renders --format html's page (tests/e2e/html.sh).
-DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps strace linux-perf bc time libxml2-utils man-db bash-completion \
+# The test tools; chromium renders --format html's page (tests/e2e/html.sh);
+# sysstat's iostat is the scene's ground truth (tests/e2e/scene.sh).
+DEB_TEST := libcmocka-dev fio xfsprogs jq util-linux procps sysstat strace linux-perf bc time libxml2-utils man-db bash-completion \
 	clang libclang-rt-14-dev valgrind prometheus python3 chromium $(DEB_APPS)
 # make deb and make check-fleet: the package build and lintian, systemd-analyze,
 # node_exporter and Prometheus (promtool) the suite runs, Ansible for the playbook,
@@ -117,7 +118,8 @@ layer-flags-%:
 	@echo $(LAYER_$*) $(PKG_CFLAGS)
 
 VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
-	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"'
+	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
+	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
 
 # lib/app_fixes.tbl, the application fix table, compiled into lib/app_fixes.c

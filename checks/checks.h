@@ -258,6 +258,16 @@ void check_sqpoll_cpu_placement(const struct check *c, struct check_ctx *ctx);
 void check_sqpoll_shared(const struct check *c, struct check_ctx *ctx);
 void check_cq_overflow(const struct check *c, struct check_ctx *ctx);
 void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
+/* The incident scene (proc_scene.c); thresholds in docs/commands.md. */
+#define SCENE_UTIL_LIMIT 95.0	/* %util at which a device is at its limit */
+#define SCENE_QUEUE_FULL 8.0	/* aqu-sz of a full queue */
+#define SCENE_LOW_IOPS 1000.0	/* requests/s under which a full queue is a collapse */
+#define SCENE_CPU_LOST 10.0	/* percent of a CPU lost to hi+si, or to steal */
+#define SCENE_IOWQ_CPU 0.5	/* CPUs io-wq workers may burn */
+void check_scene_device(const struct check *c, struct check_ctx *ctx);
+void check_scene_cpu(const struct check *c, struct check_ctx *ctx);
+void check_scene_writeback(const struct check *c, struct check_ctx *ctx);
+void check_scene_iowq(const struct check *c, struct check_ctx *ctx);
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx);
 void check_proc_memlock(const struct check *c, struct check_ctx *ctx);
 void check_iowq_punts(const struct check *c, struct check_ctx *ctx);

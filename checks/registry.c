@@ -818,6 +818,80 @@ const struct check check_table[] = {
 		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
 	{
+		.info.id = "scene-device",
+		.info.title = "The devices under the process's files are not what holds it back",
+		.info.category = "scene",
+		.info.severity = SEVERITY_HIGH,
+		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_scene_device,
+		.info.looks_at = "With audit --watch: iostat -x's columns (r/s, w/s, rkB/s, wkB/s, "
+			    "r_await, w_await, aqu-sz, %util, request sizes) over the watch's window "
+			    "for each device under the process's files, the disk of a partition, the "
+			    "devices under dm and md, and the device of a loop's backing file "
+			    "(/proc/diskstats through libproc2, sysstat's formulas), joined to the "
+			    "punts the watch counted and the io-wq workers in D.",
+		.info.why = "A device at %util 95 or more with no punt is the bottleneck itself: "
+		       "no io_uring setting helps (info). A full queue (aqu-sz 8 or more) at under "
+		       "1000 requests/s while io-wq workers wait in D on punted writes is the "
+		       "collapse of buffered writes into writeback: off the fast path now (fail).",
+		.info.fix = "open the data files O_DIRECT so writes stop punting into the page "
+		       "cache; for a device at its limit, more or faster devices",
+		.info.reference = "https://docs.kernel.org/admin-guide/iostats.html",
+	},
+	{
+		.info.id = "scene-cpu",
+		.info.title = "The CPUs the process runs on are not lost to interrupts or steal",
+		.info.category = "scene",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_scene_cpu,
+		.info.looks_at = "With audit --watch: each CPU's tics over the window (/proc/stat "
+			    "through libproc2's STAT_TIC_DELTA items), for the CPUs the process's "
+			    "threads last ran on, or all CPUs when none is known.",
+		.info.why = "A CPU that loses 10% or more to hardirq and softirq, or to a "
+		       "hypervisor's steal, delays the ring's submissions and completions on it.",
+		.info.fix = "move device IRQs off the service's CPUs (/proc/irq/N/smp_affinity_list, "
+		       "irqbalance --banirq); for steal, a VM with dedicated vCPUs",
+		.info.reference = "https://docs.kernel.org/core-api/irq/irq-affinity.html",
+	},
+	{
+		.info.id = "scene-writeback",
+		.info.title = "Dirty memory is under the dirty threshold",
+		.info.category = "scene",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_scene_writeback,
+		.info.looks_at = "Dirty and Writeback (/proc/meminfo) and nr_dirty_threshold "
+			    "(/proc/vmstat), through libproc2, at the end of the watch (one reading "
+			    "without one).",
+		.info.why = "At the dirty threshold every buffered writer is throttled in "
+		       "balance_dirty_pages(): a punted buffered write then sleeps in its io-wq "
+		       "worker for as long as writeback takes.",
+		.info.fix = "write the data files O_DIRECT; or lower vm.dirty_background_bytes so "
+		       "writeback starts sooner: sysctl -w vm.dirty_background_bytes=268435456",
+		.info.reference = "https://docs.kernel.org/admin-guide/sysctl/vm.html",
+	},
+	{
+		.info.id = "scene-iowq",
+		.info.title = "io-wq workers do not burn the service's CPU",
+		.info.category = "scene",
+		.info.severity = SEVERITY_MEDIUM,
+		.scope = SCOPE_PROCESS,
+		.flags = CHECK_LIVE_ONLY,
+		.run = check_scene_iowq,
+		.info.looks_at = "With audit --watch: the utime+stime of the process's iou-wrk "
+			    "threads (task/TID/stat) at both ends of the window; a worker started "
+			    "in it counts whole.",
+		.info.why = "io-wq workers that burn more than half a CPU do the service's I/O "
+		       "the slow way, a thread hand-off each, on CPU the service needs.",
+		.info.fix = "find what punts (the iowq-punts and file-punts findings) and fix it: "
+		       "O_DIRECT, no appends, written extents, aligned I/O",
+		.info.reference = "https://man7.org/linux/man-pages/man7/io_uring.7.html",
+	},
+	{
 		.info.id = "file-punts",
 		.info.title = "No file's io_uring requests are punted to io-wq while watched",
 		.info.category = "proc-files",

@@ -377,6 +377,11 @@ static int audit_all_at_once(const struct global_opts *g, const struct sysroot *
 	if (err)
 		report_note(ctx->report, "the watches could not all run at once (%s): those left "
 			    "were watched after, one at a time", strerror(-err));
+	/* Without a watch, the scene of an io_uring process is one reading. */
+	for (i = 0; i < n; i++)
+		if (!secs[i] && fact_ok(&pfs[i].e) && !pfs[i].kernel_thread && !pfs[i].zombie &&
+		    pfs[i].nrings)
+			proc_facts_scene_once(sr, &pfs[i]);
 	for (i = 0; i < n; i++) {
 		*gone |= audit_judge(sr, &pfs[i], named, secs[i], ctx, &g->policy, g->trace) != 0;
 		proc_facts_free(&pfs[i]);

@@ -668,6 +668,7 @@ void proc_facts_free(struct proc_facts *pf)
 		uring_fdinfo_free(&pf->rings[i].u);
 	free(pf->rings);
 	free(pf->devices.v);
+	scene_free(&pf->scene);
 	for (i = 0; i < pf->nmounts; i++)
 		free(pf->mounts[i].source);
 	free(pf->mounts);

@@ -19,6 +19,7 @@
 #include "procfs_limits.h"
 #include "procfs_status.h"
 #include "punt_watch.h"
+#include "scene.h"
 #include "proc_tasks.h"
 #include "proc_window.h"
 #include "strpool.h"
@@ -170,6 +171,12 @@ struct proc_facts {
 
 	/* audit --watch: punts counted over some seconds; NULL when not asked */
 	struct punt_watch *watch;
+	/*
+	 * The scene over the watch's window (or one reading without one):
+	 * devices, CPUs, memory, load, io-wq CPU (scene.h). taken: read at all.
+	 */
+	bool scene_taken;
+	struct scene scene;
 };
 
 /* FIEMAP only for regular files this large, or registered with a ring. */
@@ -266,6 +273,12 @@ const char *proc_state_fstype(const struct proc_facts *pf, const struct file_sta
  * process's mount table (read once, only when one is missing). Live only.
  */
 void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf);
+
+/*
+ * The scene of a process with no watch: one reading (scene_once), or, on a
+ * captured tree, a scene that says it was not measured.
+ */
+void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf);
 
 /* The device a file lives on, or NULL. */
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);

@@ -49,6 +49,10 @@ int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flag
 			break;
 		if (field == 9)
 			f = (unsigned long)v;
+		if (field == 14)
+			t->utime = v;
+		if (field == 15)
+			t->stime = v;
 		if (field == 39)
 			t->cpu = (int)v;
 		p = end;

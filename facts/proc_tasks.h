@@ -21,6 +21,7 @@ struct proc_thread {
 	char state;		/* R S D Z T ... */
 	char wchan[64];		/* "" when unknown, "0" when running */
 	int cpu;		/* last CPU, -1 unknown */
+	unsigned long long utime, stime;	/* stat fields 14 and 15, clock ticks */
 	enum thread_kind kind;
 	/*
 	 * Cpus_allowed_list: read for SQPOLL threads, and for every other
@@ -81,9 +82,10 @@ struct proc_threads {
 enum thread_kind thread_kind_of(unsigned long flags, const char *comm);
 
 /*
- * Parses a /proc/PID/stat or task/TID/stat file into tid, comm, state and
- * processor (field 39). The kernel frames the comm by parentheses only
- * (fs/proc/array.c do_task_stat(): "(" comm ")"), unescaped: it may hold
+ * Parses a /proc/PID/stat or task/TID/stat file into tid, comm, state,
+ * utime and stime (fields 14, 15) and processor (field 39). The kernel
+ * frames the comm by parentheses only (fs/proc/array.c do_task_stat():
+ * "(" comm ")"), unescaped: it may hold
  * spaces, parentheses and newlines, so it runs from the first '(' to the
  * last ')' of the whole file, never of a line. 0 or -EBADMSG.
  */

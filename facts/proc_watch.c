@@ -13,10 +13,43 @@
 #include "punt_watch.h"
 #include "ring_match.h"
 
+/* The process's devices and the CPUs its threads last ran on, for the scene. */
+struct scene_want {
+	struct scene_target t;
+	const struct blockdev_facts *devs[SCENE_MAX_DEVS];
+	int *cpus;
+};
+
+static void scene_want(const struct proc_facts *pf, struct scene_want *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->t.pid = pf->pid;
+	for (i = 0; i < pf->devices.n && w->t.ndevs < SCENE_MAX_DEVS; i++)
+		w->devs[w->t.ndevs++] = &pf->devices.v[i].blk;
+	w->t.devs = w->devs;
+	w->cpus = calloc(pf->threads.n + 1, sizeof(*w->cpus));
+	for (i = 0; w->cpus && i < pf->threads.n; i++)
+		w->cpus[w->t.ncpus++] = pf->threads.v[i].cpu;
+	w->t.cpus = w->cpus;
+}
+
+void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf)
+{
+	struct scene_want w;
+
+	scene_want(pf, &w);
+	scene_once(sr, &w.t, &pf->scene);
+	pf->scene_taken = true;
+	free(w.cpus);
+}
+
 static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans, size_t budget)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
+	struct scene_want sw;
 	bool listens;
 	size_t i;
 
@@ -38,7 +71,13 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
 	if (listens)
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.begin);
+	/* The scene over the same window: its first reading just before the watch starts. */
+	scene_want(pf, &sw);
+	scene_begin(sr, &sw.t, &pf->scene);
 	punt_watch_run(sr, pf->pid, seconds, pf->watch);
+	scene_end(sr, &sw.t, &pf->scene);
+	pf->scene_taken = true;
+	free(sw.cpus);
 	if (listens) {
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
 		pf->sockets.netstat.watched = true;

@@ -5,5 +5,6 @@
 /* Set at build time from the Makefile (pkg-config for the libraries). */
 extern const char uringlint_version[];
 extern const char liburing_build_version[];
+extern const char libproc2_build_version[];
 
 #endif

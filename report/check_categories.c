@@ -19,6 +19,7 @@ const struct check_category check_categories[] = {
 	{ "proc-files", "Data files" },
 	{ "proc-net", "Sockets and listeners" },
 	{ "proc-threads", "Threads, workers and memory" },
+	{ "scene", "The incident scene: devices, CPUs, memory" },
 	{ "probe", "Probe verdicts" },
 };
 const size_t check_categories_len = ARRAY_SIZE(check_categories);

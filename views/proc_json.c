@@ -10,6 +10,7 @@
 #include "json_put.h"
 #include "proc_json.h"
 #include "sockets_json.h"
+#include "scene_json.h"
 #include "watch_json.h"
 
 /*
@@ -298,6 +299,8 @@ int proc_facts_json_write(const struct proc_facts *pf, FILE *out, bool first)
 		json_object_object_add(o, "app_config", app_config_json(pf));
 	if (pf->watch)
 		json_object_object_add(o, "watch", watch_json(pf->watch, &pf->threads));
+	if (pf->scene_taken)
+		json_object_object_add(o, "scene", scene_json(&pf->scene));
 
 	/* The object without files, its closing brace replaced by the files array. */
 	if (fprintf(out, "%s\n    ", first ? "" : ",") < 0) {

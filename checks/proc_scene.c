@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The incident scene joined to the punts: whether the device, the CPUs or
+ * writeback, not io_uring, is what the operator is looking at. Numbers in
+ * (facts/scene.h), verdicts out; thresholds in docs/commands.md.
+ */
+#include <stdio.h>
+
+#include "checks.h"
+
+/* The process's scene, or NULL after the finding that says why it cannot be judged. */
+static const struct scene *scene_usable(const struct check *c, struct check_ctx *ctx,
+					bool need_window, char *subject, size_t subjsz)
+{
+	const struct proc_facts *pf = ctx->proc;
+
+	if (!proc_usable(c, ctx, true))
+		return NULL;
+	snprintf(subject, subjsz, "pid %d", (int)pf->pid);
+	if (!pf->scene_taken) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "the scene was not taken (audit --exec)");
+		return NULL;
+	}
+	if (!fact_ok(&pf->scene.e)) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "%s", pf->scene.e.why);
+		return NULL;
+	}
+	if (need_window && !pf->scene.windowed) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no window (--watch 0): iostat's and top's "
+			 "rates need two readings; audit --watch SECONDS measures them");
+		return NULL;
+	}
+	return &pf->scene;
+}
+
+/* io-wq workers of the process in D now. */
+static unsigned int workers_in_d(const struct proc_facts *pf)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < pf->threads.n; i++)
+		n += pf->threads.v[i].kind == THREAD_IOU_WRK && pf->threads.v[i].state == 'D';
+	return n;
+}
+
+/* Punts measured by the watch: -1 when there was no watch to say. */
+static int64_t punts_seen(const struct proc_facts *pf)
+{
+	if (!pf->watch || !fact_ok(&pf->watch->e) || pf->watch->blind)
+		return -1;
+	return (int64_t)pf->watch->total;
+}
+
+void check_scene_device(const struct check *c, struct check_ctx *ctx)
+{
+	char subject[32];
+	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+	const struct scene_dev *worst = NULL, *full = NULL;
+	int64_t punts;
+	unsigned int ind;
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ndevs; i++) {
+		const struct scene_dev *d = &s->devs[i];
+
+		if (!d->has_delta)
+			continue;
+		if (!worst || d->io.util > worst->io.util)
+			worst = d;
+		if (d->io.aqu_sz >= SCENE_QUEUE_FULL && d->io.r_s + d->io.w_s < SCENE_LOW_IOPS &&
+		    (!full || d->io.aqu_sz > full->io.aqu_sz))
+			full = d;
+	}
+	if (!worst) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no device under the process's files was "
+			 "measured at both ends of the window%s%s", s->ndevs ? ": " : "",
+			 s->ndevs ? s->devs[0].e.why : "");
+		return;
+	}
+	punts = punts_seen(ctx->proc);
+	ind = workers_in_d(ctx->proc);
+	if (full && punts > 0 && ind) {
+		proc_add(c, ctx, STATUS_FAIL, subject, "%s's queue is full (aqu-sz %.1f) at only "
+			 "%.0f requests/s (%%util %.0f, w_await %.1f ms) while %u io-wq worker%s "
+			 "wait%s in D and %lld requests were punted: punted buffered writes "
+			 "collapse into writeback, the device serves the flush, not the service",
+			 full->name, full->io.aqu_sz, full->io.r_s + full->io.w_s, full->io.util,
+			 full->io.w_await, ind, ind == 1 ? "" : "s", ind == 1 ? "s" : "",
+			 (long long)punts);
+		return;
+	}
+	if (worst->io.util >= SCENE_UTIL_LIMIT && punts <= 0) {
+		proc_add(c, ctx, STATUS_INFO, subject, "%s is at its limit (%%util %.0f, aqu-sz %.1f, "
+			 "%.0f r/s, %.0f w/s) with %s: the device is the bottleneck, not io_uring",
+			 worst->name, worst->io.util, worst->io.aqu_sz, worst->io.r_s, worst->io.w_s,
+			 punts == 0 ? "no punt in the watch" : "no watch of the punts");
+		return;
+	}
+	proc_add(c, ctx, STATUS_PASS, subject, "busiest device %s: %%util %.0f, aqu-sz %.1f, "
+		 "%.0f r/s, %.0f w/s, r_await %.2f ms, w_await %.2f ms over %.1f s",
+		 worst->name, worst->io.util, worst->io.aqu_sz, worst->io.r_s, worst->io.w_s,
+		 worst->io.r_await, worst->io.w_await, s->seconds);
+}
+
+void check_scene_cpu(const struct check *c, struct check_ctx *ctx)
+{
+	char subject[32];
+	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+	const struct scene_cpu *worst = NULL;
+	size_t i, n = 0;
+
+	if (!s)
+		return;
+	if (!fact_ok(&s->cpus_e)) {
+		proc_fact_missing(c, ctx, subject, &s->cpus_e);
+		return;
+	}
+	for (i = 0; i < s->ncpus; i++) {
+		const struct scene_cpu *cp = &s->cpus[i];
+
+		if (!fact_ok(&cp->e))
+			continue;
+		n++;
+		if (!worst || cp->hi + cp->si + cp->st > worst->hi + worst->si + worst->st)
+			worst = cp;
+	}
+	if (!worst) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "no CPU of the process was measured at both "
+			 "ends of the window%s%s", s->ncpus ? ": " : "",
+			 s->ncpus ? s->cpus[0].e.why : "");
+		return;
+	}
+	if (worst->hi + worst->si >= SCENE_CPU_LOST || worst->st >= SCENE_CPU_LOST) {
+		proc_add(c, ctx, STATUS_WARN, subject, "cpu%d, where the process's threads ran, "
+			 "lost %.0f%% to interrupts (hi %.0f%%, si %.0f%%) and %.0f%% to steal over "
+			 "%.1f s: ring and completion work waits behind them",
+			 worst->id, worst->hi + worst->si, worst->hi, worst->si, worst->st,
+			 s->seconds);
+		return;
+	}
+	proc_add(c, ctx, STATUS_PASS, subject, "the %zu CPU%s the process ran on lost at most "
+		 "%.0f%% to interrupts and %.0f%% to steal over %.1f s", n, n == 1 ? "" : "s",
+		 worst->hi + worst->si, worst->st, s->seconds);
+}
+
+void check_scene_writeback(const struct check *c, struct check_ctx *ctx)
+{
+	char subject[32];
+	const struct scene *s = scene_usable(c, ctx, false, subject, sizeof(subject));
+
+	if (!s)
+		return;
+	if (!fact_ok(&s->mem_e)) {
+		proc_fact_missing(c, ctx, subject, &s->mem_e);
+		return;
+	}
+	if (!s->dirty_thresh_kb) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "vmstat's nr_dirty_threshold is 0: no "
+			 "threshold to judge Dirty against");
+		return;
+	}
+	if (s->dirty_kb >= s->dirty_thresh_kb) {
+		proc_add(c, ctx, STATUS_WARN, subject, "Dirty is %llu kB, at or above the dirty "
+			 "threshold of %llu kB (Writeback %llu kB): every buffered writer on the "
+			 "host is throttled in balance_dirty_pages(), io-wq workers included",
+			 (unsigned long long)s->dirty_kb, (unsigned long long)s->dirty_thresh_kb,
+			 (unsigned long long)s->writeback_kb);
+		return;
+	}
+	proc_add(c, ctx, STATUS_PASS, subject, "Dirty %llu kB and Writeback %llu kB, below the "
+		 "dirty threshold of %llu kB", (unsigned long long)s->dirty_kb,
+		 (unsigned long long)s->writeback_kb, (unsigned long long)s->dirty_thresh_kb);
+}
+
+void check_scene_iowq(const struct check *c, struct check_ctx *ctx)
+{
+	char subject[32];
+	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+
+	if (!s)
+		return;
+	if (!fact_ok(&s->iowq_e)) {
+		proc_fact_missing(c, ctx, subject, &s->iowq_e);
+		return;
+	}
+	if (s->iowq_cpu > SCENE_IOWQ_CPU) {
+		proc_add(c, ctx, STATUS_WARN, subject, "its %u io-wq worker%s burned %.2f CPU "
+			 "(utime+stime) over %.1f s%s: CPU the service loses to punted requests",
+			 s->iowq_workers, s->iowq_workers == 1 ? "" : "s", s->iowq_cpu, s->seconds,
+			 s->iowq_gone ? ", more: some exited in the window" : "");
+		return;
+	}
+	proc_add(c, ctx, STATUS_PASS, subject, "its %u io-wq worker%s used %.2f CPU over %.1f s%s",
+		 s->iowq_workers, s->iowq_workers == 1 ? "" : "s", s->iowq_cpu, s->seconds,
+		 s->iowq_gone ? " (at least: some exited in the window)" : "");
+}

@@ -1,0 +1,143 @@
+#!/bin/bash
+# The incident scene (audit --watch, read through libproc2) against ground truth taken
+# by this script over the same window: /proc/diskstats of the loop device under fio's
+# file (w/s, %util) and /proc/PID/task/*/stat of fio's io-wq workers (their CPU), read
+# just before and just after the audit. A healthy O_DIRECT fio gets no scene warning;
+# --watch 0 judges only what needs no window; a replayed capture was not measured.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+. tests/e2e/lib.sh
+. tests/e2e/live.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "scene" "the loop mount and the watch need root"
+	echo "scene: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+
+now() { date +%s.%N; }
+# The loop device's writes and io_ticks (fields 8 and 13 after major minor name).
+disk() { awk -v d="$1" '$3 == d {print $8, $13}' /proc/diskstats; }
+# utime+stime of the iou-wrk threads of $1, in clock ticks.
+wrk_tics() {
+	local t s sum=0
+	for t in /proc/"$1"/task/*; do
+		s=$(cat "$t/stat" 2>/dev/null) || continue
+		[[ $(cat "$t/comm" 2>/dev/null) == iou-wrk-* ]] || continue
+		s=${s##*) }
+		set -- $s
+		sum=$((sum + ${12} + ${13}))
+	done
+	echo "$sum"
+}
+ring_pid() { # FIO_PID: the fio process that holds the ring
+	local c
+	for _ in $(seq 300); do
+		for c in $(pgrep -P "$1") "$1"; do
+			ls -l /proc/"$c"/fd 2>/dev/null | grep -q 'anon_inode:\[io_uring\]' && { echo "$c"; return 0; }
+		done
+		sleep 0.02
+	done
+	return 1
+}
+# jq on the scene of the only process
+sj() { jq -r ".processes[0].scene | $1" "$2"; }
+# The scene checks' statuses: "scene-device=pass ..."
+statuses() { jq -r '[.findings[] | select(.id | startswith("scene-")) | "\(.id)=\(.status)"] | join(" ")' "$1"; }
+within() { # A B REL ABS: |A-B| <= max(REL*B, ABS)
+	awk -v a="$1" -v b="$2" -v r="$3" -v m="$4" 'BEGIN { d = a - b; if (d < 0) d = -d;
+		t = r * b; if (t < m) t = m; exit !(d <= t) }'
+}
+
+if ! xfs_mount; then
+	bad "a loop XFS mounts" "$(cat "$TMP/mount.err")"
+	echo "scene: $passed passed, $failed failed, $skipped skipped"
+	exit 1
+fi
+dev=$(basename "$(findmnt -no SOURCE "$TMP/xfs")")
+fio --name=layout --ioengine=psync --rw=write --bs=1M --size=128M --direct=1 \
+	--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
+
+# watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of truth.
+watched() {
+	local name=$1 fio_pid pid
+	shift
+	fio --name="$name" --ioengine=io_uring --rw=randwrite --bs=4k --size=128M --time_based \
+		--runtime=30 --filename="$TMP/xfs/fio.dat" "$@" >/dev/null 2>&1 &
+	fio_pid=$!
+	kids+=($fio_pid)
+	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring"; return 1; }
+	sleep 1
+	read -r w0 io0 <<<"$(disk "$dev")"; k0=$(wrk_tics "$pid"); t0=$(now)
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err"
+	rc=$?
+	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
+	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
+	[ "$rc" -eq 0 ] || { bad "$name: audit --watch 2 exits 0" "rc $rc: $(cat "$TMP/$name.err")"; return 1; }
+	dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+	truth_ws=$(awk -v a="$w0" -v b="$w1" -v t="$dt" 'BEGIN { printf "%.1f", (b - a) / t }')
+	truth_util=$(awk -v a="$io0" -v b="$io1" -v t="$dt" 'BEGIN { u = (b - a) / t / 10; if (u > 100) u = 100; printf "%.1f", u }')
+	truth_wq=$(awk -v a="$k0" -v b="$k1" -v t="$dt" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", (b - a) / hz / t }')
+}
+
+if watched direct --direct=1 --iodepth=32; then
+	ws=$(sj ".devices[] | select(.name == \"$dev\") | .w_s" "$TMP/direct.json")
+	util=$(sj ".devices[] | select(.name == \"$dev\") | .util_pct" "$TMP/direct.json")
+	# The truth's window holds the audit's start-up and exit around the watch's 2 s.
+	within "$ws" "$truth_ws" 0.15 50 && ok "O_DIRECT fio: $dev w/s $ws, diskstats $truth_ws" ||
+		bad "O_DIRECT fio: $dev w/s within 15% of diskstats" "scene $ws, truth $truth_ws"
+	within "$util" "$truth_util" 0 12 && ok "O_DIRECT fio: $dev %util $util, diskstats $truth_util" ||
+		bad "O_DIRECT fio: $dev %util within 12 points of diskstats" "scene $util, truth $truth_util"
+	st=$(statuses "$TMP/direct.json")
+	if [ -n "$st" ] && ! grep -qE '=(warn|fail)' <<<"$st"; then
+		ok "O_DIRECT fio: no scene warning ($st)"
+	else
+		bad "O_DIRECT fio: no scene warning" "$st" \
+			"$(jq -c '.findings[] | select(.id | startswith("scene-")) | .message' "$TMP/direct.json")"
+	fi
+	st0=$(statuses "$TMP/direct.0.json")
+	inf=$(sj ".devices[] | select(.name == \"$dev\") | .in_flight" "$TMP/direct.0.json")
+	if [ "$(sj .seconds "$TMP/direct.0.json")" = null ] && [[ $inf =~ ^[0-9]+$ ]] &&
+		grep -q 'scene-device=skip' <<<"$st0" && grep -q 'scene-writeback=pass' <<<"$st0"; then
+		ok "--watch 0: one reading ($dev in flight $inf), rates skipped ($st0)"
+	else
+		bad "--watch 0: one reading, rates skipped" "$st0" "$(jq -c .processes[0].scene "$TMP/direct.0.json")"
+	fi
+fi
+
+# Every write forced to io-wq (IOSQE_ASYNC): the workers' CPU against their stat files.
+if watched async --direct=1 --iodepth=16 --force_async=1; then
+	wq=$(sj '.iowq.cpu' "$TMP/async.json")
+	within "$wq" "$truth_wq" 0.2 0.05 && ok "io-wq CPU: $wq, task stat $truth_wq" ||
+		bad "io-wq CPU within 20% of the workers' task stat" "scene $wq, truth $truth_wq"
+	[[ $wq =~ ^[0-9.]+$ ]] && awk -v c="$wq" 'BEGIN { exit !(c > 0.05) }' && ok "io-wq CPU measured while forced async ($wq)" ||
+		bad "io-wq workers burn CPU while every write is forced async" "scene $wq, truth $truth_wq"
+fi
+
+# A replayed capture: the scene was not measured, and says so (never zeros).
+fio --name=cap --ioengine=io_uring --rw=randwrite --bs=4k --size=128M --time_based --runtime=30 \
+	--direct=1 --iodepth=8 --filename="$TMP/xfs/fio.dat" >/dev/null 2>&1 &
+fio_pid=$!
+kids+=($fio_pid)
+if pid=$(ring_pid "$fio_pid") && "$BIN" capture -o "$TMP/cap" --pid "$pid" >/dev/null 2>"$TMP/cap.err"; then
+	"$BIN" --root "$TMP/cap" audit "$pid" --format json --fail-on never >"$TMP/rep.json" 2>>"$TMP/cap.err"
+	m=$(sj .measured "$TMP/rep.json")
+	why=$(sj .skip "$TMP/rep.json")
+	st=$(statuses "$TMP/rep.json")
+	if [ "$m" = false ] && [[ $why == *"not measured"* ]] && [ "$(sj .devices "$TMP/rep.json")" = null ] &&
+		! grep -qE '=(pass|warn|fail)' <<<"$st"; then
+		ok "replay: the scene was not measured ($why)"
+	else
+		bad "replay: the scene was not measured" "measured=$m skip=$why $st"
+	fi
+else
+	bad "replay: fio captured" "$(cat "$TMP/cap.err")"
+fi
+kill "$fio_pid" 2>/dev/null
+wait "$fio_pid" 2>/dev/null
+
+echo "scene: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The scene's numbers and checks: iostat -x's columns from recorded
+ * diskstats changes, vmstat's CPU split from recorded tics, and each scene
+ * check passing on one recorded scene and failing (or warning) on another.
+ */
+#include "proc_fixture.h"
+
+static struct scene_cpu scpus[2];
+
+/* A healthy scene: O_DIRECT fio at iodepth 32 on a loop device, 2 s (numbers as measured). */
+static void scene_healthy(void)
+{
+	struct scene *s = &pf.scene;
+	struct scene_dev *d = &s->devs[0];
+
+	memset(s, 0, sizeof(*s));
+	pf.scene_taken = true;
+	s->windowed = true;
+	s->seconds = 2.0;
+	s->dirty_kb = 279340;
+	s->dirty_thresh_kb = 4805524;
+	snprintf(d->name, sizeof(d->name), "loop1");
+	d->has_delta = true;
+	d->d = (struct scene_disk_delta){ .wr_ios = 181942, .wr_sectors = 1455536,
+					  .wr_ticks = 27291, .io_ticks = 1600, .rq_ticks = 26800 };
+	scene_iostat(&d->d, s->seconds, &d->io);
+	s->ndevs = 1;
+	scpus[0] = (struct scene_cpu){ .id = 0, .us = 20, .sy = 75, .si = 3.5 };
+	scpus[1] = (struct scene_cpu){ .id = 1, .us = 27, .sy = 64, .si = 9 };
+	s->cpus = scpus;
+	s->ncpus = 2;
+	s->iowq_workers = 1;
+	s->iowq_cpu = 0.02;
+}
+
+static void test_iostat_formulas(void **state)
+{
+	struct scene_disk_delta d = { .rd_ios = 100, .rd_sectors = 800, .rd_ticks = 50,
+				      .wr_ios = 300, .wr_sectors = 4800, .wr_ticks = 900,
+				      .io_ticks = 1900, .rq_ticks = 3000 };
+	struct scene_iostat io;
+
+	(void)state;
+	scene_iostat(&d, 2.0, &io);
+	assert_true(io.r_s == 50 && io.w_s == 150);
+	assert_true(io.rkb_s == 200 && io.wkb_s == 1200);
+	assert_true(io.r_await == 0.5 && io.w_await == 3);
+	assert_true(io.aqu_sz == 1.5 && io.util == 95);
+	assert_true(io.rareq_sz == 4 && io.wareq_sz == 8 && io.areq_sz == 7);
+	/* io_ticks past the window (jiffy edges): capped as iostat caps it. */
+	d.io_ticks = 2100;
+	scene_iostat(&d, 2.0, &io);
+	assert_true(io.util == 100);
+	/* No I/O: awaits and sizes 0, never a division by zero. */
+	d = (struct scene_disk_delta){ 0 };
+	scene_iostat(&d, 2.0, &io);
+	assert_true(io.r_await == 0 && io.areq_sz == 0 && io.util == 0);
+}
+
+static void test_cpu_pct(void **state)
+{
+	struct scene_tics t = { .user = 10, .nice = 10, .system = 20, .idle = 40, .iowait = 5,
+				.irq = 5, .softirq = 5, .steal = 5 };
+	struct scene_cpu c;
+
+	(void)state;
+	assert_true(scene_cpu_pct(&t, &c));
+	assert_true(c.us == 20 && c.sy == 20 && c.id_pct == 40 && c.hi == 5 && c.si == 5 &&
+		    c.st == 5 && c.wa == 5);
+	/* A tic that went backwards (a CPU replugged) or none passed: nothing said. */
+	t.idle = -1;
+	assert_false(scene_cpu_pct(&t, &c));
+	t = (struct scene_tics){ 0 };
+	assert_false(scene_cpu_pct(&t, &c));
+}
+
+static void test_scene_device(void **state)
+{
+	struct scene_dev *d;
+
+	setup(state);
+	scene_healthy();
+	d = &pf.scene.devs[0];
+	expect_says("scene-device", STATUS_PASS, "busiest device loop1: %util 80");
+	/* At its limit with no punt: the device is the bottleneck, advice. */
+	pf.watch = &watch;
+	watch.tracepoint = true;
+	d->io.util = 99;
+	expect_says("scene-device", STATUS_INFO, "the device is the bottleneck, not io_uring");
+	/* Collapse: a full queue at 300 writes/s, punts, a worker in D. */
+	d->io = (struct scene_iostat){ .w_s = 300, .wkb_s = 1200, .aqu_sz = 31, .util = 100,
+				       .w_await = 100 };
+	watch.total = 5000;
+	threads[2] = (struct proc_thread){ .tid = 60, .comm = "iou-wrk-42", .state = 'D',
+					   .kind = THREAD_IOU_WRK };
+	pf.threads.n = 3;
+	expect_says("scene-device", STATUS_FAIL, "queue is full (aqu-sz 31.0) at only 300");
+	/* The same queue with no worker in D is not that collapse. */
+	threads[2].state = 'S';
+	expect_says("scene-device", STATUS_PASS, "busiest device loop1");
+	/* Gone in the window: not judged, and said why. */
+	d->has_delta = false;
+	fact_fail(&d->e, -ENODEV, "loop1 (7:1) was gone at the end of the window");
+	expect_says("scene-device", STATUS_SKIP, "was gone at the end of the window");
+	/* No window: no rate. */
+	scene_healthy();
+	pf.scene.windowed = false;
+	expect_says("scene-device", STATUS_SKIP, "no window (--watch 0)");
+	/* A captured tree: not measured, never zeros. */
+	fact_fail(&pf.scene.e, -EOPNOTSUPP, "not measured: a captured tree has no window");
+	expect_says("scene-device", STATUS_SKIP, "not measured");
+}
+
+static void test_scene_cpu(void **state)
+{
+	setup(state);
+	scene_healthy();
+	expect_says("scene-cpu", STATUS_PASS, "lost at most 9% to interrupts");
+	scpus[1].hi = 4;
+	scpus[1].si = 8;
+	expect_says("scene-cpu", STATUS_WARN, "cpu1, where the process's threads ran, lost 12%");
+	scpus[1].hi = scpus[1].si = 0;
+	scpus[0].st = 15;
+	expect_says("scene-cpu", STATUS_WARN, "15% to steal");
+	/* Offline at the end, the only CPU: skipped with the reason. */
+	pf.scene.ncpus = 1;
+	fact_fail(&scpus[0].e, -ENODEV, "cpu0 was offline at the end of the window");
+	expect_says("scene-cpu", STATUS_SKIP, "cpu0 was offline");
+}
+
+static void test_scene_writeback(void **state)
+{
+	setup(state);
+	scene_healthy();
+	expect_says("scene-writeback", STATUS_PASS, "below the dirty threshold");
+	pf.scene.dirty_kb = pf.scene.dirty_thresh_kb + 1;
+	expect_says("scene-writeback", STATUS_WARN, "at or above the dirty threshold");
+	/* Needs no window: judged from one reading too. */
+	pf.scene.windowed = false;
+	expect_says("scene-writeback", STATUS_WARN, "at or above the dirty threshold");
+	fact_fail(&pf.scene.mem_e, -EIO, "libproc2 could not read /proc/meminfo: Input/output error");
+	expect_says("scene-writeback", STATUS_SKIP, "could not read /proc/meminfo");
+}
+
+static void test_scene_iowq(void **state)
+{
+	setup(state);
+	scene_healthy();
+	expect_says("scene-iowq", STATUS_PASS, "used 0.02 CPU");
+	pf.scene.iowq_cpu = 0.8;
+	pf.scene.iowq_workers = 12;
+	expect_says("scene-iowq", STATUS_WARN, "12 io-wq workers burned 0.80 CPU");
+	pf.scene.windowed = false;
+	expect_says("scene-iowq", STATUS_SKIP, "no window");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_iostat_formulas),
+		cmocka_unit_test(test_cpu_pct),
+		cmocka_unit_test(test_scene_device),
+		cmocka_unit_test(test_scene_cpu),
+		cmocka_unit_test(test_scene_writeback),
+		cmocka_unit_test(test_scene_iowq),
+	};
+
+	return cmocka_run_group_tests_name("checks_scene", tests, NULL, NULL);
+}
