@@ -721,13 +721,17 @@ else
 	if [ "$(nproc)" -lt 2 ]; then
 		skip "fio sqpoll-cpu fix" "one CPU: nothing to pin apart"
 	elif [ "$(sort -u "$TMP/sqp.direct" | wc -l)" = 1 ] && grep -q '[-,]' "$TMP/sqp.direct" &&
-		jq -e '[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip")] |
+		jq -e '[.processes[] | select(.comm == "fio") | .pid] as $fio |
+			[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip" and
+				(.pid as $p | $fio | index($p)))] |
 			length >= 1 and all(.status == "info" or .status == "warn") and
 			all(.fix | contains("sqthread_poll_cpu=N")) and
 			all(.message | contains("is not pinned"))' "$TMP/out" >/dev/null; then
 		fio_audit pinned --direct=1 --sqthread_poll=1 --sqthread_poll_cpu="$cpu"
 		if [ "$(sort -u "$TMP/sqp.pinned")" = "$cpu" ] &&
-			jq -e --argjson c "$cpu" '[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip")] |
+			jq -e --argjson c "$cpu" '[.processes[] | select(.comm == "fio") | .pid] as $fio |
+				[.findings[] | select(.id == "sqpoll-cpu-placement" and .status != "skip" and
+					(.pid as $p | $fio | index($p)))] |
 				length >= 1 and all(.status != "fail" and .evidence.pinned == true and
 				.evidence.cpu == $c and (.message | contains("is not pinned") | not))' "$TMP/out" >/dev/null; then
 			ok "fio sqpoll-cpu fix: unpinned ($(head -1 "$TMP/sqp.direct")) is no failure and names sqthread_poll_cpu; applied, the thread runs on CPU $cpu alone"
