@@ -4,6 +4,8 @@
 # processes, thaws and unmounts.
 
 PATHO=$HELPERS/pathology
+# punt_truth.py --only keeps its perf data here, removed with the suite's $TMP.
+export PUNT_TRUTH_DIR=$TMP/truth
 kids=()
 frozen=
 cleanup_live() {

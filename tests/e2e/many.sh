@@ -76,7 +76,9 @@ truth_around() {
 	local name=$1 p rc
 	shift
 	for p in "${punting[@]}"; do
-		python3 "$TRUTH" start "many$p" "$p" || { bad "ground truth for pid $p starts"; return 1; }
+		# Each process's own events (perf record -p), never the host's: another
+		# process's load filled a host-wide instance until it held none of this one's.
+		python3 "$TRUTH" start --only "many$p" "$p" || { bad "ground truth for pid $p starts"; return 1; }
 	done
 	"$@" >"$TMP/$name.json" 2>"$TMP/$name.err"
 	rc=$?

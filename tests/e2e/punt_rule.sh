@@ -32,7 +32,7 @@ burst() {
 	local name=$1 apid rc i
 	rm -f "$TMP"/ready.async-every.*
 	PATHOLOGY_PUNT_EVERY=$2 PATHOLOGY_REQUESTS=$3 start async-every || return 1
-	python3 "$TRUTH" start "punt$pid" "$pid" 65536 || { bad "$name: ground truth starts"; stop "$pid"; return 1; }
+	python3 "$TRUTH" start --only "punt$pid" "$pid" 65536 || { bad "$name: ground truth starts"; stop "$pid"; return 1; }
 	"$BIN" audit "$pid" --watch 5 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err" &
 	apid=$!
 	# The burst starts once the watch has its perf events open (a poll of its fds), and

@@ -80,7 +80,7 @@ sleep 1
 a=$!
 # The truth inside the watch: every punt it sees, the watch sees too.
 sleep 0.5
-python3 "$TRUTH" start "trace$pid" "$pid" || bad "ground truth starts"
+python3 "$TRUTH" start --only "trace$pid" "$pid" || bad "ground truth starts"
 # The io-wq workers /proc lists, every 100 ms until the watch ends (a slow host starts
 # new ones late in it).
 : >"$TMP/workers"

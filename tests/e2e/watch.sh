@@ -25,7 +25,7 @@ fi
 watched() {
 	start "$1" || return 1
 	sleep 0.5
-	python3 "$TRUTH" start "watch$pid" "$pid" || { bad "$1: ground truth starts"; return 1; }
+	python3 "$TRUTH" start --only "watch$pid" "$pid" || { bad "$1: ground truth starts"; return 1; }
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$1.json" 2>"$TMP/$1.err"
 	local rc=$?
 	PUNT_TRUTH_RAW="$TMP/$1.truth.raw" python3 "$TRUTH" stop "watch$pid" "$pid" >"$TMP/$1.truth"
@@ -478,7 +478,7 @@ if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
 elif PATHOLOGY_THREADS=4 start many-threads; then
 	cg_enter few
 	sleep 0.3
-	python3 "$TRUTH" start "few$pid" "$pid" 65536 || bad "a few threads: ground truth starts"
+	python3 "$TRUTH" start --only "few$pid" "$pid" 65536 || bad "a few threads: ground truth starts"
 	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/few.json" 2>"$TMP/few.err"
 	PUNT_TRUTH_RAW="$TMP/few.truth.raw" python3 "$TRUTH" stop "few$pid" "$pid" >"$TMP/few.truth"
 	if jq -e '.processes[0].watch | .attached_by == "cgroup" and .cgroup_not_used == null and
@@ -501,7 +501,15 @@ if [ -z "$CG2" ] || ! [ -w "$CG2/cgroup.procs" ]; then
 elif PATHOLOGY_THREADS=4 PATHOLOGY_FORK_MS=150 start many-threads; then
 	cg_enter forks
 	sleep 0.3
-	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/forks.json" 2>"$TMP/forks.err"
+	# A child alive at the very start (a loaded machine keeps them longer) makes the watch
+	# go thread by thread, rightly, and this case is about a fork during the watch: such a
+	# start is tried again, up to 3 times.
+	for try in 1 2 3; do
+		"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/forks.json" 2>"$TMP/forks.err"
+		jq -e '.processes[0].watch.cgroup_not_used == "other processes share its cgroup"' \
+			"$TMP/forks.json" >/dev/null || break
+		echo "note forks: try $try: a child was alive as the watch began; again"
+	done
 	forked=$(grep -c '^forked ' "$(ls -t "$TMP"/ready.many-threads.* | grep -v '\.err$' | head -1)")
 	if jq -e '.processes[0].watch.error // "" | test("process(es were| was) started in cgroup")' \
 		"$TMP/forks.json" >/dev/null &&
