@@ -113,7 +113,10 @@ if watched async --direct=1 --iodepth=16 --force_async=1; then
 	wq=$(sj '.iowq.cpu' "$TMP/async.json")
 	within "$wq" "$truth_wq" 0.2 0.05 && ok "io-wq CPU: $wq, task stat $truth_wq" ||
 		bad "io-wq CPU within 20% of the workers' task stat" "scene $wq, truth $truth_wq"
-	[[ $wq =~ ^[0-9.]+$ ]] && awk -v c="$wq" 'BEGIN { exit !(c > 0.05) }' && ok "io-wq CPU measured while forced async ($wq)" ||
+	# Measured, not null, wherever the truth saw the workers run (how much they run
+	# is the machine's business: a loaded one gave them 0.04 CPU).
+	[[ $wq =~ ^[0-9.]+$ ]] && awk -v c="$wq" -v t="$truth_wq" 'BEGIN { exit !(t > 0 && c > 0) }' &&
+		ok "io-wq CPU measured while forced async ($wq, truth $truth_wq)" ||
 		bad "io-wq workers burn CPU while every write is forced async" "scene $wq, truth $truth_wq"
 fi
 
