@@ -219,6 +219,39 @@ static void cause(struct causes *c, const char *id, uint64_t punts, bool certain
 		  "written with O_DIRECT (another fd, a backup or a plain read)"
 
 /*
+ * The file's filesystem type, and in *flags its open flags as the audit
+ * read them, or as the watch did for a file opened since (-1: unread).
+ */
+static const char *file_fs_flags(const struct check_ctx *ctx, const struct proc_file *pfile,
+				 const struct watch_file *wf, int *flags)
+{
+	const struct file_state *a = wf && !wf->first.err ? &wf->first : NULL;
+
+	*flags = pfile ? (int)pfile->gen.flags : a ? a->flags : -1;
+	return pfile ? proc_file_fstype(ctx->proc, pfile) : a ? proc_state_fstype(ctx->proc, a) : "";
+}
+
+/*
+ * Whether the filesystem punts every write of the file whatever happens in
+ * the worker (btrfs, tmpfs, ext4's buffered writes): what a worker then
+ * does (throttled on dirty pages) is the punt's consequence, not its cause.
+ */
+static bool writes_always_punt(const struct check_ctx *ctx, const struct proc_file *pfile,
+			       const struct watch_file *wf)
+{
+	const struct kernel_version *kv = fact_ok(&ctx->host->kernel.e) ? &ctx->host->kernel.v : NULL;
+	const struct punt_rule *rule;
+	int flags;
+	const char *fs = file_fs_flags(ctx, pfile, wf, &flags);
+
+	rule = punt_rule_find(fs, kv, PUNT_WRITE);
+	if (rule && rule->certain)
+		return true;
+	rule = flags >= 0 && !(flags & O_DIRECT) ? punt_rule_find(fs, kv, PUNT_BUFFERED_WRITE) : NULL;
+	return rule && rule->certain;
+}
+
+/*
  * Punts not explained by IOSQE_ASYNC, in one direction, against the file's
  * flags and its state as first seen (and as last seen, for growth).
  */
@@ -226,14 +259,12 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 			 const struct proc_file *pfile, const struct watch_file *wf,
 			 uint64_t punts, bool writes)
 {
-	const struct proc_facts *pf = ctx->proc;
 	const struct kernel_version *kv = fact_ok(&ctx->host->kernel.e) ? &ctx->host->kernel.v : NULL;
 	const struct punt_rule *rule;
 	const struct file_state *a = wf && !wf->first.err ? &wf->first : NULL;
 	const struct file_state *b = wf && !wf->last.err && !wf->reused ? &wf->last : NULL;
-	/* The flags as the audit read them, or as the watch did for a file opened since. */
-	int flags = pfile ? (int)pfile->gen.flags : a ? a->flags : -1;
-	const char *fs = pfile ? proc_file_fstype(pf, pfile) : a ? proc_state_fstype(pf, a) : "";
+	int flags;
+	const char *fs = file_fs_flags(ctx, pfile, wf, &flags);
 	char s1[BYTES_STR_MAX], s2[BYTES_STR_MAX];
 	unsigned int before = c->n;
 	uint64_t cached = 0, dirty = 0;
@@ -413,7 +444,8 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	uint64_t async = uf->async_punts - uf->socket_async_punts;
 	struct causes cs = { .list = json_object_new_array() };
 	char subject[4200], kernel[320] = "", sh[16], tol[320];
-	double share = pct(punts, reqs), ts_rate;
+	double share = pct(punts, reqs), ts_rate = 0;
+	uint64_t ts = 0;
 	enum check_status st;
 	struct finding *fi;
 
@@ -431,7 +463,11 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 		/* Forced ones need no other cause: take them off each direction. */
 		rest_w -= async < rest_w ? async : rest_w;
 	}
-	ts_rate = observed_causes(&cs, w, uf, &rest_w);
+	/* Where the filesystem punts every write, its rule is every punt's cause. */
+	if (!writes_always_punt(ctx, pfile, wf)) {
+		ts_rate = observed_causes(&cs, w, uf, &rest_w);
+		ts = uf->observed[UT_CAUSE_TIMESTAMP];
+	}
 	state_causes(&cs, ctx, pfile, wf, rest_w, true);
 	state_causes(&cs, ctx, pfile, wf, rest_r, false);
 	other = punts - uf->read_punts - uf->write_punts;
@@ -461,9 +497,8 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 			 "tolerance of %g%% of its requests (punt-tolerance, as iowq-punts judges "
 			 "them) and no cause is certain: not off the fast path, named for its cause",
 			 100 * check_thresholds(ctx)->punt_tolerance);
-	} else if (st == STATUS_FAIL && uf->observed[UT_CAUSE_TIMESTAMP] &&
-		   ts_rate <= TIMESTAMP_RATE_WARN &&
-		   punt_status(ctx, punts - uf->observed[UT_CAUSE_TIMESTAMP], reqs) != STATUS_FAIL) {
+	} else if (st == STATUS_FAIL && ts && ts <= punts && ts_rate <= TIMESTAMP_RATE_WARN &&
+		   punt_status(ctx, punts - ts, reqs) != STATUS_FAIL) {
 		/* Over the tolerance only by timestamp updates at a low rate: a cost, not a fault. */
 		st = STATUS_WARN;
 		snprintf(tol, sizeof(tol), "; over the punt tolerance only by timestamp updates at "
