@@ -401,6 +401,11 @@ static double observed_causes(struct causes *c, const struct punt_watch *w,
 		      (unsigned long long)writes);
 		if (k == UT_CAUSE_TIMESTAMP && secs > 0)
 			catf(c->text, sizeof(c->text), ", %.0f a second on this file", rate);
+		/* What it costs: this cause's punts a second on the file, over the time sampled. */
+		if (secs > 0)
+			json_object_object_add(json_object_array_get_idx(c->list, c->n - 1),
+					       "per_second",
+					       json_object_new_double((double)n / secs));
 		c->observed = false;
 		seen += n;
 	}

@@ -668,7 +668,7 @@ else
 		   jq -e '[.findings[] | select(.id == "file-punts" and (.evidence.path // "" | endswith("stamp.dat")))] |
 			length == 1 and .[0].status == "warn" and
 			(.[0].message | test("observed: timestamp update \\(xfs:xfs_update_time in the worker\\) [0-9]+ of [0-9]+")) and
-			(.[0].evidence.causes[0] | .cause == "timestamp" and .observed == true and .punts > 0)' "$TMP/stamp.json" >/dev/null; then
+			(.[0].evidence.causes[0] | .cause == "timestamp" and .observed == true and .punts > 0 and .per_second > 0)' "$TMP/stamp.json" >/dev/null; then
 			ok "observed causes: timestamp update in $(jq '.processes[0].watch.files[] | select(.path | endswith("stamp.dat")) | "\(.observed_causes.timestamp) of \(.write_punts)"' "$TMP/stamp.json") punts, perf counted $truth xfs_update_time on the workers; warn"
 		else
 			bad "observed causes: timestamp punts against perf's count on the workers" "perf: $truth; $(cat "$TMP/stamp.perf" | tr '\n' ' ')" \
