@@ -838,8 +838,9 @@ const struct check check_table[] = {
 		       "write, is certain; one from the file's state is likely (inferred), "
 		       "and said so. A share over punt-tolerance (1%) by no more than chance (a "
 		       "rate at the tolerance shows as many 5% of the time or more) is info; "
-		       "one over it only by timestamp punts at no more than 1000 a second on the "
-		       "file warns, not fails.",
+		       "one over it by timestamp punts at no more than 1000 a second on the file "
+		       "(the rest within chance, or a tenth of the punts at most) warns, not "
+		       "fails.",
 		.info.fix = "the fix of each cause named in the finding",
 		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},
