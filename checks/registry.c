@@ -908,15 +908,22 @@ const struct check check_table[] = {
 			    "extents (FIEMAP) and its pages in the page cache (cachestat, or mincore "
 			    "on a read-only mapping: nothing read, faulted in or evicted). Requests "
 			    "on registered files carry no fd: a ring with one registered file names "
-			    "it, otherwise the candidates are listed.",
+			    "it, otherwise the candidates are listed. Where the kernel has them, what "
+			    "each punted write's io-wq worker did: xfs:xfs_update_time, "
+			    "xfs:xfs_iomap_alloc and writeback:balance_dirty_pages on its threads.",
 		.info.why = "A file whose requests punt is off the fast path, and each cause has its "
 		       "own fix: IOSQE_ASYNC set by the application, buffered I/O, O_APPEND, "
-		       "writes that extend the file, writes into holes or unwritten extents, and "
-		       "pages of an O_DIRECT file in the page cache. The share (punted of all "
+		       "writes that extend the file, writes into holes or unwritten extents, "
+		       "pages of an O_DIRECT file in the page cache, and on XFS the file's times "
+		       "to update once a clock tick. The share (punted of all "
 		       "requests on that file) says how much of its I/O is affected. A cause "
-		       "from the request's flags is certain; one from the file's state is likely, "
+		       "from the request's flags, or observed in the worker that ran the punted "
+		       "write, is certain; one from the file's state is likely (inferred), "
 		       "and said so. A share over punt-tolerance (1%) by no more than chance (a "
-		       "rate at the tolerance shows as many 5% of the time or more) is info.",
+		       "rate at the tolerance shows as many 5% of the time or more) is info; "
+		       "one over it by timestamp punts at no more than 1000 a second on the file "
+		       "(the rest within chance, or a tenth of the punts at most) warns, not "
+		       "fails.",
 		.info.fix = "the fix of each cause named in the finding",
 		.info.reference = "https://docs.kernel.org/trace/events.html",
 	},

@@ -9,7 +9,7 @@
 
 #include "tp_format.h"
 
-#define TPS_MAX_EVENTS 10
+#define TPS_MAX_EVENTS 12
 /* Tracepoints only counted beside the stream (tp_stream_side). */
 #define TPS_MAX_SIDES 2
 

@@ -33,7 +33,35 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_TW_RUN] = "io_uring/io_uring_task_work_run",
 	[UT_EXIT] = "syscalls/sys_exit_io_uring_enter",
 	[UT_POLL_ARM] = "io_uring/io_uring_poll_arm",
+	[UT_C_UPDATE_TIME] = "xfs/xfs_update_time",
+	[UT_C_IOMAP_ALLOC] = "xfs/xfs_iomap_alloc",
+	[UT_C_DIRTY] = "writeback/balance_dirty_pages",
 };
+
+/* Each cause's event, its name in the evidence. */
+static const struct {
+	enum ut_event ev;
+	const char *name, *event;
+} causes[UT_NCAUSES] = {
+	[UT_CAUSE_TIMESTAMP] = { UT_C_UPDATE_TIME, "timestamp", "xfs:xfs_update_time" },
+	[UT_CAUSE_ALLOC] = { UT_C_IOMAP_ALLOC, "allocation", "xfs:xfs_iomap_alloc" },
+	[UT_CAUSE_DIRTY] = { UT_C_DIRTY, "dirty-throttling", "writeback:balance_dirty_pages" },
+};
+
+const char *uring_trace_cause_name(enum ut_cause c)
+{
+	return c < UT_NCAUSES ? causes[c].name : "unknown";
+}
+
+const char *uring_trace_cause_event(enum ut_cause c)
+{
+	return c < UT_NCAUSES ? causes[c].event : "";
+}
+
+bool uring_trace_cause_watched(const struct uring_trace *ut, enum ut_cause c)
+{
+	return c < UT_NCAUSES && ut->have[causes[c].ev];
+}
 
 void uring_trace_setup(struct uring_trace *ut)
 {
@@ -104,6 +132,7 @@ void uring_trace_free(struct uring_trace *ut)
 	free(ut->threads);
 	free(ut->ms);
 	free(ut->spans);
+	free(ut->waiting);
 	memset(ut, 0, sizeof(*ut));
 }
 
@@ -267,19 +296,27 @@ const struct ut_thread *uring_trace_thread(const struct uring_trace *ut, pid_t t
 	return NULL;
 }
 
-static void count_op(struct ut_file *f, uint8_t opcode, bool req, bool punt)
+/* The file's count of opcode; a new one when there is room, else NULL. */
+static unsigned int file_op(struct ut_file *f, uint8_t opcode)
 {
 	unsigned int i;
 
 	for (i = 0; i < f->nops && f->ops[i].opcode != opcode; i++)
 		;
-	if (i == f->nops) {
-		if (f->nops == UT_MAX_OPS)
-			return;
-		f->ops[f->nops].opcode = opcode;
-		f->ops[f->nops].reqs = f->ops[f->nops].punts = 0;
+	if (i == f->nops && f->nops < UT_MAX_OPS) {
+		memset(&f->ops[i], 0, sizeof(f->ops[i]));
+		f->ops[i].opcode = opcode;
 		f->nops++;
 	}
+	return i;
+}
+
+static void count_op(struct ut_file *f, uint8_t opcode, bool req, bool punt)
+{
+	unsigned int i = file_op(f, opcode);
+
+	if (i == f->nops)
+		return;
 	f->ops[i].reqs += req;
 	f->ops[i].punts += punt;
 }
@@ -450,8 +487,11 @@ void uring_trace_cut(struct uring_trace *ut)
 		memset(ut->ms, 0, MS_CAP * sizeof(*ut->ms));
 	ut->ms_used = 0;
 	/* Unseen from here on: where each thread is, until its next entry or exit. */
-	for (i = 0; i < ut->nthreads; i++)
+	for (i = 0; i < ut->nthreads; i++) {
 		ut->threads[i].where = UT_IN_UNKNOWN;
+		ut->threads[i].run_req = 0;
+	}
+	ut->waiting_head = ut->waiting_len = 0;
 }
 
 static void on_enter(struct uring_trace *ut, const struct tp_record *r)
@@ -528,6 +568,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	q->punted = false;
 	q->polled = false;
 	q->completed = false;
+	q->causes = 0;
 	if (q->fixed && ring)
 		ring->fixed_reqs++;
 }
@@ -561,8 +602,17 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	q->fd = f->fd;
 	/* After a punt, a lookup from another thread is the io-wq worker running it. */
 	if (q->punted && r->tid != q->tid) {
+		struct ut_thread *t = thread_of(ut, r->tid, true);
+
 		q->worker = r->tid;
 		q->worker_time = r->time;
+		/* What that worker shows next is this request's, until it completes. */
+		if (t) {
+			t->run_req = q->req;
+			t->run_ctx = q->ctx;
+			t->run_time = q->time;
+			t->run_seen = 0;
+		}
 	}
 	if (!f->pid)
 		f->pid = r->pid;
@@ -579,6 +629,128 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 		file_punt(ut, f, q);
 	else if (q->punted)
 		ut->punts_unattributed++;
+}
+
+/* A punted request joins the ones waiting for a worker's cause event; the oldest goes when full. */
+static void wait_for_worker(struct uring_trace *ut, const struct ut_req *q)
+{
+	size_t at;
+
+	if (!ut->waiting) {
+		ut->waiting = calloc(UT_MAX_WAITING, sizeof(*ut->waiting));
+		if (!ut->waiting) {
+			ut->oom = true;
+			return;
+		}
+	}
+	if (ut->waiting_len == UT_MAX_WAITING) {
+		ut->waiting_head = (ut->waiting_head + 1) % UT_MAX_WAITING;
+		ut->waiting_len--;
+	}
+	at = (ut->waiting_head + ut->waiting_len++) % UT_MAX_WAITING;
+	ut->waiting[at] = (struct ut_waiting){ q->req, q->ctx, q->time };
+}
+
+/* The request a waiting entry names, if it is still that request and open. */
+static struct ut_req *waiting_req(struct uring_trace *ut, const struct ut_waiting *e)
+{
+	struct ut_req *q = e->req ? req_slot(ut, e->req, false) : NULL;
+
+	if (!q || q->ctx != e->ctx || q->time != e->time || q->completed || q->worker)
+		return NULL;
+	return q;
+}
+
+/*
+ * The oldest open punted request of the process an idle worker (tid, of
+ * pid) may be running: not submitted by that thread, submitted before the
+ * event. Closed ones at the head go.
+ */
+static struct ut_req *claim_waiting(struct uring_trace *ut, const struct tp_record *r)
+{
+	size_t i;
+
+	while (ut->waiting_len && !waiting_req(ut, &ut->waiting[ut->waiting_head])) {
+		ut->waiting_head = (ut->waiting_head + 1) % UT_MAX_WAITING;
+		ut->waiting_len--;
+	}
+	for (i = 0; i < ut->waiting_len; i++) {
+		struct ut_waiting *e = &ut->waiting[(ut->waiting_head + i) % UT_MAX_WAITING];
+		struct ut_req *q = waiting_req(ut, e);
+
+		if (!q || q->pid != r->pid || q->tid == r->tid || q->time > r->time)
+			continue;
+		e->req = 0;
+		return q;
+	}
+	return NULL;
+}
+
+/*
+ * A cause event on a thread. Only an io-wq worker's count: a thread seen
+ * in io_uring_enter submits, and what it does is its own. The request is
+ * the one the worker was seen running (its file_get after an IOSQE_ASYNC
+ * punt, or its last cause event), while that request is open and has not
+ * shown this cause already: a write meets each check once, so the same
+ * event again is the worker's next request. Otherwise the worker took
+ * the oldest open punted request of its process.
+ */
+static void on_cause(struct uring_trace *ut, const struct tp_record *r, enum ut_cause c)
+{
+	struct ut_thread *t = thread_of(ut, r->tid, true);
+	uint8_t bit = (uint8_t)(1u << c);
+	struct ut_req *q = NULL;
+
+	if (!t || t->enters)
+		return;
+	ut->cause_events[c]++;
+	if (t->run_req) {
+		q = req_slot(ut, t->run_req, false);
+		if (q && (q->ctx != t->run_ctx || q->time != t->run_time || q->completed ||
+			  (t->run_seen & bit)))
+			q = NULL;
+	}
+	if (!q) {
+		q = claim_waiting(ut, r);
+		if (!q) {
+			t->run_req = 0;
+			ut->cause_events_unclaimed[c]++;
+			return;
+		}
+		q->worker = r->tid;
+		q->worker_time = r->time;
+		t->run_req = q->req;
+		t->run_ctx = q->ctx;
+		t->run_time = q->time;
+		t->run_seen = 0;
+	}
+	t->run_seen |= bit;
+	q->causes |= bit;
+}
+
+/*
+ * A punted write's first CQE: its worker is done with it, and the first
+ * cause it showed (enum ut_cause order) is its file's. IOSQE_ASYNC ones
+ * were punted by the application, whatever the worker did after.
+ */
+static void count_observed(struct uring_trace *ut, const struct ut_req *q)
+{
+	struct ut_file *f;
+	unsigned int c, i;
+
+	if (!q->punted || !q->causes || q->async || q->fixed || q->fd < 0 ||
+	    uring_trace_op_dir(ut, q->opcode) != UT_DIR_WRITE ||
+	    uring_trace_op_always_async(ut, q->opcode) || uring_op_socket_only(q->opcode))
+		return;
+	f = file_of(ut, q->fd);
+	if (!f)
+		return;
+	for (c = 0; !(q->causes & (1u << c)); c++)
+		;
+	f->observed[c]++;
+	i = file_op(f, q->opcode);
+	if (i < f->nops)
+		f->ops[i].observed[c]++;
 }
 
 static void on_punt(struct uring_trace *ut, const struct tp_record *r)
@@ -629,6 +801,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		}
 	}
 	q->punted = true;
+	wait_for_worker(ut, q);
 	if (q->fd >= 0) {
 		struct ut_file *f = file_of(ut, q->fd);
 
@@ -772,6 +945,8 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 		}
 	}
 	op->errors += v < 0;
+	if (!q->completed)
+		count_observed(ut, q);
 	if (!q->completed && r->time >= q->time) {
 		op->latency[uring_trace_lat_bucket(r->time - q->time)]++;
 		op->latency_n++;
@@ -920,6 +1095,15 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		break;
 	case UT_POLL_ARM:
 		on_poll_arm(ut, r);
+		break;
+	case UT_C_UPDATE_TIME:
+		on_cause(ut, r, UT_CAUSE_TIMESTAMP);
+		break;
+	case UT_C_IOMAP_ALLOC:
+		on_cause(ut, r, UT_CAUSE_ALLOC);
+		break;
+	case UT_C_DIRTY:
+		on_cause(ut, r, UT_CAUSE_DIRTY);
 		break;
 	}
 }

@@ -20,8 +20,33 @@ enum ut_event {
 	UT_TW_RUN,	/* io_uring_task_work_run: a thread ran a batch of completion work */
 	UT_EXIT,	/* syscalls:sys_exit_io_uring_enter: the thread left io_uring_enter */
 	UT_POLL_ARM,	/* io_uring_poll_arm: a request waits on its file's poll (no io-wq) */
+	/*
+	 * What an io-wq worker did for a punted write, each optional (absent
+	 * ones are not opened; the causes are then inferred by rule):
+	 * docs/kernel-facts.md, section 17.
+	 */
+	UT_C_UPDATE_TIME,	/* xfs:xfs_update_time: the worker stored the inode's times */
+	UT_C_IOMAP_ALLOC,	/* xfs:xfs_iomap_alloc: it allocated blocks for an O_DIRECT write */
+	UT_C_DIRTY,		/* writeback:balance_dirty_pages: it was throttled on dirty pages */
 	UT_NEVENTS,
 };
+
+/*
+ * A punted write's cause as its worker showed it, in the order the write
+ * path meets them under IOCB_NOWAIT: the times (kiocb_modified, in the
+ * write checks), then the mapping (allocation), then dirty throttling
+ * after the copy. A request that showed several gets the first: the
+ * earliest check is the one that refused the nonblocking try.
+ */
+enum ut_cause {
+	UT_CAUSE_TIMESTAMP,
+	UT_CAUSE_ALLOC,
+	UT_CAUSE_DIRTY,
+	UT_NCAUSES,
+};
+
+/* Punted requests waiting for a worker's cause event to claim them, at most. */
+#define UT_MAX_WAITING 4096
 
 #define UT_MAX_OPS 12
 #define UT_MAX_SUBMITTERS 16
@@ -52,9 +77,16 @@ struct ut_file {
 	uint64_t kernel_async_reqs, kernel_async_punts;
 	/* opcodes only sockets take (uring_op_socket_only): net-punts judges them */
 	uint64_t socket_reqs, socket_punts, socket_async_punts;
+	/*
+	 * Punted writes (not IOSQE_ASYNC) whose io-wq worker showed a cause
+	 * (enum ut_cause), one cause each, counted at their first CQE: the
+	 * rest of write_punts showed none.
+	 */
+	uint64_t observed[UT_NCAUSES];
 	struct {
 		uint8_t opcode;
 		uint64_t reqs, punts;
+		uint64_t observed[UT_NCAUSES];
 	} ops[UT_MAX_OPS];
 	unsigned int nops;
 };
@@ -151,6 +183,7 @@ struct ut_req {
 	bool fixed, async, punted;
 	bool polled;			/* armed on poll at least once */
 	bool completed;			/* its first CQE seen (a multishot one posts more) */
+	uint8_t causes;			/* bit k: its worker showed cause k (enum ut_cause) */
 };
 
 /*
@@ -189,6 +222,12 @@ struct ut_thread {
 	 */
 	uint64_t tw_runs, tw_items, tw_outside;
 	enum { UT_IN_UNKNOWN, UT_IN_ENTER, UT_OUT_OF_ENTER } where;
+	/*
+	 * An io-wq worker: the punted request it was last seen running (by
+	 * pointer, ring and submit time), and the causes it showed for it.
+	 */
+	uint64_t run_req, run_ctx, run_time;
+	uint8_t run_seen;
 };
 
 struct uring_trace {
@@ -223,6 +262,19 @@ struct uring_trace {
 	} *ms;
 	size_t ms_used;
 	uint64_t ms_resets;
+
+	/*
+	 * Punted requests no worker was seen running yet, oldest first (a
+	 * ring of UT_MAX_WAITING): a cause event on an idle worker claims the
+	 * oldest still open, as io-wq runs a file's writes in order (hashed
+	 * by inode).
+	 */
+	struct ut_waiting {
+		uint64_t req, ctx, time;
+	} *waiting;
+	size_t waiting_head, waiting_len;
+	/* cause events on workers of the process, and those that found no open punted request */
+	uint64_t cause_events[UT_NCAUSES], cause_events_unclaimed[UT_NCAUSES];
 
 	char op_names[256][24];		/* learnt from op_str */
 	uint64_t punt_ops[256];		/* sampled punts by opcode */
@@ -263,6 +315,12 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r);
  */
 void uring_trace_cut(struct uring_trace *ut);
 void uring_trace_free(struct uring_trace *ut);
+
+/* The cause's name in the evidence ("timestamp") and the tracepoint that shows it. */
+const char *uring_trace_cause_name(enum ut_cause c);
+const char *uring_trace_cause_event(enum ut_cause c);
+/* Whether the tracepoint of cause c was there to open. */
+bool uring_trace_cause_watched(const struct uring_trace *ut, enum ut_cause c);
 
 /* The opcode's name ("WRITE") when a sample said it, else "opcode N". */
 const char *uring_trace_op_name(const struct uring_trace *ut, uint8_t opcode, char *buf,

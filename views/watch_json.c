@@ -39,6 +39,22 @@ static struct json_object *state_json(const struct file_state *st)
 	return o;
 }
 
+/*
+ * Punted writes by the cause their worker showed, one each: null for a
+ * cause whose tracepoint this kernel lacks (not watched).
+ */
+static struct json_object *observed_json(const struct uring_trace *ut, const uint64_t *n)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned int c;
+
+	for (c = 0; c < UT_NCAUSES; c++)
+		json_object_object_add(o, uring_trace_cause_name((enum ut_cause)c),
+				       uring_trace_cause_watched(ut, (enum ut_cause)c) ? i64(n[c])
+										: NULL);
+	return o;
+}
+
 static struct json_object *file_json(const struct punt_watch *w, size_t i)
 {
 	const struct ut_file *f = &w->ut.files[i];
@@ -59,11 +75,14 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	json_object_object_add(o, "iosqe_async_punts", i64(f->async_punts));
 	json_object_object_add(o, "socket_requests", i64(f->socket_reqs));
 	json_object_object_add(o, "socket_punts", i64(f->socket_punts));
+	json_object_object_add(o, "observed_causes", observed_json(&w->ut, f->observed));
 	for (k = 0; k < f->nops; k++) {
 		struct json_object *op = json_object_new_object();
 
 		json_object_object_add(op, "requests", i64(f->ops[k].reqs));
 		json_object_object_add(op, "punts", i64(f->ops[k].punts));
+		json_object_object_add(op, "observed_causes", observed_json(&w->ut,
+									    f->ops[k].observed));
 		json_object_object_add(ops, uring_trace_op_name(&w->ut, f->ops[k].opcode, buf,
 								sizeof(buf)), op);
 	}
@@ -362,6 +381,13 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "stopped_at_exec", w->attached_after_exec
 			       ? json_object_new_boolean(w->exec_stopped) : NULL);
 	json_object_object_add(o, "punts_unattributed", i64(w->ut.punts_unattributed));
+	/*
+	 * Cause events sampled on io-wq workers, and those no open punted
+	 * request was there to take: null for a tracepoint not watched.
+	 */
+	json_object_object_add(o, "cause_events", observed_json(&w->ut, w->ut.cause_events));
+	json_object_object_add(o, "cause_events_unclaimed",
+			       observed_json(&w->ut, w->ut.cause_events_unclaimed));
 	json_object_object_add(o, "threads_watched", json_object_new_int(w->threads_watched));
 	json_object_object_add(o, "threads_attached_late", json_object_new_int(w->threads_late));
 	json_object_object_add(o, "threads_not_attached", json_object_new_int(w->threads_unattached));

@@ -622,5 +622,84 @@ elif PATHOLOGY_THREADS=10000 start many-threads; then
 	rmdir "$cg" 2>/dev/null
 fi
 
+# Causes observed, not inferred: what each punted write's io-wq worker did. A written
+# (preallocated) file on a loop XFS, overwritten with O_DIRECT one write at a time (about
+# 180 a second): each write in a new clock tick must update the file's times, which the
+# nonblocking try refuses; the worker then stores them (xfs:xfs_update_time). The process
+# is stopped while the watch and the ground truth, perf stat on its threads, start, runs
+# 3 s, and is stopped again before either ends: both see the same writes. The watch's
+# observed timestamp punts must be within 2 + 2% of the events perf counted on the iou-wrk
+# threads, cover 90% of the file's punts, and at that rate warn, not fail. Then writes into
+# the holes of a sparse file: allocation (xfs:xfs_iomap_alloc in the worker) observed for
+# most punts, never more than perf counted.
+# cause_run MODE NAME: audit and perf stat -e EVENT around 3 s of pathology MODE on $TMP/xfs;
+# $TMP/NAME.json and $TMP/NAME.perf (perf's per-thread lines).
+cause_run() {
+	local mode=$1 name=$2 apid ppid_ i
+	rm -f "$TMP/xfs/"*.dat
+	start "$mode" "$TMP/xfs" || return 1
+	sleep 1
+	kill -STOP "$pid"
+	"$BIN" audit "$pid" --watch 5 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err" &
+	apid=$!
+	perf stat --per-thread -x, -e xfs:xfs_update_time -e xfs:xfs_iomap_alloc -p "$pid" \
+		-o "$TMP/$name.perf" -- sleep 4.5 &
+	ppid_=$!
+	for i in $(seq 100); do
+		ls -l "/proc/$apid/fd" 2>/dev/null | grep -q 'perf_event' && break
+		sleep 0.05
+	done
+	sleep 0.5
+	kill -CONT "$pid"
+	sleep 3
+	kill -STOP "$pid"
+	wait "$apid" "$ppid_"
+	kill -CONT "$pid"
+	stop "$pid"
+}
+# perf_workers NAME EVENT: the events perf counted on the io-wq workers.
+perf_workers() {
+	awk -F, -v ev="$2" '$1 ~ /^iou-wrk-/ && $4 == ev { n += $2 } END { print n + 0 }' "$TMP/$1.perf"
+}
+if ! command -v perf >/dev/null; then
+	bad "observed causes: perf is installed (linux-perf)"
+elif ! command -v mkfs.xfs >/dev/null; then
+	skip "observed causes" "mkfs.xfs is missing (xfsprogs)"
+elif ! mountpoint -q "$TMP/xfs" && ! xfs_mount; then
+	bad "observed causes: a loop XFS mounts" "$(cat "$TMP/mount.err")"
+else
+	if cause_run timestamp stamp; then
+		truth=$(perf_workers stamp xfs:xfs_update_time)
+		if jq -e --argjson t "$truth" '.processes[0].watch.files[] | select(.path | endswith("stamp.dat")) |
+			.observed_causes.timestamp as $o | $t >= 100 and
+			($o - $t | fabs) <= 2 + 0.02 * $t and $o >= 0.9 * .write_punts' "$TMP/stamp.json" >/dev/null &&
+		   jq -e '[.findings[] | select(.id == "file-punts" and (.evidence.path // "" | endswith("stamp.dat")))] |
+			length == 1 and .[0].status == "warn" and
+			(.[0].message | test("observed: timestamp update \\(xfs:xfs_update_time in the worker\\) [0-9]+ of [0-9]+")) and
+			(.[0].evidence.causes[0] | .cause == "timestamp" and .observed == true and .punts > 0 and .per_second > 0)' "$TMP/stamp.json" >/dev/null; then
+			ok "observed causes: timestamp update in $(jq '.processes[0].watch.files[] | select(.path | endswith("stamp.dat")) | "\(.observed_causes.timestamp) of \(.write_punts)"' "$TMP/stamp.json") punts, perf counted $truth xfs_update_time on the workers; warn"
+		else
+			bad "observed causes: timestamp punts against perf's count on the workers" "perf: $truth; $(cat "$TMP/stamp.perf" | tr '\n' ' ')" \
+				"$(jq -c '.processes[0].watch | {cause_events, cause_events_unclaimed, files: [.files[] | {path, write_punts, observed_causes}]}' "$TMP/stamp.json")" \
+				"$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .message[:400], .evidence.causes]]' "$TMP/stamp.json")"
+		fi
+	fi
+	if cause_run sparse sparse; then
+		truth=$(perf_workers sparse xfs:xfs_iomap_alloc)
+		if jq -e --argjson t "$truth" '.processes[0].watch.files[] | select(.path | endswith("sparse.dat")) |
+			.observed_causes.allocation as $o | $o >= 0.6 * .write_punts and $o <= $t' "$TMP/sparse.json" >/dev/null &&
+		   jq -e '[.findings[] | select(.id == "file-punts" and (.evidence.path // "" | endswith("sparse.dat")))] |
+			length == 1 and .[0].status == "fail" and
+			([.[0].evidence.causes[] | select(.observed)] | max_by(.punts) | .cause == "allocation") and
+			([.[0].evidence.causes[] | .punts] | add) == .[0].evidence.write_punts' "$TMP/sparse.json" >/dev/null; then
+			ok "observed causes: allocation in $(jq '.processes[0].watch.files[] | select(.path | endswith("sparse.dat")) | "\(.observed_causes.allocation) of \(.write_punts)"' "$TMP/sparse.json") punts of a sparse file (perf: $truth xfs_iomap_alloc on the workers); causes add up to the punts"
+		else
+			bad "observed causes: allocation on a sparse file" "perf: $truth" \
+				"$(jq -c '.processes[0].watch | {cause_events, cause_events_unclaimed, files: [.files[] | {path, write_punts, observed_causes}]}' "$TMP/sparse.json")" \
+				"$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .message[:400], .evidence.causes]]' "$TMP/sparse.json")"
+		fi
+	fi
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -100,6 +100,16 @@ for mode in async buffered-fd extending shared-ring setup-churn net-echo-async m
 	[ -s "$ready.err" ] && emit "watch-$mode.pathology" 1 "$ready.err"
 done
 
+# The cause a punted write's io-wq worker shows, where the kernel has its tracepoint
+# (xfs:xfs_update_time, in 6.1's fs/xfs too): O_DIRECT overwrites of a written XFS file,
+# one at a time, each in a new clock tick refused for the file's times.
+if [ -n "$xfs" ] && start timestamp "$xfs/watch-timestamp"; then
+	sleep 0.5
+	case_json watch-timestamp "$UL" audit "$pid" --watch 2 --format json --fail-on never
+	stop
+	[ -s "$ready.err" ] && emit "watch-timestamp.pathology" 1 "$ready.err"
+fi
+
 # Names a process chooses: a comm with a newline, and registered files named
 # with escapes and newlines, which kernels before 6.14 print raw in fdinfo.
 if start hostile-names "$data/hostile-names"; then

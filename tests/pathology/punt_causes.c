@@ -15,6 +15,9 @@
  *                   every 100 ms
  *   extending       O_DIRECT sequential writes at the end of the file (not O_APPEND)
  *   async           O_DIRECT overwrites of a written file, each with IOSQE_ASYNC
+ *   timestamp       O_DIRECT overwrites of a written (preallocated, no unwritten extent)
+ *                   file one at a time, about 150 a second: on XFS each that comes in a
+ *                   new clock tick must update the file's times, which NOWAIT refuses
  *   hop             O_DIRECT overwrites of a written file, none punted, in the cgroup
  *                   PATHOLOGY_HOP_HOME; every 500 ms it moves itself to the cgroup
  *                   PATHOLOGY_HOP_AWAY, submits 256 writes with IOSQE_ASYNC there and
@@ -62,6 +65,7 @@ struct load {
 	unsigned long every;	/* IOSQE_ASYNC on every Nth request, 0 for none */
 	unsigned long seq;	/* requests submitted */
 	unsigned long forced;	/* of them with IOSQE_ASYNC from every */
+	unsigned batch;		/* requests a batch, BATCH unless set */
 };
 
 static void submit_batch(struct load *l, unsigned *seed, unsigned n)
@@ -102,7 +106,7 @@ static void run(struct load *l)
 	printf("ready %d\n", getpid());
 	fflush(stdout);
 	while (!stop) {
-		submit_batch(l, &seed, BATCH);
+		submit_batch(l, &seed, l->batch ? l->batch : BATCH);
 		if (l->pattern == APPENDING && lseek(l->fd, 0, SEEK_END) > l->truncate_at &&
 		    ftruncate(l->fd, 0))
 			die("ftruncate", errno);
@@ -258,6 +262,9 @@ int punt_cause_mode(const char *mode, const char *dir)
 	} else if (!strcmp(mode, "async")) {
 		l.fd = data_file(dir, "async.dat", l.span, O_DIRECT, 1);
 		l.sqe_flags = IOSQE_ASYNC;
+	} else if (!strcmp(mode, "timestamp")) {
+		l.fd = data_file(dir, "stamp.dat", l.span, O_DIRECT, 1);
+		l.batch = 1;
 	} else if (!strcmp(mode, "async-every")) {
 		const char *every = getenv("PATHOLOGY_PUNT_EVERY"), *total = getenv("PATHOLOGY_REQUESTS");
 

@@ -159,6 +159,64 @@ static void test_o_direct_watched(void **state)
 	pf.watch = NULL;
 }
 
+/*
+ * The causes the punted writes' io-wq workers showed: observed ones named with
+ * their count and rate, the rest inferred by rule; timestamp punts at a low rate
+ * warn, at a high one fail; a filesystem that punts every write keeps its rule.
+ */
+static void test_file_punts_observed(void **state)
+{
+	const struct finding *f;
+	struct json_object *causes, *c0;
+	struct report r;
+
+	setup(state);
+	files[0].gen.flags = O_RDWR | O_DIRECT;
+	/* The tracepoints not on this kernel: inferred, and said so. */
+	watch_file5(300, 300, 280);
+	expect_says("file-punts", STATUS_FAIL, "inferred (no cause tracepoint on this kernel): cause unknown");
+	watch.ut.have[UT_C_UPDATE_TIME] = watch.ut.have[UT_C_IOMAP_ALLOC] = true;
+	watch.ut.have[UT_C_DIRTY] = true;
+	/* 280 of 280 stored the file's times: 140 a second, a warn. */
+	ufiles[0].observed[UT_CAUSE_TIMESTAMP] = 280;
+	f = run("file-punts", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "observed: timestamp update (xfs:xfs_update_time in the worker) 280 of 280 punted writes, 140 a second");
+	assert_contains(f->message, "by timestamp updates (280 of the 280 punts) at 140 a second");
+	assert_null(strstr(f->message, "inferred"));
+	assert_contains(f->fix, "lazytime included");
+	assert_true(json_object_object_get_ex(f->evidence, "causes", &causes));
+	assert_int_equal(json_object_array_length(causes), 1);
+	c0 = json_object_array_get_idx(causes, 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(c0, "cause")), "timestamp");
+	assert_true(json_object_get_boolean(json_object_object_get(c0, "observed")));
+	assert_int_equal(json_object_get_int64(json_object_object_get(c0, "punts")), 280);
+	report_free(&r);
+	/* Half of them: the other half inferred, with what was looked at, and a fail. */
+	ufiles[0].observed[UT_CAUSE_TIMESTAMP] = 140;
+	expect_says("file-punts", STATUS_FAIL, "inferred for the 140 punted writes whose worker "
+		    "showed none of xfs:xfs_update_time, xfs:xfs_iomap_alloc, "
+		    "writeback:balance_dirty_pages: cause unknown for 140 punted writes");
+	/* Allocation first would be the second cause; one cause per write, counts as seen. */
+	ufiles[0].observed[UT_CAUSE_ALLOC] = 140;
+	expect_says("file-punts", STATUS_FAIL, "observed: block allocation (xfs:xfs_iomap_alloc in the worker) 140 of 280");
+	ufiles[0].observed[UT_CAUSE_ALLOC] = 0;
+	/* 4000 a second on one file: no longer one a tick, a fail. */
+	watch_file5(10000, 10000, 8000);
+	watch.ut.have[UT_C_UPDATE_TIME] = true;
+	ufiles[0].observed[UT_CAUSE_TIMESTAMP] = 8000;
+	expect_says("file-punts", STATUS_FAIL, "4000 a second on this file");
+	/* Buffered on ext4, which punts every such write: the rule's cause, not the worker's. */
+	files[0].gen.flags = O_RDWR;
+	f = run("file-punts", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, "buffered writes (no O_DIRECT)");
+	assert_null(strstr(f->message, "observed:"));
+	report_free(&r);
+	memset(watch.ut.have, 0, sizeof(watch.ut.have));
+	files[0].gen.flags = O_RDWR | O_DIRECT;
+}
+
 static void test_file_punts(void **state)
 {
 	const struct finding *f;
@@ -573,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_extents),
 		cmocka_unit_test(test_app_once),
 		cmocka_unit_test(test_app_config),
+		cmocka_unit_test(test_file_punts_observed),
 	};
 
 	return cmocka_run_group_tests_name("checks_proc_files", tests, NULL, NULL);
