@@ -56,19 +56,24 @@ wait "$sl" 2>/dev/null
 	ok "--trace at a planted symlink: refused, exit 3, its target untouched ($(tail -1 "$TMP/err"))" ||
 	bad "--trace at a planted symlink" "rc $rc" "$(cat "$TMP/err")" "target: $(cat "$TMP/target")"
 
+# fio_ring: the process of fio $fio_pid (it or a child) that holds a ring, in $pid once it does.
+fio_ring() {
+	pid=
+	for _ in $(seq 100); do
+		for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
+			ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
+		done
+		[ -n "$pid" ] && return
+		sleep 0.1
+	done
+}
+
 mkdir -p "$TMP/data"
 fio --name=trace --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=4 --direct=0 --size=32M \
 	--rate_iops=1500 --time_based --runtime=20 --filename="$TMP/data/trace.dat" \
 	--output="$TMP/fio.out" >/dev/null 2>&1 &
 fio_pid=$!
-pid=
-for _ in $(seq 100); do
-	for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
-		ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
-	done
-	[ -n "$pid" ] && break
-	sleep 0.1
-done
+fio_ring
 if [ -z "$pid" ]; then
 	bad "fio starts its ring" "$(cat "$TMP/fio.out")"
 	kill "$fio_pid" 2>/dev/null
@@ -146,14 +151,7 @@ fio --name=tsync --ioengine=io_uring --rw=randwrite --bs=4k --iodepth=4 --direct
 	--rate_iops=500 --time_based --runtime=10 --filename="$TMP/data/sync.dat" \
 	--output="$TMP/sync.out" >/dev/null 2>&1 &
 fio_pid=$!
-pid=
-for _ in $(seq 100); do
-	for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
-		ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
-	done
-	[ -n "$pid" ] && break
-	sleep 0.1
-done
+fio_ring
 if [ -z "$pid" ]; then
 	bad "fio --fsync=1 starts its ring" "$(cat "$TMP/sync.out")"
 else
