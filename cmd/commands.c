@@ -30,10 +30,14 @@ static const struct command report_diff = {
 	.operands = ARG_JSON_FILE,
 	.operand_name = "FILE",
 	.alt = "OLD.json NEW.json",
-	.man = "Compares two JSON reports of one host: findings new at warn or fail, fixed,\n"
-	       "changed in level, and measured values that moved (punt share, io\\-wq workers,\n"
-	       "limits, the kernel). Exits 1 when something reached \\-\\-fail\\-on that was not\n"
-	       "there before.",
+	.man = "Compares two JSON reports of one host. Processes are matched by identity, not\n"
+	       "by pid: the systemd unit, else the container, else the command (comm), so a\n"
+	       "service restarted with a fix is the same service; each matched process's\n"
+	       "iowq\\-punts and file\\-punts status, punt share and rate are said before \\->\n"
+	       "after, and processes that appeared or are gone are listed. Findings new at\n"
+	       "warn or fail, fixed, changed in level, and measured values that moved (punt\n"
+	       "share, io\\-wq workers, limits, the kernel). Exits 1 when a problem at\n"
+	       "\\-\\-fail\\-on or above is new or got worse, else 0.",
 };
 
 static const struct command *const report_subs[] = { &report_merge, &report_diff, NULL };

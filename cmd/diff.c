@@ -5,7 +5,7 @@
  * Each change is a finding of its check, so every format renders it: new at
  * warn or fail, worse, better or fixed, gone, and measured values that
  * moved, with both values in the evidence (diff_compare.c). The exit status
- * is 1 only when something reached --fail-on that was not there before.
+ * is 1 only when a problem at --fail-on or above is new or got worse.
  */
 #include <json-c/json.h>
 

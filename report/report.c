@@ -72,6 +72,7 @@ void report_free(struct report *r)
 		close(r->processes_fd);
 	free(r->processes_json);
 	json_object_put(r->probe);
+	json_object_put(r->diff);
 	metrics_free(&r->metrics);
 	json_object_put(r->host.net);
 	json_object_put(r->host.cpu);

@@ -114,6 +114,7 @@ struct report {
 	} *owners;
 	size_t nowners;
 	struct json_object *probe;	/* probe: the contract's "probe" object */
+	struct json_object *diff;	/* report diff: the contract's "diff" object */
 	struct metrics metrics;		/* the probe's numbers as series */
 	char **notes;
 	int *note_pids;			/* a process's own note: its pid; else 0 */

@@ -5,6 +5,7 @@
  * every finding; so does the text with -v.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,107 @@ static char *who_words(struct who *w, size_t n)
 	return s;
 }
 
+/* The pid a note of the audit begins with ("pid 123 watched for 2 s: ..."), else 0; *rest after it. */
+static int lead_pid(const char *note, const char **rest)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(note, "pid ", 4) || !isdigit((unsigned char)note[4]))
+		return 0;
+	pid = strtol(note + 4, &end, 10);
+	if (pid <= 0 || pid > INT32_MAX || *end != ' ')
+		return 0;
+	*rest = end;
+	return (int)pid;
+}
+
+static char *note_key(const char *rest)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	put_norm(&buf, &len, &cap, rest);
+	xarray_grow(&buf, &cap, len + 1);
+	buf[len] = '\0';
+	return buf;
+}
+
+bool text_groups_many(const struct report *r)
+{
+	int *pids;
+	size_t n = note_pids(r, &pids);
+
+	free(pids);
+	return n >= TEXT_GROUP_MIN_PROCESSES;
+}
+
+/* The notes of group key[first] (those alike but for their numbers) as one line. */
+static void put_note_group(FILE *out, const struct report *r, char **key, size_t first, size_t count)
+{
+	const char *rest0 = NULL, *rest;
+	int pid0 = lead_pid(r->notes[first], &rest0);
+	bool same = true;
+	size_t j, shown = 0;
+	char *line, *t;
+
+	for (j = first + 1; j < r->nnotes; j++)
+		if (key[j] && !strcmp(key[j], key[first]) && lead_pid(r->notes[j], &rest) &&
+		    strcmp(rest, rest0))
+			same = false;
+	if (same)
+		line = xasprintf("%zu processes%s (pids", count, rest0);
+	else
+		line = xasprintf("%zu processes alike, as pid %d%s (pids", count, pid0, rest0);
+	for (j = first; j < r->nnotes && shown < 8; j++) {
+		if (!key[j] || strcmp(key[j], key[first]))
+			continue;
+		t = xasprintf("%s%s %d", line, shown ? "," : "", lead_pid(r->notes[j], &rest));
+		free(line);
+		line = t;
+		shown++;
+	}
+	t = count > shown ? xasprintf("%s and %zu more)", line, count - shown)
+			  : xasprintf("%s)", line);
+	write_note(out, t);
+	free(t);
+	free(line);
+}
+
+void text_groups_put_plain_notes(FILE *out, const struct report *r, bool group, bool skip_proc)
+{
+	char **key = xcalloc(r->nnotes + 1, sizeof(*key));
+	const char *rest;
+	size_t i, j, count;
+
+	for (i = 0; group && i < r->nnotes; i++)
+		if ((!r->note_pids || r->note_pids[i] <= 0) && lead_pid(r->notes[i], &rest))
+			key[i] = note_key(rest);
+	for (i = 0; i < r->nnotes; i++) {
+		bool later = false;
+
+		if (skip_proc && r->note_pids && r->note_pids[i] > 0)
+			continue;
+		count = 1;
+		for (j = 0; key[i] && j < r->nnotes; j++) {
+			if (j == i || !key[j] || strcmp(key[j], key[i]))
+				continue;
+			if (j < i)
+				later = true;
+			count++;
+		}
+		if (later)
+			continue;
+		if (count > 1)
+			put_note_group(out, r, key, i, count);
+		else
+			write_note(out, r->notes[i]);
+	}
+	for (i = 0; i < r->nnotes; i++)
+		free(key[i]);
+	free(key);
+}
+
 void text_groups_put_notes(FILE *out, const struct report *r, const struct text_groups *g)
 {
 	struct who *w = NULL;
@@ -210,9 +312,7 @@ void text_groups_put_notes(FILE *out, const struct report *r, const struct text_
 	int *pids;
 	size_t np;
 
-	for (i = 0; i < r->nnotes; i++)
-		if (!g->on || !r->note_pids || r->note_pids[i] <= 0)
-			write_note(out, r->notes[i]);
+	text_groups_put_plain_notes(out, r, g->on, g->on);
 	if (!g->on)
 		return;
 	np = note_pids(r, &pids);

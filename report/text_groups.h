@@ -28,6 +28,20 @@ struct text_groups {
 void text_groups_init(struct text_groups *g, const struct report *r, int verbosity);
 void text_groups_free(struct text_groups *g);
 
+/*
+ * Whether r covers at least TEXT_GROUP_MIN_PROCESSES processes: then the
+ * notes of alike processes fold too.
+ */
+bool text_groups_many(const struct report *r);
+
+/*
+ * r's notes, those that begin "pid N" and differ from another only in
+ * their numbers as one line when group is set ("200 processes watched for
+ * 2 s: ... (pids 101, 102, ... and 192 more)"), the rest as they are; the
+ * processes' own summary notes left out when skip_proc is set.
+ */
+void text_groups_put_plain_notes(FILE *out, const struct report *r, bool group, bool skip_proc);
+
 /* The folded notes of the processes, one line per unit or comm; the other notes as they are. */
 void text_groups_put_notes(FILE *out, const struct report *r, const struct text_groups *g);
 

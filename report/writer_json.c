@@ -89,6 +89,8 @@ struct json_object *report_to_json(const struct report *r)
 	json_object_object_add(doc, "findings", findings);
 	if (r->probe)
 		json_object_object_add(doc, "probe", json_object_get(r->probe));
+	if (r->diff)
+		json_object_object_add(doc, "diff", json_object_get(r->diff));
 	return doc;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "text_groups.h"
 #include "writer.h"
 
 static void put_inline(FILE *out, const char *s)
@@ -62,8 +63,7 @@ int write_report_markdown(FILE *out, const struct report *r)
 	}
 	if (r->nnotes) {
 		fputs("\n```\n", out);
-		for (i = 0; i < r->nnotes; i++)
-			write_note(out, r->notes[i]);
+		text_groups_put_plain_notes(out, r, text_groups_many(r), false);
 		fputs("```\n", out);
 	}
 	for (i = 0; i < check_categories_len; i++) {

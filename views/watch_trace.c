@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "json_put.h"
 #include "watch_trace.h"
 #include "xalloc.h"
@@ -47,6 +48,7 @@ int watch_trace_take(struct watch_trace *t, pid_t pid, const char *comm, struct 
 		     const struct proc_threads *th)
 {
 	struct watch_trace_proc *p;
+	size_t i;
 	int err;
 
 	if (t->n == t->cap) {
@@ -68,6 +70,9 @@ int watch_trace_take(struct watch_trace *t, pid_t pid, const char *comm, struct 
 	w->ut.spans = NULL;
 	w->ut.nspans = w->ut.spans_cap = 0;
 	memcpy(p->op_names, w->ut.op_names, sizeof(p->op_names));
+	for (i = 0; i < ARRAY_SIZE(p->op_forced); i++)
+		p->op_forced[i] = uring_trace_op_always_async(&w->ut, (uint8_t)i);
+	p->drain_seen = w->ut.drain_seen;
 	p->t0 = w->nwindows ? w->windows[0].start : p->nspans ? p->spans[0].start : 0;
 	p->seconds_watched = w->seconds_watched;
 	p->seconds_sampled = w->seconds_sampled;
@@ -218,7 +223,17 @@ static void put_span(struct json_put *j, bool *first, const struct watch_trace_p
 			json_put_bytes(j, "file", path);
 			json_put_bool(j, "registered_file", s->fixed);
 			json_put_bool(j, "punted", s->punted);
-			json_put_bool(j, "iosqe_async", s->async);
+			/*
+			 * force_async: the tracepoint's bit as it is. iosqe_async: the
+			 * application's IOSQE_ASYNC, which only that bit on an opcode
+			 * the kernel does not force, on a ring without drained
+			 * requests, says; null where the bit may be the kernel's.
+			 */
+			json_put_bool(j, "force_async", s->async);
+			if (s->async && (p->op_forced[s->opcode] || p->drain_seen))
+				json_put_raw_key(j, JSON_PUT_KEY("iosqe_async"), "null");
+			else
+				json_put_bool(j, "iosqe_async", s->async);
 			json_put_bool(j, "polled", s->polled);
 			json_put_bool(j, "completed", s->completed);
 			if (s->completed) {

@@ -2,6 +2,7 @@
 #ifndef URINGLINT_WATCH_TRACE_H
 #define URINGLINT_WATCH_TRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -35,6 +36,15 @@ struct watch_trace_proc {
 	size_t nspans;
 	uint64_t dropped;
 	char op_names[256][24];
+	/*
+	 * The opcodes whose prep forces them to io-wq itself (FSYNC and the
+	 * like: uring_trace_op_always_async), and whether the watch saw a
+	 * drained request: both set the submit tracepoint's flags bit 4
+	 * (REQ_F_FORCE_ASYNC) that IOSQE_ASYNC sets, so that bit alone does
+	 * not say the application asked for io-wq.
+	 */
+	bool op_forced[256];
+	bool drain_seen;
 	/* fd (and the process that looked it up) to the path at its first request */
 	struct watch_trace_file {
 		pid_t pid;

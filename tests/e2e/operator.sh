@@ -159,5 +159,34 @@ each=$(grep -c "^  SKIP   fd-o-direct .*pid [0-9]*: 1 writable buffered file" "$
 [ "$each" -eq "$n" ] && ok "-v lists each of the $n ($(wc -l <"$TMP/alike-v.txt") lines)" ||
 	bad "-v lists each" "$each fd-o-direct lines of $n"
 
+# The same processes without --watch 0: each one's ring never took a request, so
+# each is watched (one window for all) and has its own note "pid N watched for 2 s:
+# ring fd 3 never took a request ...". The text folds the alike notes into one line
+# with the count and the first pids; the JSON has each process with its watch.
+"$BIN" audit "${grp[@]}" --fail-on never --no-color >"$TMP/watched.txt" 2>"$TMP/watched.err"
+"$BIN" audit "${grp[@]}" --fail-on never --format json >"$TMP/watched.json" 2>>"$TMP/watched.err"
+lines=$(wc -l <"$TMP/watched.txt")
+notes=$(grep -c 'watched for 2 s' "$TMP/watched.txt")
+missing=$(jq -r --argjson pids "$(printf '%s\n' "${grp[@]}" | jq -s -c .)" '
+	[.processes[] | select(.watch != null) | .pid] as $w |
+	[$pids[] | select(. as $p | $w | index($p) | not) | tostring] | join(" ")' "$TMP/watched.json")
+# The first 8 pids, then how many more (OPERATOR_PROCESSES may be 8 or fewer).
+tail_re=" and $((n - 8)) more\)"
+[ "$n" -gt 8 ] || tail_re="\)"
+if [ "$lines" -lt 150 ] && [ "$notes" -eq 1 ] && [ -z "$missing" ] &&
+	grep -Eq "^$n processes watched for 2 s: ring fd [0-9]+ never took a request .*\(pids [0-9]+(, [0-9]+){$(( (n < 8 ? n : 8) - 1 ))}$tail_re$" "$TMP/watched.txt"; then
+	ok "$n alike processes watched: their notes on one line, $lines lines of text; the JSON has each with its watch"
+else
+	bad "$n alike processes watched: one note line, under 150 lines, each watched in the JSON" \
+		"$lines lines, $notes lines of 'watched for 2 s'; not watched in the JSON: ${missing:0:300}" \
+		"$(grep -m3 'watched for' "$TMP/watched.txt" | cut -c1-300)" "$(head -3 "$TMP/watched.err")"
+fi
+m=$(( n < 8 ? n : 8 ))
+"$BIN" audit "${grp[@]:0:$m}" --fail-on never --format markdown >"$TMP/watched.md" 2>>"$TMP/watched.err"
+grep -Eq "^$m processes watched for 2 s: ring fd [0-9]+ never took a request .*\(pids [0-9]+(, [0-9]+){$((m - 1))}\)$" "$TMP/watched.md" &&
+	[ "$(grep -c 'watched for 2 s' "$TMP/watched.md")" -eq 1 ] &&
+	ok "Markdown folds the $m alike watch notes the same" ||
+	bad "Markdown folds the alike watch notes" "$(grep -m3 'watched for' "$TMP/watched.md" | cut -c1-300)"
+
 echo "operator: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

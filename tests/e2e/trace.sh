@@ -56,19 +56,24 @@ wait "$sl" 2>/dev/null
 	ok "--trace at a planted symlink: refused, exit 3, its target untouched ($(tail -1 "$TMP/err"))" ||
 	bad "--trace at a planted symlink" "rc $rc" "$(cat "$TMP/err")" "target: $(cat "$TMP/target")"
 
+# fio_ring: the process of fio $fio_pid (it or a child) that holds a ring, in $pid once it does.
+fio_ring() {
+	pid=
+	for _ in $(seq 100); do
+		for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
+			ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
+		done
+		[ -n "$pid" ] && return
+		sleep 0.1
+	done
+}
+
 mkdir -p "$TMP/data"
 fio --name=trace --ioengine=io_uring --force_async=1 --rw=randwrite --bs=4k --iodepth=4 --direct=0 --size=32M \
 	--rate_iops=1500 --time_based --runtime=20 --filename="$TMP/data/trace.dat" \
 	--output="$TMP/fio.out" >/dev/null 2>&1 &
 fio_pid=$!
-pid=
-for _ in $(seq 100); do
-	for c in $(pgrep -P "$fio_pid") "$fio_pid"; do
-		ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && pid=$c
-	done
-	[ -n "$pid" ] && break
-	sleep 0.1
-done
+fio_ring
 if [ -z "$pid" ]; then
 	bad "fio starts its ring" "$(cat "$TMP/fio.out")"
 	kill "$fio_pid" 2>/dev/null
@@ -137,4 +142,52 @@ PY
 		ok "the trace file: $(stat -c '%s bytes, mode %a' "$TMP/fio.trace.json")" ||
 		bad "the trace file's owner" "$(stat -c '%U %a' "$TMP/fio.trace.json")"
 fi
+# fio writing with an fsync after each write and no IOSQE_ASYNC (no --force_async): the
+# submit tracepoint's flags have bit 4 (REQ_F_FORCE_ASYNC, IOSQE_ASYNC's bit) on every
+# FSYNC, set by io_uring's own prep, and on no WRITE. The trace keeps that bit as
+# force_async, and labels no request iosqe_async true: the FSYNCs null (the bit may be
+# the kernel's), the WRITEs false, against the tracepoints punt_truth.py recorded.
+fio --name=tsync --ioengine=io_uring --rw=randwrite --bs=4k --iodepth=4 --direct=0 --size=8M --fsync=1 \
+	--rate_iops=500 --time_based --runtime=10 --filename="$TMP/data/sync.dat" \
+	--output="$TMP/sync.out" >/dev/null 2>&1 &
+fio_pid=$!
+fio_ring
+if [ -z "$pid" ]; then
+	bad "fio --fsync=1 starts its ring" "$(cat "$TMP/sync.out")"
+else
+	sleep 0.5
+	python3 "$TRUTH" start "tsync$pid" "$pid" || bad "ground truth of fio --fsync=1 starts"
+	"$BIN" audit "$pid" --watch 2 --trace "$TMP/sync.trace.json" --format json --fail-on never \
+		>"$TMP/sync.json" 2>"$TMP/sync.err"
+	rc=$?
+	PUNT_TRUTH_RAW="$TMP/sync.truth.raw" python3 "$TRUTH" stop "tsync$pid" "$pid" >/dev/null
+	if msg=$(python3 - "$TMP/sync.truth.raw" "$TMP/sync.trace.json" "$rc" <<'PY'
+import json, re, sys
+raw = json.load(open(sys.argv[1]))
+bits = {}
+for line in raw["lines"]:
+    if "io_uring_submit_req" not in line:
+        continue
+    f, o = re.search(r"flags 0x([0-9a-f]+)", line), re.search(r"opcode (\w+)", line)
+    if f and o:
+        bits.setdefault(o.group(1), set()).add(bool(int(f.group(1), 16) & 0x10))
+labels = {}
+for e in json.load(open(sys.argv[2]))["traceEvents"]:
+    if e.get("ph") == "b":
+        a = e["args"]
+        labels.setdefault(e["name"], set()).add((a.get("force_async"), a.get("iosqe_async")))
+ok = (sys.argv[3] == "0" and bits.get("FSYNC") == {True} and bits.get("WRITE") == {False} and
+      labels.get("FSYNC") == {(True, None)} and labels.get("WRITE") == {(False, False)})
+print("tracepoints: bit 4 on %s; trace (force_async, iosqe_async): %s" %
+      ({k: sorted(v) for k, v in bits.items()}, {k: sorted(v, key=str) for k, v in labels.items()}))
+sys.exit(0 if ok else 1)
+PY
+	); then
+		ok "fio --fsync=1: no request labelled iosqe_async true, the FSYNCs' bit kept as force_async ($msg)"
+	else
+		bad "fio --fsync=1: iosqe_async only from the application's flag" "rc $rc: $msg" "$(head -3 "$TMP/sync.err")"
+	fi
+fi
+kill "$fio_pid" 2>/dev/null
+wait "$fio_pid" 2>/dev/null
 finish

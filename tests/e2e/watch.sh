@@ -405,6 +405,88 @@ else
 	done
 fi
 
+# report diff across a restart: the same command line (a job file that changes,
+# direct=0 then direct=1), a new pid. The process is matched by its identity, and its
+# punt share before -> after is the two reports' own numbers and follows the truth:
+# the O_DIRECT bit of the file's fdinfo flags, read here in each run's job process.
+# The fix diffs to exit 0; the other way, the punts are a new problem: exit 1.
+# restart_run N DIRECT: fio on the job file, audited as $TMP/restart.N.json; the
+# file's fdinfo flags (octal) in $TMP/restart.N.flags; the job's pid in $job.
+restart_run() {
+	local fpid fd
+	sed -i "s/^direct=.*/direct=$2/" "$TMP/restart.fio"
+	fio --output=/dev/null "$TMP/restart.fio" &
+	fpid=$!
+	kids+=("$fpid")
+	if ! fio_job "$fpid"; then
+		kill "$fpid" 2>/dev/null
+		wait "$fpid" 2>/dev/null
+		return 1
+	fi
+	for fd in /proc/"$job"/fd/*; do
+		[ "$(readlink "$fd")" = "$TMP/data/restart.dat" ] &&
+			awk '$1 == "flags:" {print $2}' /proc/"$job"/fdinfo/"${fd##*/}" >"$TMP/restart.$1.flags"
+	done
+	"$BIN" audit "$job" --watch 2 --format json --fail-on never >"$TMP/restart.$1.json" 2>"$TMP/restart.$1.err"
+	echo "$job" >"$TMP/restart.$1.pid"
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	[ -s "$TMP/restart.$1.flags" ] && [ -s "$TMP/restart.$1.json" ]
+}
+# odirect FILE: 1 when the octal fdinfo flags in FILE have O_DIRECT (040000 on x86 and arm64)
+odirect() { echo $(( (8#$(cat "$1") & 8#40000) != 0 )); }
+# share JSON: the report's own share of the requests punted, iowq-punts' punt_share (0
+# when nothing punted), and file-punts' punts over requests on restart.dat (0 when none
+# was punted on any file)
+share() {
+	jq -c '[([.findings[] | select(.id == "iowq-punts") |
+		.evidence.punt_share // (if .evidence.punts == 0 then 0 else null end)][0]),
+		([.findings[] | select(.id == "file-punts" and .status != "skip" and
+			((.evidence.path // "" | endswith("/restart.dat")) or .evidence.punts == 0)) |
+		  .evidence.punts / .evidence.requests][0])]' "$1"
+}
+if ! command -v fio >/dev/null; then
+	skip "report diff across a restart" "fio is not installed"
+else
+	printf '[restart]\nioengine=io_uring\nrw=randwrite\nbs=4k\nsize=32m\nfilename=%s\niodepth=8\nruntime=8\ntime_based\ndirect=0\n' \
+		"$TMP/data/restart.dat" >"$TMP/restart.fio"
+	if ! restart_run 1 0 || ! restart_run 2 1; then
+		bad "report diff across a restart: both runs audited" "$(cat "$TMP"/restart.*.err 2>/dev/null | head -3)"
+	else
+		p1=$(cat "$TMP/restart.1.pid") p2=$(cat "$TMP/restart.2.pid")
+		d1=$(odirect "$TMP/restart.1.flags") d2=$(odirect "$TMP/restart.2.flags")
+		s1=$(share "$TMP/restart.1.json") s2=$(share "$TMP/restart.2.json")
+		"$BIN" --format json report diff "$TMP/restart.1.json" "$TMP/restart.2.json" >"$TMP/restart.diff.json" 2>"$TMP/restart.diff.err"
+		rc1=$?
+		"$BIN" report diff "$TMP/restart.1.json" "$TMP/restart.2.json" >"$TMP/restart.diff.txt" 2>>"$TMP/restart.diff.err"
+		"$BIN" --format json report diff "$TMP/restart.2.json" "$TMP/restart.1.json" >"$TMP/restart.back.json" 2>>"$TMP/restart.diff.err"
+		rc2=$?
+		if [ "$p1" != "$p2" ] && [ "$d1" = 0 ] && [ "$d2" = 1 ] && [ "$rc1" -eq 0 ] && [ "$rc2" -eq 1 ] &&
+			jq -e -n --argjson s1 "$s1" --argjson s2 "$s2" '$s1[0] > 0.5 and $s1[1] >= 0.99 and $s2 == [0, 0]' >/dev/null &&
+			jq -e --argjson p1 "$p1" --argjson p2 "$p2" --argjson s1 "$s1" --argjson s2 "$s2" '
+				[.diff.processes[] | select(.change == "matched" and .identity == "command fio" and
+					.old_pid == $p1 and .new_pid == $p2 and
+					.["iowq-punts"].punt_share == [$s1[0], $s2[0]] and
+					.["iowq-punts"].status == ["fail", "pass"] and
+					.["file-punts"].punt_share == [$s1[1], $s2[1]] and
+					.["file-punts"].status == ["fail", "pass"])] | length == 1' \
+				"$TMP/restart.diff.json" >/dev/null &&
+			jq -e --argjson p1 "$p1" --argjson p2 "$p2" '[.findings[] | select(.id == "iowq-punts" and
+				.evidence.change == "fixed" and .evidence.old_pid == $p1 and .evidence.new_pid == $p2)] | length == 1' \
+				"$TMP/restart.diff.json" >/dev/null &&
+			grep -q "^matched process: command fio, pid $p1 -> $p2; iowq-punts fail -> pass, punts [0-9.]*% -> 0% of requests, [0-9]*/s -> 0/s; file-punts fail -> pass, punts 100% -> 0% of requests$" "$TMP/restart.diff.txt" &&
+			jq -e '[.findings[] | select(.id == "iowq-punts" and .evidence.change == "worse")] | length == 1' \
+				"$TMP/restart.back.json" >/dev/null; then
+			ok "report diff across a restart: fio pid $p1 -> $p2 matched, punt shares (iowq-punts, restart.dat) $s1 -> $s2 (O_DIRECT $d1 -> $d2 in fdinfo), exit 0; the other way exit 1"
+		else
+			bad "report diff across a restart: matched, share 1 -> 0, exit 0 and back 1" \
+				"pids $p1 $p2, O_DIRECT $d1 $d2, shares $s1 $s2, exit $rc1 and $rc2" \
+				"$(jq -c '.diff.processes' "$TMP/restart.diff.json" 2>&1 | head -c 800)" \
+				"$(grep -m3 'process:' "$TMP/restart.diff.txt")" "$(head -3 "$TMP/restart.diff.err")"
+		fi
+	fi
+fi
+
 # Every thread, or no pass: 300 threads (some 10 perf fds each), the last one punting
 # every write, audited under two open-file limits that each make one outcome certain.
 # The usual soft 1024 under a hard 16384: the watch raises its soft limit to the hard

@@ -252,6 +252,195 @@ static void test_empty(void **state)
 	diffed_free(&d);
 }
 
+/* A finding of process pid, as uringlint writes one. */
+static char *pfinding(int pid, const char *id, const char *status, const char *subject,
+		      const char *evidence)
+{
+	char *f = finding(id, status, subject, evidence), *s;
+
+	assert_true(asprintf(&s, "{\"pid\": %d, %s", pid, f + 1) > 0);
+	free(f);
+	return s;
+}
+
+/* text (a report, freed here) with processes, a JSON array's members. */
+static char *with_procs(char *text, const char *procs)
+{
+	char *s;
+
+	text[strlen(text) - 1] = '\0';
+	assert_true(asprintf(&s, "%s, \"processes\": [%s]}", text, procs) > 0);
+	free(text);
+	return s;
+}
+
+static const char *ev_json(const struct finding *f, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(f->evidence, key, &v))
+		return "absent";
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+/* f is a change of its kind, of the process of that identity (JSON, quoted). */
+static void expect_change(const struct finding *f, const char *change, const char *process)
+{
+	assert_string_equal(change_of(f), change);
+	assert_string_equal(ev_json(f, "process"), process);
+}
+
+#define FIO_UNIT "{\"pid\": %d, \"comm\": \"fio\", \"unit\": {\"name\": \"%s\"}, \"container\": null}"
+
+/* A process object of pid in unit. */
+static char *proc_in(int pid, const char *unit)
+{
+	char *s;
+
+	assert_true(asprintf(&s, FIO_UNIT, pid, unit) > 0);
+	return s;
+}
+
+/* The side of a diff, old or new, of one process of unit: its iowq-punts and a buffered file. */
+static char *unit_report(int pid, const char *unit, const char *punts, const char *status)
+{
+	char *subj, *file, *p = proc_in(pid, unit), *r;
+
+	assert_true(asprintf(&subj, "pid %d", pid) > 0);
+	assert_true(asprintf(&file, "pid %d fd %d /data/x", pid, pid % 7) > 0);
+	r = with_procs(report_text("h", "6.18", pfinding(pid, "iowq-punts", status, subj, punts),
+				   pfinding(pid, "fd-o-direct", status, file, NULL), NULL), p);
+	free(subj);
+	free(file);
+	free(p);
+	return r;
+}
+
+#define PUNTING "\"punts\": 200, \"submitted\": 200, \"punt_share\": 1.0, \"seconds_watched\": 2.0"
+#define CLEAN "\"punts\": 0, \"seconds_watched\": 2.0"
+
+/* A service restarted with a fix: a new pid in the same unit is the same process, its punts measured. */
+static void test_same_unit_new_pid(void **state)
+{
+	struct json_object *procs, *p;
+	struct diffed d;
+
+	(void)state;
+	diff_of(&d, unit_report(40, "db.service", PUNTING, "fail"),
+		unit_report(93, "db.service", CLEAN, "pass"), STATUS_WARN);
+	assert_int_equal(d.r.nfindings, 2);
+	expect_change(&d.r.findings[0], "fixed", "\"unit db.service\"");
+	assert_string_equal(d.r.findings[0].check->id, "iowq-punts");
+	assert_string_equal(ev_json(&d.r.findings[0], "old_pid"), "40");
+	assert_string_equal(ev_json(&d.r.findings[0], "new_pid"), "93");
+	assert_string_equal(ev_json(&d.r.findings[0], "punt_share"), "[1.0,0.0]");
+	assert_string_equal(ev_json(&d.r.findings[0], "punt_rate"), "[100.0,0.0]");
+	/* The file, at another fd in the new process, is the same file. */
+	assert_string_equal(change_of(&d.r.findings[1]), "fixed");
+	assert_string_equal(d.r.findings[1].subject, "pid 93 fd 2 /data/x");
+	assert_int_equal(d.c.gate, 0);
+	assert_non_null(d.r.diff);
+	assert_true(json_object_object_get_ex(d.r.diff, "processes", &procs));
+	assert_int_equal(json_object_array_length(procs), 1);
+	p = json_object_array_get_idx(procs, 0);
+	assert_string_equal(json_object_to_json_string_ext(p, JSON_C_TO_STRING_PLAIN),
+			    "{\"identity\":\"unit db.service\",\"change\":\"matched\",\"old_pid\":40,"
+			    "\"new_pid\":93,\"iowq-punts\":{\"status\":[\"fail\",\"pass\"],"
+			    "\"punt_share\":[1.0,0.0],\"punt_rate\":[100.0,0.0]}}");
+	assert_string_equal(d.r.notes[0], "matched process: unit db.service, pid 40 -> 93; "
+			    "iowq-punts fail -> pass, punts 100% -> 0% of requests, 100/s -> 0/s");
+	diffed_free(&d);
+
+	/* The other way, a deploy that brought the punts: a new problem, the gate's. */
+	diff_of(&d, unit_report(93, "db.service", CLEAN, "pass"),
+		unit_report(40, "db.service", PUNTING, "fail"), STATUS_WARN);
+	assert_string_equal(change_of(&d.r.findings[0]), "worse");
+	assert_string_equal(ev_json(&d.r.findings[0], "punt_share"), "[0.0,1.0]");
+	assert_int_equal(d.c.gate, 2);
+	diffed_free(&d);
+}
+
+/* One command line in two units is two services: never matched, one gone and one appeared. */
+static void test_same_command_other_unit(void **state)
+{
+	struct json_object *procs;
+	struct diffed d;
+
+	(void)state;
+	diff_of(&d, unit_report(40, "a.service", PUNTING, "fail"),
+		unit_report(40, "b.service", PUNTING, "fail"), STATUS_WARN);
+	assert_int_equal(d.r.nfindings, 4);
+	expect_change(&d.r.findings[0], "new", "\"unit b.service\"");
+	expect_change(&d.r.findings[2], "gone", "\"unit a.service\"");
+	assert_int_equal(d.c.gate, 2);
+	assert_true(json_object_object_get_ex(d.r.diff, "processes", &procs));
+	assert_int_equal(json_object_array_length(procs), 2);
+	assert_string_equal(d.r.notes[0], "appeared process: unit b.service, pid 40; "
+			    "iowq-punts none -> fail, punts ? -> 100% of requests, ? -> 100/s");
+	assert_string_equal(d.r.notes[1], "gone process: unit a.service, pid 40; "
+			    "iowq-punts fail -> none, punts 100% -> ? of requests, 100/s -> ?");
+	diffed_free(&d);
+}
+
+/* A warn that became a fail is worse: the gate's at --fail-on warn, though it warned before. */
+static void test_worse_gates(void **state)
+{
+	struct diffed d;
+
+	(void)state;
+	diff_of(&d, unit_report(40, "db.service", PUNTING, "warn"),
+		unit_report(41, "db.service", PUNTING, "fail"), STATUS_WARN);
+	assert_int_equal(d.r.nfindings, 2);
+	assert_string_equal(change_of(&d.r.findings[0]), "worse");
+	assert_int_equal(d.c.gate, 2);
+	diffed_free(&d);
+}
+
+static void test_subject_norm(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "pid 123 fd 7 /path", "/path" },
+		{ "pid 123 tid 9", "" },
+		{ "pid 1 ring fd 5", "ring" },
+		{ "pid 12 fd 3 /srv/fd 9x", "/srv/fd 9x" },
+		{ "pid 5: 2 rings", "2 rings" },
+		{ "host", "host" },
+		{ "pidfile 12", "pidfile 12" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *k = diff_subject_norm(cases[i][0]);
+
+		assert_string_equal(k, cases[i][1]);
+		free(k);
+	}
+}
+
+static void test_process_identity(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "{\"pid\": 4, \"comm\": \"fio\", \"unit\": {\"name\": \"a.service\"}, \"container\": "
+		  "{\"id\": \"abc\"}}", "unit a.service" },
+		{ "{\"pid\": 4, \"comm\": \"fio\", \"unit\": null, \"container\": {\"id\": null, "
+		  "\"name\": \"web\"}}", "container web" },
+		{ "{\"pid\": 4, \"comm\": \"fio\", \"unit\": null, \"container\": null}", "command fio" },
+		{ "{\"pid\": 4, \"comm\": null}", "pid 4" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json_object *p = parsed(cases[i][0]);
+		char *id = diff_process_identity(p);
+
+		assert_string_equal(id, cases[i][1]);
+		free(id);
+		json_object_put(p);
+	}
+}
+
 /* One strict JSON refusal: exit 2 and one line that names the file, the fault and its byte. */
 static void expect_refused(const char *text, const char *why)
 {
@@ -342,6 +531,11 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_strict_json),
 		cmocka_unit_test(test_long_hostname),
+		cmocka_unit_test(test_same_unit_new_pid),
+		cmocka_unit_test(test_same_command_other_unit),
+		cmocka_unit_test(test_worse_gates),
+		cmocka_unit_test(test_subject_norm),
+		cmocka_unit_test(test_process_identity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
