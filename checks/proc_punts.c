@@ -362,6 +362,33 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 }
 
 /*
+ * Punted writes with no cause of their own, refused in the clock tick before
+ * an observed update of the file's times (lib/uring_trace.c, ts_same_tick):
+ * one worker stored the times for all of them. Inferred from that update,
+ * said so. Returns how many were taken; *rate grows by them a second.
+ */
+static uint64_t same_tick(struct causes *c, const struct ut_file *uf, uint64_t left,
+			  double secs, double *rate)
+{
+	uint64_t n = uf->ts_same_tick;
+
+	if (!n || n > left)
+		return 0;
+	cause(c, uring_trace_cause_name(UT_CAUSE_TIMESTAMP), n, false, FIX_TIMESTAMP,
+	      "%llu more submitted in the same clock tick before a worker stored the times, "
+	      "refused for them too (inferred from that update: the worker that ran each "
+	      "had nothing left to store)", (unsigned long long)n);
+	if (secs > 0) {
+		*rate += (double)n / secs;
+		json_object_object_add(json_object_array_get_idx(c->list, c->n - 1), "per_second",
+				       json_object_new_double((double)n / secs));
+	}
+	json_object_object_add(json_object_array_get_idx(c->list, c->n - 1), "same_tick",
+			       json_object_new_boolean(true));
+	return n;
+}
+
+/*
  * The punted writes whose io-wq worker showed their cause (lib/uring_trace.c,
  * one cause each), taken off *rest_w: the rest are inferred by rule after.
  * Returns the timestamp punts a second over the time sampled.
@@ -408,6 +435,8 @@ static double observed_causes(struct causes *c, const struct punt_watch *w,
 					       json_object_new_double((double)n / secs));
 		c->observed = false;
 		seen += n;
+		if (k == UT_CAUSE_TIMESTAMP)
+			seen += same_tick(c, uf, writes - seen, secs, &rate);
 	}
 	*rest_w = writes - seen;
 	if (*rest_w && watched[0])
@@ -471,7 +500,7 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 	/* Where the filesystem punts every write, its rule is every punt's cause. */
 	if (!writes_always_punt(ctx, pfile, wf)) {
 		ts_rate = observed_causes(&cs, w, uf, &rest_w);
-		ts = uf->observed[UT_CAUSE_TIMESTAMP];
+		ts = uf->observed[UT_CAUSE_TIMESTAMP] + uf->ts_same_tick;
 	}
 	state_causes(&cs, ctx, pfile, wf, rest_w, true);
 	state_causes(&cs, ctx, pfile, wf, rest_r, false);

@@ -726,6 +726,14 @@ static void on_cause(struct uring_trace *ut, const struct tp_record *r, enum ut_
 	}
 	t->run_seen |= bit;
 	q->causes |= bit;
+	if (c == UT_CAUSE_TIMESTAMP && !q->fixed) {
+		struct ut_file *f = file_of(ut, q->fd);
+
+		if (f) {
+			f->ts_prev = f->ts_last;
+			f->ts_last = r->time;
+		}
+	}
 }
 
 /*
@@ -738,13 +746,23 @@ static void count_observed(struct uring_trace *ut, const struct ut_req *q)
 	struct ut_file *f;
 	unsigned int c, i;
 
-	if (!q->punted || !q->causes || q->async || q->fixed || q->fd < 0 ||
+	if (!q->punted || q->async || q->fixed || q->fd < 0 ||
 	    uring_trace_op_dir(ut, q->opcode) != UT_DIR_WRITE ||
 	    uring_trace_op_always_async(ut, q->opcode) || uring_op_socket_only(q->opcode))
 		return;
 	f = file_of(ut, q->fd);
 	if (!f)
 		return;
+	/*
+	 * No cause of its own: refused in the tick before an update of the
+	 * file's times, it was refused for them. io-wq runs a file's writes in
+	 * order (hashed by inode), so that update's worker ran before its CQE.
+	 */
+	if (!q->causes) {
+		f->ts_same_tick += f->ts_last && q->time <= f->ts_last && q->time > f->ts_prev &&
+				   f->ts_last - q->time <= UT_TICK_MAX_NS;
+		return;
+	}
 	for (c = 0; !(q->causes & (1u << c)); c++)
 		;
 	f->observed[c]++;

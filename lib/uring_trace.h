@@ -45,6 +45,9 @@ enum ut_cause {
 	UT_NCAUSES,
 };
 
+/* A clock tick at its longest (HZ 100): how far a same-tick refusal may precede the update. */
+#define UT_TICK_MAX_NS 10000000ull
+
 /* Punted requests waiting for a worker's cause event to claim them, at most. */
 #define UT_MAX_WAITING 4096
 
@@ -83,6 +86,15 @@ struct ut_file {
 	 * rest of write_punts showed none.
 	 */
 	uint64_t observed[UT_NCAUSES];
+	/*
+	 * Punted writes that showed no cause of their own, submitted in the
+	 * clock tick before an observed timestamp update of this file (after
+	 * the one before it, at most UT_TICK_MAX_NS earlier): refused for the
+	 * same stale times, whose update one worker made for all of them.
+	 * Inferred from that update, not seen: counted apart from observed.
+	 */
+	uint64_t ts_same_tick;
+	uint64_t ts_last, ts_prev;	/* the last two timestamp updates seen (ns) */
 	struct {
 		uint8_t opcode;
 		uint64_t reqs, punts;

@@ -76,6 +76,10 @@ static struct json_object *file_json(const struct punt_watch *w, size_t i)
 	json_object_object_add(o, "socket_requests", i64(f->socket_reqs));
 	json_object_object_add(o, "socket_punts", i64(f->socket_punts));
 	json_object_object_add(o, "observed_causes", observed_json(&w->ut, f->observed));
+	/* Inferred from an observed update of the times, apart from what was observed. */
+	json_object_object_add(o, "timestamp_same_tick",
+			       uring_trace_cause_watched(&w->ut, UT_CAUSE_TIMESTAMP)
+			       ? i64(f->ts_same_tick) : NULL);
 	for (k = 0; k < f->nops; k++) {
 		struct json_object *op = json_object_new_object();
 

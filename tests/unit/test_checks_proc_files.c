@@ -197,6 +197,23 @@ static void test_file_punts_observed(void **state)
 	expect_says("file-punts", STATUS_FAIL, "inferred for the 140 punted writes whose worker "
 		    "showed none of xfs:xfs_update_time, xfs:xfs_iomap_alloc, "
 		    "writeback:balance_dirty_pages: cause unknown for 140 punted writes");
+	/*
+	 * The other half submitted in the tick before those updates: timestamp
+	 * punts inferred from them, said apart, and the file warns again.
+	 */
+	ufiles[0].ts_same_tick = 140;
+	f = run("file-punts", &r);
+	assert_int_equal(f->status, STATUS_WARN);
+	assert_contains(f->message, "140 more submitted in the same clock tick before a worker "
+			"stored the times");
+	assert_null(strstr(f->message, "cause unknown"));
+	assert_true(json_object_object_get_ex(f->evidence, "causes", &causes));
+	assert_int_equal(json_object_array_length(causes), 2);
+	c0 = json_object_array_get_idx(causes, 1);
+	assert_false(json_object_get_boolean(json_object_object_get(c0, "observed")));
+	assert_true(json_object_get_boolean(json_object_object_get(c0, "same_tick")));
+	report_free(&r);
+	ufiles[0].ts_same_tick = 0;
 	/* Allocation first would be the second cause; one cause per write, counts as seen. */
 	ufiles[0].observed[UT_CAUSE_ALLOC] = 140;
 	expect_says("file-punts", STATUS_FAIL, "observed: block allocation (xfs:xfs_iomap_alloc in the worker) 140 of 280");

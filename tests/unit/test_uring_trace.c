@@ -434,6 +434,36 @@ static void test_observed_causes(void **state)
 	uring_trace_free(&ut);
 }
 
+/*
+ * Writes submitted in the tick before one worker stored the file's times
+ * were refused for them too, and their own workers had nothing left to
+ * store: counted as same-tick timestamp punts, apart from the observed
+ * one. A write submitted after that update, or on another file, is not.
+ */
+static void test_same_tick(void **state)
+{
+	(void)state;
+	setup_trace();
+	ut.have[UT_C_UPDATE_TIME] = true;
+	punted_write(0x1000, 3);
+	punted_write(0x2000, 3);
+	punted_write(0x3000, 3);
+	punted_write(0x7000, 5);
+	cause_on(UT_C_UPDATE_TIME, 0, 77);
+	complete(0x1000, 4096, 10);
+	complete(0x2000, 4096, 10);
+	complete(0x3000, 4096, 10);
+	complete(0x7000, 4096, 10);
+	/* After the update, with no event of its own: cause unknown. */
+	punted_write(0x4000, 3);
+	complete(0x4000, 4096, 10);
+	assert_int_equal(file(3)->observed[UT_CAUSE_TIMESTAMP], 1);
+	assert_int_equal(file(3)->ts_same_tick, 2);
+	assert_int_equal(file(3)->write_punts, 4);
+	assert_int_equal(file(5)->ts_same_tick, 0);
+	uring_trace_free(&ut);
+}
+
 /* The cause events missing from the kernel: nothing observed, nothing watched. */
 static void test_causes_unwatched(void **state)
 {
@@ -784,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_latency_buckets),
 		cmocka_unit_test(test_socket_requests),
 		cmocka_unit_test(test_observed_causes),
+		cmocka_unit_test(test_same_tick),
 		cmocka_unit_test(test_causes_unwatched),
 	};
 
