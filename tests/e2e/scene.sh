@@ -59,7 +59,8 @@ dev=$(basename "$(findmnt -no SOURCE "$TMP/xfs")")
 fio --name=layout --ioengine=psync --rw=write --bs=1M --size=128M --direct=1 \
 	--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
 
-# watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of truth.
+# watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of
+# truth; FMT=prometheus writes $TMP/NAME.prom instead of NAME.json.
 watched() {
 	local name=$1 fio_pid pid
 	shift
@@ -70,7 +71,8 @@ watched() {
 	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring"; return 1; }
 	sleep 1
 	read -r w0 io0 <<<"$(disk "$dev")"; k0=$(wrk_tics "$pid"); t0=$(now)
-	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err"
+	"$BIN" audit "$pid" --watch 2 --format "${FMT:-json}" --fail-on never \
+		>"$TMP/$name.$([ "${FMT:-json}" = json ] && echo json || echo prom)" 2>"$TMP/$name.err"
 	rc=$?
 	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
 	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
@@ -117,6 +119,30 @@ if watched async --direct=1 --iodepth=16 --force_async=1; then
 		bad "io-wq workers burn CPU while every write is forced async" "scene $wq, truth $truth_wq"
 fi
 
+# The scene as gauges: the exposition format holds, and the loop device's w/s and %util are
+# the test's own diskstats over the same window; the same scene's JSON numbers are the
+# gauges' in the unit tests (test_scene_views).
+if FMT=prometheus watched prom --direct=1 --iodepth=32; then
+	g() { awk -v f="uringlint_scene_$1" -v l="$2" 'index($0, f "{") == 1 && index($0, l) { print $NF; exit }' "$TMP/prom.prom"; }
+	out=$(sh tests/e2e/check-exposition.sh "$TMP/prom.prom" 2>&1) && ok "scene gauges: the exposition format holds" ||
+		bad "scene gauges: the exposition format holds" "$out"
+	ws=$(g device_iops "device=\"$dev\",op=\"write\"")
+	util=$(g device_util_ratio "device=\"$dev\"")
+	util=$(awk -v u="$util" 'BEGIN { if (u != "") printf "%.1f", u * 100 }')
+	if [ -n "$ws" ] && within "$ws" "$truth_ws" 0.15 50 && [ -n "$util" ] && within "$util" "$truth_util" 0 12; then
+		ok "scene gauges: $dev iops{op=write} $ws, util $util%; diskstats $truth_ws, $truth_util%"
+	else
+		bad "scene gauges: $dev w/s and util are diskstats's" "gauges ws=$ws util=$util, truth $truth_ws $truth_util" \
+			"$(grep '^uringlint_scene_device' "$TMP/prom.prom" | head -20)"
+	fi
+	n=$(grep -c "^uringlint_scene_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\",cpu=\"[0-9]*\",mode=\"system\"}" "$TMP/prom.prom")
+	grep -q "^uringlint_scene_iowq_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\"} " "$TMP/prom.prom" && [ "$n" -ge 1 ] &&
+		grep -q '^uringlint_scene_dirty_threshold_bytes{.*} [1-9]' "$TMP/prom.prom" &&
+		ok "scene gauges: $n CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" ||
+		bad "scene gauges: CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" \
+			"$(grep '^uringlint_scene' "$TMP/prom.prom" | grep -v device | head)"
+fi
+
 # A replayed capture: the scene was not measured, and says so (never zeros).
 fio --name=cap --ioengine=io_uring --rw=randwrite --bs=4k --size=128M --time_based --runtime=30 \
 	--direct=1 --iodepth=8 --filename="$TMP/xfs/fio.dat" >/dev/null 2>&1 &
@@ -132,6 +158,13 @@ if pid=$(ring_pid "$fio_pid") && "$BIN" capture -o "$TMP/cap" --pid "$pid" >/dev
 		ok "replay: the scene was not measured ($why)"
 	else
 		bad "replay: the scene was not measured" "measured=$m skip=$why $st"
+	fi
+	"$BIN" --root "$TMP/cap" audit "$pid" --format prometheus --fail-on never >"$TMP/rep.prom" 2>>"$TMP/cap.err"
+	if grep -q '^uringlint_check_status{id="scene-device"' "$TMP/rep.prom" &&
+		! grep -q 'uringlint_scene_' "$TMP/rep.prom"; then
+		ok "replay: no scene gauge, no scene family (never zeros)"
+	else
+		bad "replay: no scene gauge" "$(grep -c uringlint_scene_ "$TMP/rep.prom") scene lines"
 	fi
 else
 	bad "replay: fio captured" "$(cat "$TMP/cap.err")"
