@@ -237,6 +237,8 @@ int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct
 
 	proc_facts_summary(pf, line, sizeof(line));
 	report_note_proc(ctx->report, pf->pid, "%s", line);
+	if (pf->scene_taken && scene_summary(&pf->scene, line, sizeof(line)))
+		report_note_proc(ctx->report, pf->pid, "%s", line);
 	owner_record(ctx->report, pf);
 	if (proc_sockets_summary(&pf->sockets, line, sizeof(line)))
 		report_note_proc(ctx->report, pf->pid, "pid %d %s", (int)pf->pid, line);

@@ -60,7 +60,7 @@ fio --name=layout --ioengine=psync --rw=write --bs=1M --size=128M --direct=1 \
 	--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
 
 # watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of
-# truth; FMT=prometheus writes $TMP/NAME.prom instead of NAME.json.
+# truth; FMT=text or prometheus writes $TMP/NAME.FMT instead of NAME.json.
 watched() {
 	local name=$1 fio_pid pid
 	shift
@@ -72,7 +72,7 @@ watched() {
 	sleep 1
 	read -r w0 io0 <<<"$(disk "$dev")"; k0=$(wrk_tics "$pid"); t0=$(now)
 	"$BIN" audit "$pid" --watch 2 --format "${FMT:-json}" --fail-on never \
-		>"$TMP/$name.$([ "${FMT:-json}" = json ] && echo json || echo prom)" 2>"$TMP/$name.err"
+		>"$TMP/$name.${FMT:-json}" 2>"$TMP/$name.err"
 	rc=$?
 	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
 	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
@@ -123,8 +123,8 @@ fi
 # the test's own diskstats over the same window; the same scene's JSON numbers are the
 # gauges' in the unit tests (test_scene_views).
 if FMT=prometheus watched prom --direct=1 --iodepth=32; then
-	g() { awk -v f="uringlint_scene_$1" -v l="$2" 'index($0, f "{") == 1 && index($0, l) { print $NF; exit }' "$TMP/prom.prom"; }
-	out=$(sh tests/e2e/check-exposition.sh "$TMP/prom.prom" 2>&1) && ok "scene gauges: the exposition format holds" ||
+	g() { awk -v f="uringlint_scene_$1" -v l="$2" 'index($0, f "{") == 1 && index($0, l) { print $NF; exit }' "$TMP/prom.prometheus"; }
+	out=$(sh tests/e2e/check-exposition.sh "$TMP/prom.prometheus" 2>&1) && ok "scene gauges: the exposition format holds" ||
 		bad "scene gauges: the exposition format holds" "$out"
 	ws=$(g device_iops "device=\"$dev\",op=\"write\"")
 	util=$(g device_util_ratio "device=\"$dev\"")
@@ -133,14 +133,29 @@ if FMT=prometheus watched prom --direct=1 --iodepth=32; then
 		ok "scene gauges: $dev iops{op=write} $ws, util $util%; diskstats $truth_ws, $truth_util%"
 	else
 		bad "scene gauges: $dev w/s and util are diskstats's" "gauges ws=$ws util=$util, truth $truth_ws $truth_util" \
-			"$(grep '^uringlint_scene_device' "$TMP/prom.prom" | head -20)"
+			"$(grep '^uringlint_scene_device' "$TMP/prom.prometheus" | head -20)"
 	fi
-	n=$(grep -c "^uringlint_scene_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\",cpu=\"[0-9]*\",mode=\"system\"}" "$TMP/prom.prom")
-	grep -q "^uringlint_scene_iowq_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\"} " "$TMP/prom.prom" && [ "$n" -ge 1 ] &&
-		grep -q '^uringlint_scene_dirty_threshold_bytes{.*} [1-9]' "$TMP/prom.prom" &&
+	n=$(grep -c "^uringlint_scene_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\",cpu=\"[0-9]*\",mode=\"system\"}" "$TMP/prom.prometheus")
+	grep -q "^uringlint_scene_iowq_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\"} " "$TMP/prom.prometheus" && [ "$n" -ge 1 ] &&
+		grep -q '^uringlint_scene_dirty_threshold_bytes{.*} [1-9]' "$TMP/prom.prometheus" &&
 		ok "scene gauges: $n CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" ||
 		bad "scene gauges: CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" \
-			"$(grep '^uringlint_scene' "$TMP/prom.prom" | grep -v device | head)"
+			"$(grep '^uringlint_scene' "$TMP/prom.prometheus" | grep -v device | head)"
+fi
+
+# The text report's scene line under the process's: the loop device's %util and w/s
+# as diskstats saw them over the same window.
+if FMT=text watched text --direct=1 --iodepth=32; then
+	line=$(grep -m1 '^  scene over [0-9.]* s: ' "$TMP/text.text")
+	util=$(sed -n "s/.* $dev \([0-9]*\)% util.*/\1/p" <<<"$line")
+	ws=$(sed -n "s/.* $dev [^;]*, w \([0-9.]*\)\(k*\)\/s .*/\1 \2/p" <<<"$line" |
+		awk '{ print ($2 == "k") ? $1 * 1000 : $1 }')
+	if [ -n "$util" ] && within "$util" "$truth_util" 0 12 && [ -n "$ws" ] && within "$ws" "$truth_ws" 0.15 50 &&
+		[[ $line == *"; Dirty "*" threshold"* ]]; then
+		ok "text: the scene line ($dev ${util}% util, w ${ws}/s; diskstats $truth_util%, $truth_ws/s)"
+	else
+		bad "text: the scene line under the process's, as diskstats saw it" "util=$util ws=$ws truth $truth_util $truth_ws" "$line"
+	fi
 fi
 
 # A replayed capture: the scene was not measured, and says so (never zeros).
@@ -160,6 +175,10 @@ if pid=$(ring_pid "$fio_pid") && "$BIN" capture -o "$TMP/cap" --pid "$pid" >/dev
 		bad "replay: the scene was not measured" "measured=$m skip=$why $st"
 	fi
 	"$BIN" --root "$TMP/cap" audit "$pid" --format prometheus --fail-on never >"$TMP/rep.prom" 2>>"$TMP/cap.err"
+	"$BIN" --root "$TMP/cap" audit "$pid" --fail-on never >"$TMP/rep.text" 2>>"$TMP/cap.err"
+	grep -q "^pid $pid " "$TMP/rep.text" && ! grep -q '^  scene ' "$TMP/rep.text" &&
+		ok "replay: the text report has no scene line (its findings say why)" ||
+		bad "replay: the text report has no scene line" "$(grep -A1 "^pid $pid " "$TMP/rep.text")"
 	if grep -q '^uringlint_check_status{id="scene-device"' "$TMP/rep.prom" &&
 		! grep -q 'uringlint_scene_' "$TMP/rep.prom"; then
 		ok "replay: no scene gauge, no scene family (never zeros)"

@@ -2,7 +2,8 @@
 /*
  * The scene's gauges against its JSON, from one recorded scene: each gauge
  * is the JSON number in the gauge's unit; a part not measured has no
- * sample, and a scene not measured declares no family at all.
+ * sample, and a scene not measured declares no family at all; and its
+ * line in the text reports.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,11 +167,41 @@ static void test_not_measured_no_sample(void **state)
 	metrics_free(&m);
 }
 
+static void test_summary(void **state)
+{
+	char buf[1024];
+	struct scene s;
+
+	(void)state;
+	scene_recorded(&s);
+	assert_true(scene_summary(&s, buf, sizeof(buf)));
+	assert_string_equal(buf, "  scene over 2.0 s: loop2 90% util, aqu-sz 19.9, r 5/s 0.0 MB/s, "
+			    "r_await 0.7 ms, w 100.7k/s 393.4 MB/s, w_await 0.2 ms; CPU 1 us 5% "
+			    "sy 65% wa 10% hi+si 8% st 0%; Dirty 176.3 MiB of 4.5 GiB threshold; "
+			    "io-wq 0.15 CPU (4 workers); load 3.87");
+	/* One reading: what needs no window. */
+	s.windowed = false;
+	fact_fail(&s.cpus_e, -ENODATA, "no window");
+	assert_true(scene_summary(&s, buf, sizeof(buf)));
+	assert_string_equal(buf, "  scene now (no window): loop2 32 in flight; Dirty 176.3 MiB of "
+			    "4.5 GiB threshold; load 3.87");
+	/* A device gone in the window is counted, not shown with numbers. */
+	scene_recorded(&s);
+	fact_fail(&s.devs[0].e, -ENODEV, "loop2 (7:2) was gone at the end of the window");
+	assert_true(scene_summary(&s, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "scene over 2.0 s: 1 device not measured; CPU 1 "));
+	/* A captured tree: no line. */
+	fact_fail(&s.e, -EOPNOTSUPP, "not measured: a captured tree has no window");
+	assert_false(scene_summary(&s, buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gauges_are_the_json),
 		cmocka_unit_test(test_not_measured_no_sample),
+		cmocka_unit_test(test_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
