@@ -3,7 +3,8 @@
 # by this script over the same window: /proc/diskstats of the loop device under fio's
 # file (w/s, %util) and /proc/PID/task/*/stat of fio's io-wq workers (their CPU), read
 # just before and just after the audit. A healthy O_DIRECT fio gets no scene warning;
-# --watch 0 judges only what needs no window; a replayed capture was not measured.
+# --watch 0 judges only what needs no window; a frozen XFS holds io-wq workers in D on an
+# idle device; a replayed capture was not measured.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -156,6 +157,49 @@ if FMT=text watched text --direct=1 --iodepth=32; then
 	else
 		bad "text: the scene line under the process's, as diskstats saw it" "util=$util ws=$ws truth $truth_util $truth_ws" "$line"
 	fi
+fi
+
+# A frozen XFS under buffered io_uring writes: the punted writes wait in D for the thaw, and
+# the loop device does nothing. Truth: the test's own diskstats of the loop device over the
+# audit (no write, io_ticks still) and the iou-wrk threads' task stat (D before and after).
+wrk_in_d() { # PID: the iou-wrk threads of PID in state D
+	local t n=0 s
+	for t in /proc/"$1"/task/*; do
+		[[ $(cat "$t/comm" 2>/dev/null) == iou-wrk-* ]] || continue
+		s=$(cat "$t/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		[ "${s%% *}" = D ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+fio --name=frozen --ioengine=io_uring --rw=randwrite --bs=4k --size=32M --time_based --runtime=30 \
+	--iodepth=8 --filename="$TMP/xfs/frozen.dat" >/dev/null 2>&1 &
+fio_pid=$!
+kids+=($fio_pid)
+if pid=$(ring_pid "$fio_pid"); then
+	sleep 1
+	fsfreeze -f "$TMP/xfs" && frozen=$TMP/xfs
+	sleep 1
+	read -r w0 io0 <<<"$(disk "$dev")"; d0=$(wrk_in_d "$pid")
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/frozen.json" 2>"$TMP/frozen.err"
+	read -r w1 io1 <<<"$(disk "$dev")"; d1=$(wrk_in_d "$pid")
+	fsfreeze -u "$TMP/xfs" && frozen=
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
+	msg=$(jq -r '.findings[] | select(.id == "scene-device") | "\(.status): \(.message)"' "$TMP/frozen.json")
+	why=
+	[ "$((w1 - w0))" -eq 0 ] || why="$why the loop device wrote $((w1 - w0)) requests;"
+	[ "$((io1 - io0))" -le 10 ] || why="$why its io_ticks moved $((io1 - io0)) ms;"
+	[ "$d0" -ge 1 ] && [ "$d1" -ge 1 ] || why="$why iou-wrk in D: $d0 before, $d1 after;"
+	if [ -n "$why" ]; then
+		bad "frozen XFS: the truth is threads in D on an idle device" "$why" "$msg"
+	elif [[ $msg == "warn: "*" held in D "*"while $dev, the device under its files, was idle"* ]]; then
+		ok "frozen XFS: scene-device warns (diskstats: 0 writes, io_ticks +$((io1 - io0)) ms; $d0 iou-wrk in D)"
+	else
+		bad "frozen XFS: scene-device warns of threads in D on an idle $dev" "$msg"
+	fi
+else
+	bad "frozen: fio starts its ring"
 fi
 
 # A replayed capture: the scene was not measured, and says so (never zeros).

@@ -99,6 +99,40 @@ static void test_scene_device(void **state)
 	/* The same queue with no worker in D is not that collapse. */
 	threads[2].state = 'S';
 	expect_says("scene-device", STATUS_PASS, "busiest device loop1");
+	/*
+	 * A frozen XFS (numbers as measured): a worker held in D in
+	 * percpu_rwsem_wait, the loop device idle, its backing disk busy with
+	 * others' I/O: not the device.
+	 */
+	scene_healthy();
+	d = &pf.scene.devs[0];
+	d->d = (struct scene_disk_delta){ 0 };
+	scene_iostat(&d->d, pf.scene.seconds, &d->io);
+	pf.scene.devs[1] = pf.scene.devs[0];
+	snprintf(pf.scene.devs[1].name, sizeof(pf.scene.devs[1].name), "vda");
+	pf.scene.devs[1].role = SCENE_DEV_BACKING;
+	pf.scene.devs[1].io = (struct scene_iostat){ .w_s = 4773, .util = 8.2 };
+	pf.scene.ndevs = 2;
+	threads[2] = (struct proc_thread){ .tid = 60, .comm = "iou-wrk-42", .state = 'D',
+					   .kind = THREAD_IOU_WRK, .wchan = "percpu_rwsem_wait" };
+	pf.threads.n = 3;
+	expect_says("scene-device", STATUS_WARN, "1 thread held in D (io-wq worker 60 iou-wrk-42, in "
+		    "percpu_rwsem_wait) while loop1, the device under its files, was idle");
+	/* Out of D again within 10 ms: a moment's wait, not held. */
+	threads[2].d_transient = true;
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	/* Held, but the filesystem's device did its I/O: not this verdict. */
+	threads[2].d_transient = false;
+	d->io = (struct scene_iostat){ .w_s = 50, .util = 3 };
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	/* 1% util is not idle (the threshold), 0.9 is. */
+	d->io = (struct scene_iostat){ .util = 1.0 };
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	d->io = (struct scene_iostat){ .util = 0.9 };
+	expect_says("scene-device", STATUS_WARN, "was idle (%util 0.9");
+	threads[2].state = 'S';
+	pf.scene.ndevs = 1;
+	pf.threads.n = 2;
 	/* Gone in the window: not judged, and said why. */
 	d->has_delta = false;
 	fact_fail(&d->e, -ENODEV, "loop1 (7:1) was gone at the end of the window");
