@@ -54,6 +54,7 @@ struct scene_dev {
 	bool seen_begin;		/* in the first reading */
 	int in_flight;			/* requests in flight at the last reading; -1 unknown */
 	bool has_delta;			/* read at both ends: d and io hold */
+	struct scene_disk_delta at0;	/* the counters themselves at the first reading */
 	struct scene_disk_delta d;
 	struct scene_iostat io;
 };
@@ -126,7 +127,23 @@ void scene_end(const struct sysroot *sr, const struct scene_target *t, struct sc
 void scene_once(const struct sysroot *sr, const struct scene_target *t, struct scene *s);
 void scene_free(struct scene *s);
 
+/*
+ * The shortest window whose rates mean something: io_ticks and the
+ * requests' ms advance per jiffy (1 to 10 ms), a CPU's tics per USER_HZ tick
+ * (10 ms), so over 100 ms one tick is a tenth of the rate; under it a %util of
+ * 0 or 100, or millions of w/s, would be the clocks' grain, not the device.
+ */
+#define SCENE_MIN_SECONDS 0.1
+
 /* scene_calc.c: pure functions of recorded numbers. */
+/*
+ * d = b - a, counter by counter, in 64 bits: false when one went backwards
+ * (the device was reset or replaced, or a 32-bit kernel's counter wrapped).
+ */
+bool scene_disk_sub(const struct scene_disk_delta *a, const struct scene_disk_delta *b,
+		    struct scene_disk_delta *d);
+/* false, with e, for a window too short for rates (under SCENE_MIN_SECONDS, or none). */
+bool scene_window_usable(double seconds, struct fact_err *e);
 void scene_iostat(const struct scene_disk_delta *d, double seconds, struct scene_iostat *io);
 /* false when the tics say nothing (no tic passed, or one went backwards). */
 bool scene_cpu_pct(const struct scene_tics *t, struct scene_cpu *c);
