@@ -126,7 +126,10 @@ void check_scene_device(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	punts = punts_seen(ctx->proc);
+	/* In D at the threads' reading, or at any of the window's readings 100 ms apart. */
 	ind = workers_in_d(ctx->proc);
+	if (s->iowq_d_max > ind)
+		ind = s->iowq_d_max;
 	if (full && punts > 0 && ind) {
 		proc_add(c, ctx, STATUS_FAIL, subject, "%s's queue is full (aqu-sz %.1f) at only "
 			 "%.0f requests/s (%%util %.0f, w_await %.1f ms) while %u io-wq worker%s "

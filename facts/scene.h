@@ -102,6 +102,13 @@ struct scene {
 	double iowq_cpu;
 	unsigned int iowq_workers;	/* seen at either end */
 	unsigned int iowq_gone;		/* exited during the window: their last tics lost */
+	/*
+	 * The workers' states read every 100 ms through the watch: how many
+	 * readings, in how many at least one worker was in D, and the most in D
+	 * at once. A worker in D on a contended lock is in and out of it within
+	 * milliseconds: one reading misses it as often as not.
+	 */
+	unsigned int iowq_samples, iowq_d_samples, iowq_d_max;
 
 	struct scene_probe *p;		/* private: libproc2's handles between the readings */
 };
@@ -153,5 +160,7 @@ const char *scene_dev_role_name(enum scene_dev_role r);
 void scene_devs_resolve(const struct sysroot *sr, const struct scene_target *t, struct scene *s);
 /* scene_tasks.c: the io-wq workers' tics at a reading (end: their CPU over the window). */
 int scene_iowq_read(const struct sysroot *sr, pid_t pid, struct scene *s, bool end);
+/* One reading of the workers' states, during the window (see iowq_samples). */
+void scene_iowq_sample(const struct sysroot *sr, pid_t pid, struct scene *s);
 
 #endif

@@ -90,6 +90,29 @@ static void workers_delta(struct scene *s, const struct scene_workers *a,
 	s->iowq_cpu = s->seconds > 0 ? (double)tics / (double)hz / s->seconds : 0;
 }
 
+void scene_iowq_sample(const struct sysroot *sr, pid_t pid, struct scene *s)
+{
+	struct task_iter it;
+	unsigned int in_d = 0;
+	pid_t tid;
+
+	if (!fact_ok(&s->e) || !s->windowed || task_iter_open(&it, sr, pid))
+		return;
+	while ((tid = task_iter_next(&it)) > 0) {
+		struct proc_thread t;
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)tid);
+		if (!proc_stat_read(sr, rel, &t, NULL) && t.kind == THREAD_IOU_WRK && t.state == 'D')
+			in_d++;
+	}
+	task_iter_close(&it);
+	s->iowq_samples++;
+	s->iowq_d_samples += in_d > 0;
+	if (in_d > s->iowq_d_max)
+		s->iowq_d_max = in_d;
+}
+
 int scene_iowq_read(const struct sysroot *sr, pid_t pid, struct scene *s, bool end)
 {
 	struct scene_probe *p = s->p;

@@ -156,6 +156,12 @@ static void test_scene_device(void **state)
 	/* The same queue with no worker in D is not that collapse. */
 	threads[2].state = 'S';
 	expect_says("scene-device", STATUS_PASS, "busiest device loop1");
+	/* Out of D at the threads' reading, but in it at readings of the window: the collapse. */
+	pf.scene.iowq_samples = 30;
+	pf.scene.iowq_d_samples = 11;
+	pf.scene.iowq_d_max = 2;
+	expect_says("scene-device", STATUS_FAIL, "while 2 io-wq workers wait in D");
+	pf.scene.iowq_d_max = pf.scene.iowq_d_samples = 0;
 	/*
 	 * A frozen XFS (numbers as measured): a worker held in D in
 	 * percpu_rwsem_wait, the loop device idle, its backing disk busy with
