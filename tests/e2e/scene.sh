@@ -208,6 +208,73 @@ else
 	bad "frozen: fio starts its ring"
 fi
 
+# The collapse: buffered random writes from 4 submitters through io_uring onto an XFS on a
+# loop device whose direct I/O lands on a second loop device throttled to 300 writes/s
+# (blkio), so requests pile up on the first. Truth, the test's own: the first loop's
+# diskstats over the audit (w/s under 1000, aqu-sz from time_in_queue 8 or more), the
+# iou-wrk threads' task stat sampled every 10 ms during the audit (seen in D), and the
+# punts the watch counted. scene-device must fail naming the collapse when the truth meets
+# those thresholds, and the test says which one it did not meet otherwise.
+slow_loop= throttled=
+cleanup_more() {
+	[ -n "$throttled" ] && echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
+	mountpoint -q "$TMP/slow" 2>/dev/null && { umount "$TMP/slow" || umount -l "$TMP/slow"; }
+	[ -n "$slow_loop" ] && losetup -d "$slow_loop" 2>/dev/null
+}
+# loop's time_in_queue (field 14 after major minor name) and writes
+disk_q() { awk -v d="$1" '$3 == d {print $8, $14}' /proc/diskstats; }
+if [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
+	skip "collapse: buffered writes onto a throttled device" "no cgroup v1 blkio throttle to slow a loop device"
+elif truncate -s 320M "$TMP/xfs/slow.img" && slow_loop=$(losetup --direct-io=on -f --show "$TMP/xfs/slow.img") &&
+	mkfs.xfs -q -f "$slow_loop" && mkdir -p "$TMP/slow" && mount "$slow_loop" "$TMP/slow"; then
+	sdev=$(basename "$slow_loop")
+	throttled=$(cat "/sys/block/$dev/dev")
+	echo "$throttled 300" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
+	fio --name=collapse --ioengine=io_uring --rw=randwrite --bs=4k --size=16M --time_based --runtime=40 \
+		--iodepth=32 --numjobs=4 --filename="$TMP/slow/c.dat" >/dev/null 2>&1 &
+	fio_pid=$!
+	kids+=($fio_pid)
+	if pid=$(ring_pid "$fio_pid"); then
+		sleep 5
+		read -r w0 q0 <<<"$(disk_q "$sdev")"; t0=$(now)
+		"$BIN" audit "$pid" --watch 3 --format json --fail-on never >"$TMP/collapse.json" 2>"$TMP/collapse.err" &
+		apid=$!
+		seen_d=0
+		while kill -0 "$apid" 2>/dev/null; do
+			[ "$(wrk_in_d "$pid")" -gt 0 ] && seen_d=$((seen_d + 1))
+			sleep 0.01
+		done
+		wait "$apid"
+		read -r w1 q1 <<<"$(disk_q "$sdev")"; t1=$(now)
+		kill "$fio_pid" 2>/dev/null
+		echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device && throttled=
+		wait "$fio_pid" 2>/dev/null
+		ws=$(awk -v a="$w0" -v b="$w1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
+		aqu=$(awk -v a="$q0" -v b="$q1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.1f", (b - a) / (t1 - t0) / 1000 }')
+		punts=$(jq -r '.processes[0].watch.punts // 0' "$TMP/collapse.json")
+		msg=$(jq -r '.findings[] | select(.id == "scene-device") | "\(.status): \(.message)"' "$TMP/collapse.json")
+		why=
+		[ "$ws" -lt 1000 ] || why="$why $sdev wrote $ws/s, not under 1000;"
+		awk -v a="$aqu" 'BEGIN { exit !(a >= 8) }' || why="$why aqu-sz $aqu, under 8;"
+		[ "$seen_d" -gt 0 ] || why="$why no iou-wrk seen in D;"
+		[[ $punts =~ ^[0-9]+$ ]] && [ "$punts" -gt 0 ] || why="$why the watch counted no punt ($punts);"
+		if [ -n "$why" ]; then
+			bad "collapse: the truth meets the thresholds" "$why" "$msg"
+		elif [[ $msg == "fail: $sdev's queue is full "*"collapse into writeback"* ]]; then
+			ok "collapse: scene-device fails ($sdev: diskstats $ws w/s, aqu-sz $aqu; iou-wrk in D in $seen_d samples; $punts punts)"
+		else
+			bad "collapse: scene-device fails naming the collapse on $sdev" \
+				"truth: $ws w/s, aqu-sz $aqu, D in $seen_d samples, $punts punts" "$msg"
+		fi
+	else
+		bad "collapse: fio starts its ring"
+	fi
+	cleanup_more
+	slow_loop= throttled=
+else
+	bad "collapse: a loop XFS on a direct-I/O loop device" "$slow_loop"
+fi
+
 # A replayed capture: the scene was not measured, and says so (never zeros).
 fio --name=cap --ioengine=io_uring --rw=randwrite --bs=4k --size=128M --time_based --runtime=30 \
 	--direct=1 --iodepth=8 --filename="$TMP/xfs/fio.dat" >/dev/null 2>&1 &
