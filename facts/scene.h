@@ -103,10 +103,11 @@ struct scene {
 	unsigned int iowq_workers;	/* seen at either end */
 	unsigned int iowq_gone;		/* exited during the window: their last tics lost */
 	/*
-	 * The workers' states read every 100 ms through the watch: how many
-	 * readings, in how many at least one worker was in D, and the most in D
-	 * at once. A worker in D on a contended lock is in and out of it within
-	 * milliseconds: one reading misses it as often as not.
+	 * The states of the workers of the first reading, read every 100 ms
+	 * through the watch: how many readings, in how many at least one worker
+	 * was in D, and the most in D at once. A worker in D on a contended lock
+	 * is in and out of it within milliseconds: one reading misses it as
+	 * often as not.
 	 */
 	unsigned int iowq_samples, iowq_d_samples, iowq_d_max;
 
