@@ -262,6 +262,7 @@ void check_iowq_workers(const struct check *c, struct check_ctx *ctx);
 #define SCENE_UTIL_LIMIT 95.0	/* %util at which a device is at its limit */
 #define SCENE_QUEUE_FULL 8.0	/* aqu-sz of a full queue */
 #define SCENE_LOW_IOPS 1000.0	/* requests/s under which a full queue is a collapse */
+#define SCENE_IDLE_UTIL 1.0	/* %util under which a device did (next to) nothing */
 #define SCENE_CPU_LOST 10.0	/* percent of a CPU lost to hi+si, or to steal */
 #define SCENE_IOWQ_CPU 0.5	/* CPUs io-wq workers may burn */
 void check_scene_device(const struct check *c, struct check_ctx *ctx);

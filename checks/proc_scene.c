@@ -44,6 +44,50 @@ static unsigned int workers_in_d(const struct proc_facts *pf)
 	return n;
 }
 
+/*
+ * Threads held in D, not passing through it (out of it again within the
+ * readings 10 ms apart: a moment's flush or page read); *first: one of them.
+ */
+static unsigned int threads_held_in_d(const struct proc_facts *pf, const struct proc_thread **first)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	*first = NULL;
+	for (i = 0; i < pf->threads.n; i++) {
+		const struct proc_thread *t = &pf->threads.v[i];
+
+		if (t->state != 'D' || t->d_transient)
+			continue;
+		if (!n++)
+			*first = t;
+	}
+	return n;
+}
+
+/*
+ * The device a filesystem of the process sits on when every such device
+ * did no I/O over the window (%util under 1, under 1 request/s); NULL when
+ * one was busy or none was measured. The disks under it are left out: a
+ * loop's backing disk or a partition's disk serves other filesystems too.
+ */
+static const struct scene_dev *fs_devices_idle(const struct scene *s)
+{
+	const struct scene_dev *idle = NULL;
+	size_t i;
+
+	for (i = 0; i < s->ndevs; i++) {
+		const struct scene_dev *d = &s->devs[i];
+
+		if (d->role != SCENE_DEV_FS || !d->has_delta)
+			continue;
+		if (d->io.util >= SCENE_IDLE_UTIL || d->io.r_s + d->io.w_s >= 1)
+			return NULL;
+		idle = d;
+	}
+	return idle;
+}
+
 /* Punts measured by the watch: -1 when there was no watch to say. */
 static int64_t punts_seen(const struct proc_facts *pf)
 {
@@ -56,9 +100,10 @@ void check_scene_device(const struct check *c, struct check_ctx *ctx)
 {
 	char subject[32];
 	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
-	const struct scene_dev *worst = NULL, *full = NULL;
+	const struct scene_dev *worst = NULL, *full = NULL, *idle;
+	const struct proc_thread *first;
 	int64_t punts;
-	unsigned int ind;
+	unsigned int ind, held;
 	size_t i;
 
 	if (!s)
@@ -81,7 +126,10 @@ void check_scene_device(const struct check *c, struct check_ctx *ctx)
 		return;
 	}
 	punts = punts_seen(ctx->proc);
+	/* In D at the threads' reading, or at any of the window's readings 100 ms apart. */
 	ind = workers_in_d(ctx->proc);
+	if (s->iowq_d_max > ind)
+		ind = s->iowq_d_max;
 	if (full && punts > 0 && ind) {
 		proc_add(c, ctx, STATUS_FAIL, subject, "%s's queue is full (aqu-sz %.1f) at only "
 			 "%.0f requests/s (%%util %.0f, w_await %.1f ms) while %u io-wq worker%s "
@@ -90,6 +138,23 @@ void check_scene_device(const struct check *c, struct check_ctx *ctx)
 			 full->name, full->io.aqu_sz, full->io.r_s + full->io.w_s, full->io.util,
 			 full->io.w_await, ind, ind == 1 ? "" : "s", ind == 1 ? "s" : "",
 			 (long long)punts);
+		return;
+	}
+	/*
+	 * Held in D while the filesystem's device did nothing: what holds the
+	 * threads is not the device (a frozen filesystem's writers wait in
+	 * sb_start_write() and issue no I/O; docs/kernel-facts.md section 18).
+	 */
+	held = threads_held_in_d(ctx->proc, &first);
+	idle = held ? fs_devices_idle(s) : NULL;
+	if (idle) {
+		proc_add(c, ctx, STATUS_WARN, subject, "%u thread%s held in D (%s %d %s, in %s) "
+			 "while %s, the device under its files, was idle (%%util %.1f, %.1f r/s, "
+			 "%.1f w/s over %.1f s): not the device: a lock, a frozen filesystem or a "
+			 "remote mount holds them", held, held == 1 ? "" : "s",
+			 first->kind == THREAD_IOU_WRK ? "io-wq worker" : "thread", (int)first->tid,
+			 first->comm, first->wchan[0] ? first->wchan : "an unknown wait", idle->name,
+			 idle->io.util, idle->io.r_s, idle->io.w_s, s->seconds);
 		return;
 	}
 	if (worst->io.util >= SCENE_UTIL_LIMIT && punts <= 0) {

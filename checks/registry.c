@@ -834,9 +834,14 @@ const struct check check_table[] = {
 		.info.why = "A device at %util 95 or more with no punt is the bottleneck itself: "
 		       "no io_uring setting helps (info). A full queue (aqu-sz 8 or more) at under "
 		       "1000 requests/s while io-wq workers wait in D on punted writes is the "
-		       "collapse of buffered writes into writeback: off the fast path now (fail).",
+		       "collapse of buffered writes into writeback: off the fast path now (fail). "
+		       "Threads held in D while the device under the process's files did no I/O "
+		       "are held by a lock, a frozen filesystem or a remote mount, not the device "
+		       "(warn).",
 		.info.fix = "open the data files O_DIRECT so writes stop punting into the page "
-		       "cache; for a device at its limit, more or faster devices",
+		       "cache; for a device at its limit, more or faster devices; for threads "
+		       "in D on an idle device, what they wait in (dstate-threads): a thaw "
+		       "(fsfreeze -u), the lock's holder, the remote server",
 		.info.reference = "https://docs.kernel.org/admin-guide/iostats.html",
 	},
 	{

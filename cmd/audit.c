@@ -17,6 +17,7 @@
 #include "proc_facts.h"
 #include "proc_json.h"
 #include "proc_scan.h"
+#include "scene_json.h"
 #include "sockets_json.h"
 #include "watch_trace.h"
 #include "xalloc.h"
@@ -236,12 +237,19 @@ int cmd_judge_process(struct check_ctx *ctx, struct proc_facts *pf, const struct
 
 	proc_facts_summary(pf, line, sizeof(line));
 	report_note_proc(ctx->report, pf->pid, "%s", line);
+	if (pf->scene_taken && scene_summary(&pf->scene, line, sizeof(line)))
+		report_note_proc(ctx->report, pf->pid, "%s", line);
 	owner_record(ctx->report, pf);
 	if (proc_sockets_summary(&pf->sockets, line, sizeof(line)))
 		report_note_proc(ctx->report, pf->pid, "pid %d %s", (int)pf->pid, line);
 	if (ctx->report->processes_out &&
 	    proc_facts_json_write(pf, ctx->report->processes_out, !ctx->report->nprocesses++))
 		ret = EXIT_CANNOT;
+	if (pf->scene_taken &&
+	    scene_metrics(&ctx->report->metrics, &pf->scene, (int)pf->pid, pf->comm)) {
+		error_msg("out of memory");
+		ret = EXIT_CANNOT;
+	}
 	check_ctx_set_proc(ctx, pf);
 	checks_run_scope(SCOPE_PROCESS, ctx, pol);
 	check_ctx_set_proc(ctx, NULL);

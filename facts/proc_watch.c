@@ -45,11 +45,24 @@ void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf)
 	free(w.cpus);
 }
 
+struct scene_tick {
+	const struct sysroot *sr;
+	struct proc_facts *pf;
+};
+
+static void scene_tick(void *arg)
+{
+	struct scene_tick *t = arg;
+
+	scene_iowq_sample(t->sr, t->pf->pid, &t->pf->scene);
+}
+
 static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans, size_t budget)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
 	struct scene_want sw;
+	struct scene_tick tick = { .sr = sr, .pf = pf };
 	bool listens;
 	size_t i;
 
@@ -74,7 +87,10 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	/* The scene over the same window: its first reading just before the watch starts. */
 	scene_want(pf, &sw);
 	scene_begin(sr, &sw.t, &pf->scene);
+	pf->watch->every_100ms = scene_tick;
+	pf->watch->every_arg = &tick;
 	punt_watch_run(sr, pf->pid, seconds, pf->watch);
+	pf->watch->every_100ms = NULL;
 	scene_end(sr, &sw.t, &pf->scene);
 	pf->scene_taken = true;
 	free(sw.cpus);

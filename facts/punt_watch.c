@@ -427,6 +427,8 @@ static bool watch_tracepoint(const struct sysroot *sr, pid_t pid, struct punt_wa
 			watch_cgroup_check(sr, pid, pidfd, &cg, w);
 			watch_read_cache_peaks(sr, pid, w);
 			watch_read_fills(sr, pid, w);
+			if (w->every_100ms)
+				w->every_100ms(w->every_arg);
 			next_cache = now + CACHE_NS;
 		}
 		if (now >= next_sec && w->nper_second < WATCH_MAX_SECONDS) {
@@ -533,6 +535,8 @@ static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch
 
 			if (s || tick)
 				sleep_ms(100);
+			if (w->every_100ms)
+				w->every_100ms(w->every_arg);
 			err = task_iter_open(&it, sr, pid);
 			if (err) {
 				if (!s && !tick)
@@ -588,9 +592,16 @@ void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
 	size_t budget = w->ring_budget;
 	bool keep = w->keep_spans, pinned = w->pinned;
 	int pidfd = w->pidfd;
+	void (*every)(void *arg) = w->every_100ms;
+	void *every_arg = w->every_arg;
 
-	/* All but what the caller set: the rings whose fill to read, spans, the budget, the pin. */
+	/*
+	 * All but what the caller set: the rings whose fill to read, spans, the
+	 * budget, the pin, what to call every 100 ms.
+	 */
 	memset(w, 0, sizeof(*w));
+	w->every_100ms = every;
+	w->every_arg = every_arg;
 	w->keep_spans = keep;
 	w->ring_budget = budget;
 	w->pinned = pinned;

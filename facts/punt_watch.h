@@ -30,6 +30,9 @@ struct punt_watch {
 	bool tracepoint;		/* counted with io_uring:io_uring_queue_async_work */
 	char fallback_why[256];		/* why the tracepoint was not used */
 	unsigned int seconds;		/* asked for */
+	/* Called every 100 ms while a live watch runs (the scene's samples); NULL none. */
+	void (*every_100ms)(void *arg);
+	void *every_arg;
 	/*
 	 * Really watched: from before the events were opened to their disable,
 	 * the span the exact counts cover (a few ms past the seconds asked for);

@@ -54,6 +54,7 @@ struct scene_dev {
 	bool seen_begin;		/* in the first reading */
 	int in_flight;			/* requests in flight at the last reading; -1 unknown */
 	bool has_delta;			/* read at both ends: d and io hold */
+	struct scene_disk_delta at0;	/* the counters themselves at the first reading */
 	struct scene_disk_delta d;
 	struct scene_iostat io;
 };
@@ -101,6 +102,14 @@ struct scene {
 	double iowq_cpu;
 	unsigned int iowq_workers;	/* seen at either end */
 	unsigned int iowq_gone;		/* exited during the window: their last tics lost */
+	/*
+	 * The states of the workers of the first reading, read every 100 ms
+	 * through the watch: how many readings, in how many at least one worker
+	 * was in D, and the most in D at once. A worker in D on a contended lock
+	 * is in and out of it within milliseconds: one reading misses it as
+	 * often as not.
+	 */
+	unsigned int iowq_samples, iowq_d_samples, iowq_d_max;
 
 	struct scene_probe *p;		/* private: libproc2's handles between the readings */
 };
@@ -126,7 +135,23 @@ void scene_end(const struct sysroot *sr, const struct scene_target *t, struct sc
 void scene_once(const struct sysroot *sr, const struct scene_target *t, struct scene *s);
 void scene_free(struct scene *s);
 
+/*
+ * The shortest window whose rates mean something: io_ticks and the
+ * requests' ms advance per jiffy (1 to 10 ms), a CPU's tics per USER_HZ tick
+ * (10 ms), so over 100 ms one tick is a tenth of the rate; under it a %util of
+ * 0 or 100, or millions of w/s, would be the clocks' grain, not the device.
+ */
+#define SCENE_MIN_SECONDS 0.1
+
 /* scene_calc.c: pure functions of recorded numbers. */
+/*
+ * d = b - a, counter by counter, in 64 bits: false when one went backwards
+ * (the device was reset or replaced, or a 32-bit kernel's counter wrapped).
+ */
+bool scene_disk_sub(const struct scene_disk_delta *a, const struct scene_disk_delta *b,
+		    struct scene_disk_delta *d);
+/* false, with e, for a window too short for rates (under SCENE_MIN_SECONDS, or none). */
+bool scene_window_usable(double seconds, struct fact_err *e);
 void scene_iostat(const struct scene_disk_delta *d, double seconds, struct scene_iostat *io);
 /* false when the tics say nothing (no tic passed, or one went backwards). */
 bool scene_cpu_pct(const struct scene_tics *t, struct scene_cpu *c);
@@ -136,5 +161,7 @@ const char *scene_dev_role_name(enum scene_dev_role r);
 void scene_devs_resolve(const struct sysroot *sr, const struct scene_target *t, struct scene *s);
 /* scene_tasks.c: the io-wq workers' tics at a reading (end: their CPU over the window). */
 int scene_iowq_read(const struct sysroot *sr, pid_t pid, struct scene *s, bool end);
+/* One reading of the workers' states, during the window (see iowq_samples). */
+void scene_iowq_sample(const struct sysroot *sr, pid_t pid, struct scene *s);
 
 #endif

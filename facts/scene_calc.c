@@ -4,6 +4,8 @@
  * device's diskstats changes, vmstat's CPU percentages from a CPU's tics.
  * Pure functions, so the unit tests feed them numbers.
  */
+#include <errno.h>
+
 #include "scene.h"
 
 /*
@@ -41,6 +43,33 @@ void scene_iostat(const struct scene_disk_delta *d, double seconds, struct scene
 	io->rareq_sz = d->rd_ios ? (double)d->rd_sectors / d->rd_ios / 2 : 0;
 	io->wareq_sz = d->wr_ios ? (double)d->wr_sectors / d->wr_ios / 2 : 0;
 	io->areq_sz = ios ? (double)(d->rd_sectors + d->wr_sectors) / ios / 2 : 0;
+}
+
+bool scene_disk_sub(const struct scene_disk_delta *a, const struct scene_disk_delta *b,
+		    struct scene_disk_delta *d)
+{
+	const uint64_t *x = &a->rd_ios, *y = &b->rd_ios;
+	uint64_t *out = &d->rd_ios;
+	size_t i, n = sizeof(*d) / sizeof(uint64_t);
+
+	_Static_assert(sizeof(struct scene_disk_delta) == 10 * sizeof(uint64_t),
+		       "scene_disk_delta holds counters only");
+	for (i = 0; i < n; i++) {
+		if (y[i] < x[i])
+			return false;
+		out[i] = y[i] - x[i];
+	}
+	return true;
+}
+
+bool scene_window_usable(double seconds, struct fact_err *e)
+{
+	if (seconds >= SCENE_MIN_SECONDS)
+		return true;
+	fact_fail(e, -ENODATA, "the window was %.3f s, under %.1f s: a rate of counters that "
+		  "advance per jiffy or clock tick means nothing over it", seconds > 0 ? seconds : 0,
+		  SCENE_MIN_SECONDS);
+	return false;
 }
 
 /*

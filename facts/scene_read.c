@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The scene's readings through libproc2: per-device counters
- * (procps_diskstats, its DELTA items between two reaps), per-CPU tics
+ * (procps_diskstats, its counters at two reaps), per-CPU tics
  * (procps_stat, STAT_TIC_DELTA_*), Dirty and Writeback (procps_meminfo),
  * the dirty thresholds and major faults (procps_vmstat) and the load
  * average (procps_loadavg). uringlint parses none of those files itself.
@@ -31,12 +31,17 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The counters themselves, not libproc2's DELTA items: those are ints, and a
+ * window of 600 s at 2 GB/s passes 2^31 sectors, so a delta would turn
+ * negative (or, past 2^32, small and wrong). The change is taken in 64 bits
+ * here (scene_disk_sub).
+ */
 static enum diskstats_item disk_items[] = {
 	DISKSTATS_NAME, DISKSTATS_MAJOR, DISKSTATS_MINOR, DISKSTATS_IO_INPROGRESS,
-	DISKSTATS_DELTA_READS, DISKSTATS_DELTA_READS_MERGED, DISKSTATS_DELTA_READ_SECTORS,
-	DISKSTATS_DELTA_READ_TIME, DISKSTATS_DELTA_WRITES, DISKSTATS_DELTA_WRITES_MERGED,
-	DISKSTATS_DELTA_WRITE_SECTORS, DISKSTATS_DELTA_WRITE_TIME, DISKSTATS_DELTA_IO_TIME,
-	DISKSTATS_DELTA_WEIGHTED_TIME,
+	DISKSTATS_READS, DISKSTATS_READS_MERGED, DISKSTATS_READ_SECTORS, DISKSTATS_READ_TIME,
+	DISKSTATS_WRITES, DISKSTATS_WRITES_MERGED, DISKSTATS_WRITE_SECTORS, DISKSTATS_WRITE_TIME,
+	DISKSTATS_IO_TIME, DISKSTATS_WEIGHTED_TIME,
 };
 enum { D_NAME, D_MAJ, D_MIN, D_INFL, D_RIO, D_RMRG, D_RSECT, D_RTIME, D_WIO, D_WMRG, D_WSECT,
        D_WTIME, D_IOTIME, D_WEIGHTED, D_N };
@@ -51,27 +56,20 @@ static struct diskstats_stack *disk_find(struct diskstats_reaped *r, const char 
 	return NULL;
 }
 
-/* The DELTA items into d: false when one went backwards (a device reset, a wrap). */
-static bool disk_delta(const struct diskstats_stack *st, struct scene_disk_delta *d)
+/* The counters of one reading into c. */
+static void disk_counters(const struct diskstats_stack *st, struct scene_disk_delta *c)
 {
-	uint64_t *out[] = { &d->rd_ios, &d->rd_merges, &d->rd_sectors, &d->rd_ticks,
-			    &d->wr_ios, &d->wr_merges, &d->wr_sectors, &d->wr_ticks,
-			    &d->io_ticks, &d->rq_ticks };
+	uint64_t *out = &c->rd_ios;
 	int i;
 
-	for (i = 0; i < D_N - D_RIO; i++) {
-		int v = st->head[D_RIO + i].result.s_int;
-
-		if (v < 0)
-			return false;
-		*out[i] = (uint64_t)v;
-	}
-	return true;
+	for (i = 0; i < D_N - D_RIO; i++)
+		out[i] = (uint64_t)st->head[D_RIO + i].result.ul_int;
 }
 
 static void disk_end(const struct sysroot *sr, struct scene *s, struct scene_dev *d,
 		     const struct diskstats_stack *st)
 {
+	struct scene_disk_delta at1;
 	char rel[64];
 
 	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", d->major, d->minor);
@@ -84,7 +82,8 @@ static void disk_end(const struct sysroot *sr, struct scene *s, struct scene_dev
 	d->in_flight = st->head[D_INFL].result.s_int;
 	if (!s->windowed)
 		return;
-	if (!disk_delta(st, &d->d)) {
+	disk_counters(st, &at1);
+	if (!scene_disk_sub(&d->at0, &at1, &d->d)) {
 		fact_fail(&d->e, -ERANGE, "a counter of %s went backwards in the window (the "
 			  "device was reset or replaced)", d->name);
 		return;
@@ -119,6 +118,7 @@ static void disks_read(const struct sysroot *sr, struct scene *s, bool end)
 			d->major = (unsigned int)st->head[D_MAJ].result.s_int;
 			d->minor = (unsigned int)st->head[D_MIN].result.s_int;
 			d->in_flight = st->head[D_INFL].result.s_int;
+			disk_counters(st, &d->at0);
 			continue;
 		}
 		disk_end(sr, s, d, st);
@@ -253,7 +253,7 @@ static void mem_read(struct scene *s, bool end)
 		fact_fail(&s->majflt_e, -EIO, "/proc/vmstat was not read at the start of the window");
 	else if (majflt < p->pgmajfault0)
 		fact_fail(&s->majflt_e, -ERANGE, "pgmajfault went backwards in the window");
-	else
+	else if (s->seconds > 0)
 		s->pgmajfault_s = (double)(majflt - p->pgmajfault0) / s->seconds;
 }
 
@@ -298,6 +298,31 @@ static bool scene_live(const struct sysroot *sr, struct scene *s)
 	return false;
 }
 
+/*
+ * A window too short for rates (a process that exited as the watch began):
+ * what one reading gives stays, every rate is not measured, with the reason.
+ */
+static void window_check(struct scene *s)
+{
+	struct fact_err e = { 0 };
+	size_t i;
+
+	if (scene_window_usable(s->seconds, &e))
+		return;
+	for (i = 0; i < s->ndevs; i++)
+		if (s->devs[i].has_delta) {
+			s->devs[i].has_delta = false;
+			s->devs[i].io = (struct scene_iostat){ 0 };
+			s->devs[i].e = e;
+		}
+	if (fact_ok(&s->cpus_e))
+		s->cpus_e = e;
+	if (fact_ok(&s->iowq_e))
+		s->iowq_e = e;
+	if (fact_ok(&s->majflt_e))
+		s->majflt_e = e;
+}
+
 void scene_begin(const struct sysroot *sr, const struct scene_target *t, struct scene *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -317,8 +342,6 @@ void scene_end(const struct sysroot *sr, const struct scene_target *t, struct sc
 	if (!fact_ok(&s->e) || !s->p)
 		return;
 	s->seconds = (double)(now_ns() - s->p->t0_ns) / 1e9;
-	if (s->seconds <= 0)
-		s->seconds = 1e-9;
 	disks_read(sr, s, true);
 	if (fact_ok(&s->cpus_e))
 		cpus_read(t, s, true);
@@ -326,6 +349,7 @@ void scene_end(const struct sysroot *sr, const struct scene_target *t, struct sc
 	load_read(s);
 	if (fact_ok(&s->iowq_e))
 		scene_iowq_read(sr, t->pid, s, true);
+	window_check(s);
 }
 
 void scene_once(const struct sysroot *sr, const struct scene_target *t, struct scene *s)

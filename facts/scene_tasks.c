@@ -90,6 +90,33 @@ static void workers_delta(struct scene *s, const struct scene_workers *a,
 	s->iowq_cpu = s->seconds > 0 ? (double)tics / (double)hz / s->seconds : 0;
 }
 
+/*
+ * Only the workers of the first reading: a process of 10,000 threads would
+ * otherwise cost 100,000 reads a second; a worker started later is not seen.
+ */
+void scene_iowq_sample(const struct sysroot *sr, pid_t pid, struct scene *s)
+{
+	const struct scene_workers *w;
+	unsigned int in_d = 0;
+	size_t i;
+
+	if (!fact_ok(&s->e) || !s->windowed || !s->p || !fact_ok(&s->iowq_e))
+		return;
+	w = &s->p->wk[0];
+	for (i = 0; i < w->n; i++) {
+		struct proc_thread t;
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", (int)pid, (int)w->v[i].tid);
+		if (!proc_stat_read(sr, rel, &t, NULL) && t.kind == THREAD_IOU_WRK && t.state == 'D')
+			in_d++;
+	}
+	s->iowq_samples++;
+	s->iowq_d_samples += in_d > 0;
+	if (in_d > s->iowq_d_max)
+		s->iowq_d_max = in_d;
+}
+
 int scene_iowq_read(const struct sysroot *sr, pid_t pid, struct scene *s, bool end)
 {
 	struct scene_probe *p = s->p;

@@ -22,4 +22,7 @@
 int html_drawing_write(FILE *out, const struct report *r, struct json_object *host,
 		       struct json_object *procs);
 
+/* "The scene": each measured process scene's devices and CPUs in a table (html_scene.c). */
+void html_scene_write(FILE *out, struct json_object *procs);
+
 #endif

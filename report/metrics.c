@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "escape.h"
 #include "metrics.h"
 
 static int family_index(const struct metrics *m, const char *name, size_t *ix)
@@ -64,6 +65,31 @@ int metrics_sample(struct metrics *m, const char *name, double value, const char
 	s->value = value;
 	m->ns++;
 	return 0;
+}
+
+char *metrics_label_value(const char *s)
+{
+	char *shown = escape_text(s, 512, 0), *out, *o;
+	const char *p;
+
+	if (!shown)
+		return NULL;
+	/* Each byte at most two: a backslash before \\ and ", "\\n" for a newline. */
+	out = malloc(2 * strlen(shown) + 1);
+	for (p = shown, o = out; out && *p; p++) {
+		if (*p == '\\' || *p == '"')
+			*o++ = '\\';
+		if (*p == '\n') {
+			*o++ = '\\';
+			*o++ = 'n';
+			continue;
+		}
+		*o++ = *p;
+	}
+	if (out)
+		*o = '\0';
+	free(shown);
+	return out;
 }
 
 const char *metric_type_name(enum metric_type t)

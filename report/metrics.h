@@ -21,7 +21,7 @@ struct metric_family {
 
 struct metric_sample {
 	size_t family;
-	char *labels;		/* name="value",...: from names of ours, never a host's; "" none */
+	char *labels;		/* name="value",...: a host's names through metrics_label_value; "" none */
 	double value;
 };
 
@@ -37,6 +37,12 @@ int metrics_family(struct metrics *m, const char *name, enum metric_type type, c
 /* A sample of family name, declared before: 0, -ENOENT undeclared, -ENOMEM. */
 __attribute__((format(printf, 4, 5)))
 int metrics_sample(struct metrics *m, const char *name, double value, const char *labels_fmt, ...);
+/*
+ * A name from the host (a comm, a device) as a label value: shown as in
+ * text output (escape.h), bounded, with the exposition format's escapes.
+ * NULL when out of memory.
+ */
+char *metrics_label_value(const char *s);
 const char *metric_type_name(enum metric_type t);
 void metrics_free(struct metrics *m);
 

@@ -143,7 +143,9 @@ int write_report_html(FILE *out, const struct report *r)
 	fputs(legend, out);
 	fputs("<div class=\"drawing\">\n", out);
 	err = html_drawing_write(out, r, host, procs);
-	fputs("</div>\n<h2>Findings to act on</h2>\n", out);
+	fputs("</div>\n", out);
+	html_scene_write(out, procs);
+	fputs("<h2>Findings to act on</h2>\n", out);
 	findings_table(out, r, true);
 	fprintf(out, "<h2>Passed and skipped (%u)</h2>\n<details><summary>show them</summary>\n",
 		n[STATUS_PASS] + n[STATUS_SKIP]);

@@ -126,6 +126,9 @@ struct json_object *scene_json(const struct scene *s)
 	json_object_object_add(iowq, "cpu", num(s->iowq_cpu));
 	json_object_object_add(iowq, "workers", json_object_new_int64(s->iowq_workers));
 	json_object_object_add(iowq, "gone", json_object_new_int64(s->iowq_gone));
+	json_object_object_add(iowq, "samples", json_object_new_int64(s->iowq_samples));
+	json_object_object_add(iowq, "in_d_samples", json_object_new_int64(s->iowq_d_samples));
+	json_object_object_add(iowq, "in_d_max", json_object_new_int64(s->iowq_d_max));
 	add_or_why(o, "iowq", "iowq_error", &s->iowq_e, iowq);
 	return o;
 }

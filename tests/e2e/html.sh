@@ -128,6 +128,17 @@ if start buffered "$TMP/data"; then
 	else
 		bad "chromium renders the audit page" "$(tail -3 "$TMP/chromium.out")"
 	fi
+	# The scene: the device under the data directory (as findmnt names it) and the CPUs the
+	# process ran on, in the table chromium built, with the numbers the watch measured.
+	sdev=$(basename "$(findmnt -no SOURCE -T "$TMP/data")")
+	if [ -s "$page.dom" ] && grep -q "<table class=\"scene\" id=\"scene-$pid\"><caption>pid $pid over [0-9.]* s" "$page.dom" &&
+		grep -qE "<tr class=\"scene-dev\"><td>$sdev</td><td>[a-z]*</td><td>[0-9]+\.[0-9]{2}</td>" "$page.dom" &&
+		grep -qE '<tr class="scene-cpu"><td>[0-9]+</td><td>[0-9]+\.[0-9]</td>' "$page.dom"; then
+		ok "audit page: the scene's table holds $sdev (findmnt) and the CPUs, with numbers"
+	else
+		bad "audit page: the scene's table holds the data directory's device and the CPUs" "device $sdev" \
+			"$(grep -o '<table class="scene".\{0,400\}' "$page.dom" | head -3)"
+	fi
 	# The deploy checklist as a page: the host's directories and the same process.
 	"$BIN" report --pid "$pid" --dir "$TMP/data" --format html -o "$TMP/report.html" \
 		--fail-on never 2>"$TMP/report.err"

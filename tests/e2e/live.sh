@@ -23,6 +23,8 @@ cleanup_live() {
 		done
 	done
 	[ -n "$frozen" ] && fsfreeze -u "$frozen" 2>/dev/null
+	# A suite's own undoing (a throttle, a stacked mount), before the XFS goes.
+	declare -F cleanup_more >/dev/null && cleanup_more
 	# Still busy after xfs_umount's wait: detach it, so no test mount outlives the run.
 	mountpoint -q "$TMP/xfs" 2>/dev/null && { xfs_umount || umount -l "$TMP/xfs"; }
 	rm -rf "$TMP"

@@ -3,7 +3,8 @@
 # by this script over the same window: /proc/diskstats of the loop device under fio's
 # file (w/s, %util) and /proc/PID/task/*/stat of fio's io-wq workers (their CPU), read
 # just before and just after the audit. A healthy O_DIRECT fio gets no scene warning;
-# --watch 0 judges only what needs no window; a replayed capture was not measured.
+# --watch 0 judges only what needs no window; a frozen XFS holds io-wq workers in D on an
+# idle device; a replayed capture was not measured.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -59,7 +60,8 @@ dev=$(basename "$(findmnt -no SOURCE "$TMP/xfs")")
 fio --name=layout --ioengine=psync --rw=write --bs=1M --size=128M --direct=1 \
 	--filename="$TMP/xfs/fio.dat" >/dev/null 2>&1
 
-# watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of truth.
+# watched ARGS...: fio with ARGS on the loop XFS, audited for 2 s between two readings of
+# truth; FMT=text or prometheus writes $TMP/NAME.FMT instead of NAME.json.
 watched() {
 	local name=$1 fio_pid pid
 	shift
@@ -70,7 +72,8 @@ watched() {
 	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring"; return 1; }
 	sleep 1
 	read -r w0 io0 <<<"$(disk "$dev")"; k0=$(wrk_tics "$pid"); t0=$(now)
-	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err"
+	"$BIN" audit "$pid" --watch 2 --format "${FMT:-json}" --fail-on never \
+		>"$TMP/$name.${FMT:-json}" 2>"$TMP/$name.err"
 	rc=$?
 	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
 	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
@@ -120,6 +123,165 @@ if watched async --direct=1 --iodepth=16 --force_async=1; then
 		bad "io-wq workers burn CPU while every write is forced async" "scene $wq, truth $truth_wq"
 fi
 
+# The scene as gauges: the exposition format holds, and the loop device's w/s and %util are
+# the test's own diskstats over the same window; the same scene's JSON numbers are the
+# gauges' in the unit tests (test_scene_views).
+if FMT=prometheus watched prom --direct=1 --iodepth=32; then
+	g() { awk -v f="uringlint_scene_$1" -v l="$2" 'index($0, f "{") == 1 && index($0, l) { print $NF; exit }' "$TMP/prom.prometheus"; }
+	# Gauges there, and the exposition format (and promtool) accept them.
+	if ! grep -q '^uringlint_scene_' "$TMP/prom.prometheus"; then
+		bad "scene gauges: written, in the exposition format" "no uringlint_scene_ sample"
+	elif out=$(sh tests/e2e/check-exposition.sh "$TMP/prom.prometheus" 2>&1); then
+		ok "scene gauges: written, in the exposition format ($(grep -c '^uringlint_scene_' "$TMP/prom.prometheus") samples)"
+	else
+		bad "scene gauges: written, in the exposition format" "$out"
+	fi
+	ws=$(g device_iops "device=\"$dev\",op=\"write\"")
+	util=$(g device_util_ratio "device=\"$dev\"")
+	util=$(awk -v u="$util" 'BEGIN { if (u != "") printf "%.1f", u * 100 }')
+	if [ -n "$ws" ] && within "$ws" "$truth_ws" 0.15 50 && [ -n "$util" ] && within "$util" "$truth_util" 0 12; then
+		ok "scene gauges: $dev iops{op=write} $ws, util $util%; diskstats $truth_ws, $truth_util%"
+	else
+		bad "scene gauges: $dev w/s and util are diskstats's" "gauges ws=$ws util=$util, truth $truth_ws $truth_util" \
+			"$(grep '^uringlint_scene_device' "$TMP/prom.prometheus" | head -20)"
+	fi
+	n=$(grep -c "^uringlint_scene_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\",cpu=\"[0-9]*\",mode=\"system\"}" "$TMP/prom.prometheus")
+	grep -q "^uringlint_scene_iowq_cpu_ratio{pid=\"[0-9]*\",comm=\"fio\"} " "$TMP/prom.prometheus" && [ "$n" -ge 1 ] &&
+		grep -q '^uringlint_scene_dirty_threshold_bytes{.*} [1-9]' "$TMP/prom.prometheus" &&
+		ok "scene gauges: $n CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" ||
+		bad "scene gauges: CPUs, io-wq CPU and the dirty threshold, labelled pid and comm" \
+			"$(grep '^uringlint_scene' "$TMP/prom.prometheus" | grep -v device | head)"
+fi
+
+# The text report's scene line under the process's: the loop device's %util and w/s
+# as diskstats saw them over the same window.
+if FMT=text watched text --direct=1 --iodepth=32; then
+	line=$(grep -m1 '^  scene over [0-9.]* s: ' "$TMP/text.text")
+	util=$(sed -n "s/.* $dev \([0-9]*\)% util.*/\1/p" <<<"$line")
+	ws=$(sed -n "s/.* $dev [^;]*, w \([0-9.]*\)\(k*\)\/s .*/\1 \2/p" <<<"$line" |
+		awk '{ print ($2 == "k") ? $1 * 1000 : $1 }')
+	if [ -n "$util" ] && within "$util" "$truth_util" 0 12 && [ -n "$ws" ] && within "$ws" "$truth_ws" 0.15 50 &&
+		[[ $line == *"; Dirty "*" threshold"* ]]; then
+		ok "text: the scene line ($dev ${util}% util, w ${ws}/s; diskstats $truth_util%, $truth_ws/s)"
+	else
+		bad "text: the scene line under the process's, as diskstats saw it" "util=$util ws=$ws truth $truth_util $truth_ws" "$line"
+	fi
+fi
+
+# A frozen XFS under buffered io_uring writes: the punted writes wait in D for the thaw, and
+# the loop device does nothing. Truth: the test's own diskstats of the loop device over the
+# audit (no write, io_ticks still) and the iou-wrk threads' task stat (D before and after).
+wrk_in_d() { # PID: the iou-wrk threads of PID in state D
+	local t n=0 s
+	for t in /proc/"$1"/task/*; do
+		[[ $(cat "$t/comm" 2>/dev/null) == iou-wrk-* ]] || continue
+		s=$(cat "$t/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		[ "${s%% *}" = D ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+fio --name=frozen --ioengine=io_uring --rw=randwrite --bs=4k --size=32M --time_based --runtime=30 \
+	--iodepth=8 --filename="$TMP/xfs/frozen.dat" >/dev/null 2>&1 &
+fio_pid=$!
+kids+=($fio_pid)
+if pid=$(ring_pid "$fio_pid"); then
+	sleep 1
+	fsfreeze -f "$TMP/xfs" && frozen=$TMP/xfs
+	sleep 1
+	read -r w0 io0 <<<"$(disk "$dev")"; d0=$(wrk_in_d "$pid")
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/frozen.json" 2>"$TMP/frozen.err"
+	read -r w1 io1 <<<"$(disk "$dev")"; d1=$(wrk_in_d "$pid")
+	fsfreeze -u "$TMP/xfs" && frozen=
+	kill "$fio_pid" 2>/dev/null
+	wait "$fio_pid" 2>/dev/null
+	msg=$(jq -r '.findings[] | select(.id == "scene-device") | "\(.status): \(.message)"' "$TMP/frozen.json")
+	why=
+	[ "$((w1 - w0))" -eq 0 ] || why="$why the loop device wrote $((w1 - w0)) requests;"
+	[ "$((io1 - io0))" -le 10 ] || why="$why its io_ticks moved $((io1 - io0)) ms;"
+	[ "$d0" -ge 1 ] && [ "$d1" -ge 1 ] || why="$why iou-wrk in D: $d0 before, $d1 after;"
+	if [ -n "$why" ]; then
+		bad "frozen XFS: the truth is threads in D on an idle device" "$why" "$msg"
+	elif [[ $msg == "warn: "*" held in D "*"while $dev, the device under its files, was idle"* ]]; then
+		ok "frozen XFS: scene-device warns (diskstats: 0 writes, io_ticks +$((io1 - io0)) ms; $d0 iou-wrk in D)"
+	else
+		bad "frozen XFS: scene-device warns of threads in D on an idle $dev" "$msg"
+	fi
+else
+	bad "frozen: fio starts its ring"
+fi
+
+# The collapse: buffered random writes from 4 submitters through io_uring onto an XFS on a
+# loop device whose direct I/O lands on a second loop device throttled to 300 writes/s
+# (blkio), so requests pile up on the first. Truth, the test's own: the first loop's
+# diskstats over the audit (w/s under 1000, aqu-sz from time_in_queue 8 or more), the
+# iou-wrk threads' task stat sampled every 10 ms during the audit (seen in D), and the
+# punts the watch counted. The workers' D comes in bursts with the flusher's passes (a 3 s
+# watch missed all of them once while the truth's longer span caught one): 6 s hold several.
+# scene-device must fail naming the collapse when the truth meets
+# those thresholds, and the test says which one it did not meet otherwise.
+slow_loop= throttled=
+cleanup_more() {
+	[ -n "$throttled" ] && echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
+	mountpoint -q "$TMP/slow" 2>/dev/null && { umount "$TMP/slow" || umount -l "$TMP/slow"; }
+	[ -n "$slow_loop" ] && losetup -d "$slow_loop" 2>/dev/null
+}
+# loop's time_in_queue (field 14 after major minor name) and writes
+disk_q() { awk -v d="$1" '$3 == d {print $8, $14}' /proc/diskstats; }
+if [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
+	skip "collapse: buffered writes onto a throttled device" "no cgroup v1 blkio throttle to slow a loop device"
+elif truncate -s 320M "$TMP/xfs/slow.img" && slow_loop=$(losetup --direct-io=on -f --show "$TMP/xfs/slow.img") &&
+	mkfs.xfs -q -f "$slow_loop" && mkdir -p "$TMP/slow" && mount "$slow_loop" "$TMP/slow"; then
+	sdev=$(basename "$slow_loop")
+	throttled=$(cat "/sys/block/$dev/dev")
+	echo "$throttled 300" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
+	fio --name=collapse --ioengine=io_uring --rw=randwrite --bs=4k --size=16M --time_based --runtime=40 \
+		--iodepth=32 --numjobs=4 --filename="$TMP/slow/c.dat" >/dev/null 2>&1 &
+	fio_pid=$!
+	kids+=($fio_pid)
+	if pid=$(ring_pid "$fio_pid"); then
+		sleep 5
+		read -r w0 q0 <<<"$(disk_q "$sdev")"; t0=$(now)
+		"$BIN" audit "$pid" --watch 6 --format json --fail-on never >"$TMP/collapse.json" 2>"$TMP/collapse.err" &
+		apid=$!
+		seen_d=0 nsamp=0
+		while kill -0 "$apid" 2>/dev/null; do
+			[ "$(wrk_in_d "$pid")" -gt 0 ] && seen_d=$((seen_d + 1))
+			nsamp=$((nsamp + 1))
+			sleep 0.01
+		done
+		wait "$apid"
+		read -r w1 q1 <<<"$(disk_q "$sdev")"; t1=$(now)
+		kill "$fio_pid" 2>/dev/null
+		echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device && throttled=
+		wait "$fio_pid" 2>/dev/null
+		ws=$(awk -v a="$w0" -v b="$w1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
+		aqu=$(awk -v a="$q0" -v b="$q1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.1f", (b - a) / (t1 - t0) / 1000 }')
+		punts=$(jq -r '.processes[0].watch.punts // 0' "$TMP/collapse.json")
+		msg=$(jq -r '.findings[] | select(.id == "scene-device") | "\(.status): \(.message)"' "$TMP/collapse.json")
+		why=
+		[ "$ws" -lt 1000 ] || why="$why $sdev wrote $ws/s, not under 1000;"
+		awk -v a="$aqu" 'BEGIN { exit !(a >= 8) }' || why="$why aqu-sz $aqu, under 8;"
+		[ "$seen_d" -gt 0 ] || why="$why no iou-wrk seen in D;"
+		[[ $punts =~ ^[0-9]+$ ]] && [ "$punts" -gt 0 ] || why="$why the watch counted no punt ($punts);"
+		if [ -n "$why" ]; then
+			bad "collapse: the truth meets the thresholds" "$why" "$msg"
+		elif [[ $msg == "fail: $sdev's queue is full "*"collapse into writeback"* ]]; then
+			ok "collapse: scene-device fails ($sdev: diskstats $ws w/s, aqu-sz $aqu; iou-wrk in D in $seen_d of $nsamp samples; $punts punts)"
+		else
+			bad "collapse: scene-device fails naming the collapse on $sdev" \
+				"truth: $ws w/s, aqu-sz $aqu, D in $seen_d of $nsamp samples, $punts punts" "$msg" \
+				"scene: $(jq -c .processes[0].scene.iowq "$TMP/collapse.json")"
+		fi
+	else
+		bad "collapse: fio starts its ring"
+	fi
+	cleanup_more
+	slow_loop= throttled=
+else
+	bad "collapse: a loop XFS on a direct-I/O loop device" "$slow_loop"
+fi
+
 # A replayed capture: the scene was not measured, and says so (never zeros).
 fio --name=cap --ioengine=io_uring --rw=randwrite --bs=4k --size=128M --time_based --runtime=30 \
 	--direct=1 --iodepth=8 --filename="$TMP/xfs/fio.dat" >/dev/null 2>&1 &
@@ -135,6 +297,17 @@ if pid=$(ring_pid "$fio_pid") && "$BIN" capture -o "$TMP/cap" --pid "$pid" >/dev
 		ok "replay: the scene was not measured ($why)"
 	else
 		bad "replay: the scene was not measured" "measured=$m skip=$why $st"
+	fi
+	"$BIN" --root "$TMP/cap" audit "$pid" --format prometheus --fail-on never >"$TMP/rep.prom" 2>>"$TMP/cap.err"
+	"$BIN" --root "$TMP/cap" audit "$pid" --fail-on never >"$TMP/rep.text" 2>>"$TMP/cap.err"
+	grep -q "^pid $pid " "$TMP/rep.text" && ! grep -q '^  scene ' "$TMP/rep.text" &&
+		ok "replay: the text report has no scene line (its findings say why)" ||
+		bad "replay: the text report has no scene line" "$(grep -A1 "^pid $pid " "$TMP/rep.text")"
+	if grep -q '^uringlint_check_status{id="scene-device"' "$TMP/rep.prom" &&
+		! grep -q 'uringlint_scene_' "$TMP/rep.prom"; then
+		ok "replay: no scene gauge, no scene family (never zeros)"
+	else
+		bad "replay: no scene gauge" "$(grep -c uringlint_scene_ "$TMP/rep.prom") scene lines"
 	fi
 else
 	bad "replay: fio captured" "$(cat "$TMP/cap.err")"

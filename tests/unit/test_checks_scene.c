@@ -58,6 +58,63 @@ static void test_iostat_formulas(void **state)
 	assert_true(io.r_await == 0 && io.areq_sz == 0 && io.util == 0);
 }
 
+/* The change of each counter in 64 bits: past 2^32 sectors (600 s at 3.6 GB/s) it stays exact. */
+static void test_disk_sub(void **state)
+{
+	struct scene_disk_delta a = { .wr_sectors = 1000, .io_ticks = 50 }, b = a, d;
+
+	(void)state;
+	b.wr_sectors = a.wr_sectors + (1ull << 32) + 5;
+	b.io_ticks = 600050;
+	assert_true(scene_disk_sub(&a, &b, &d));
+	assert_true(d.wr_sectors == (1ull << 32) + 5 && d.io_ticks == 600000 && d.rd_ios == 0);
+	/* A device reset (loop detached and attached again): not measured, never a huge rate. */
+	b.wr_ios = 0;
+	a.wr_ios = 7;
+	assert_false(scene_disk_sub(&a, &b, &d));
+}
+
+/* A window of no length, or shorter than the counters' grain, gives no rate. */
+static void test_short_window(void **state)
+{
+	struct fact_err e = { 0 };
+	struct scene_iostat io;
+	struct scene_disk_delta d = { .wr_ios = 3, .io_ticks = 4 };
+
+	(void)state;
+	assert_false(scene_window_usable(0, &e));
+	assert_non_null(strstr(e.why, "the window was 0.000 s, under 0.1 s"));
+	e = (struct fact_err){ 0 };
+	assert_false(scene_window_usable(0.004, &e));
+	assert_true(scene_window_usable(0.1, &e) && scene_window_usable(2.0, &e));
+	/* No division by zero: nothing rather than an infinity. */
+	scene_iostat(&d, 0, &io);
+	assert_true(io.w_s == 0 && io.util == 0);
+}
+
+/* Live: a scene ended as soon as begun says its rates were not measured, and why. */
+static void test_scene_live_instant(void **state)
+{
+	struct sysroot sr;
+	struct scene s;
+	struct scene_target t = { .pid = getpid() };
+
+	(void)state;
+	assert_int_equal(sysroot_open(&sr, NULL), 0);
+	scene_begin(&sr, &t, &s);
+	if (!fact_ok(&s.e))
+		skip();
+	scene_end(&sr, &t, &s);
+	assert_true(s.seconds < SCENE_MIN_SECONDS);
+	assert_false(fact_ok(&s.cpus_e));
+	assert_non_null(strstr(s.cpus_e.why, "under 0.1 s"));
+	assert_false(fact_ok(&s.iowq_e));
+	assert_false(fact_ok(&s.majflt_e));
+	assert_true(fact_ok(&s.load_e) && fact_ok(&s.mem_e));
+	scene_free(&s);
+	sysroot_close(&sr);
+}
+
 static void test_cpu_pct(void **state)
 {
 	struct scene_tics t = { .user = 10, .nice = 10, .system = 20, .idle = 40, .iowait = 5,
@@ -99,6 +156,46 @@ static void test_scene_device(void **state)
 	/* The same queue with no worker in D is not that collapse. */
 	threads[2].state = 'S';
 	expect_says("scene-device", STATUS_PASS, "busiest device loop1");
+	/* Out of D at the threads' reading, but in it at readings of the window: the collapse. */
+	pf.scene.iowq_samples = 30;
+	pf.scene.iowq_d_samples = 11;
+	pf.scene.iowq_d_max = 2;
+	expect_says("scene-device", STATUS_FAIL, "while 2 io-wq workers wait in D");
+	pf.scene.iowq_d_max = pf.scene.iowq_d_samples = 0;
+	/*
+	 * A frozen XFS (numbers as measured): a worker held in D in
+	 * percpu_rwsem_wait, the loop device idle, its backing disk busy with
+	 * others' I/O: not the device.
+	 */
+	scene_healthy();
+	d = &pf.scene.devs[0];
+	d->d = (struct scene_disk_delta){ 0 };
+	scene_iostat(&d->d, pf.scene.seconds, &d->io);
+	pf.scene.devs[1] = pf.scene.devs[0];
+	snprintf(pf.scene.devs[1].name, sizeof(pf.scene.devs[1].name), "vda");
+	pf.scene.devs[1].role = SCENE_DEV_BACKING;
+	pf.scene.devs[1].io = (struct scene_iostat){ .w_s = 4773, .util = 8.2 };
+	pf.scene.ndevs = 2;
+	threads[2] = (struct proc_thread){ .tid = 60, .comm = "iou-wrk-42", .state = 'D',
+					   .kind = THREAD_IOU_WRK, .wchan = "percpu_rwsem_wait" };
+	pf.threads.n = 3;
+	expect_says("scene-device", STATUS_WARN, "1 thread held in D (io-wq worker 60 iou-wrk-42, in "
+		    "percpu_rwsem_wait) while loop1, the device under its files, was idle");
+	/* Out of D again within 10 ms: a moment's wait, not held. */
+	threads[2].d_transient = true;
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	/* Held, but the filesystem's device did its I/O: not this verdict. */
+	threads[2].d_transient = false;
+	d->io = (struct scene_iostat){ .w_s = 50, .util = 3 };
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	/* 1% util is not idle (the threshold), 0.9 is. */
+	d->io = (struct scene_iostat){ .util = 1.0 };
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	d->io = (struct scene_iostat){ .util = 0.9 };
+	expect_says("scene-device", STATUS_WARN, "was idle (%util 0.9");
+	threads[2].state = 'S';
+	pf.scene.ndevs = 1;
+	pf.threads.n = 2;
 	/* Gone in the window: not judged, and said why. */
 	d->has_delta = false;
 	fact_fail(&d->e, -ENODEV, "loop1 (7:1) was gone at the end of the window");
@@ -161,6 +258,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_iostat_formulas),
 		cmocka_unit_test(test_cpu_pct),
+		cmocka_unit_test(test_disk_sub),
+		cmocka_unit_test(test_short_window),
+		cmocka_unit_test(test_scene_live_instant),
 		cmocka_unit_test(test_scene_device),
 		cmocka_unit_test(test_scene_cpu),
 		cmocka_unit_test(test_scene_writeback),
