@@ -415,6 +415,10 @@ fi
 restart_run() {
 	local fpid fd
 	sed -i "s/^direct=.*/direct=$2/" "$TMP/restart.fio"
+	# The buffered run's pages written back first, so fio's invalidate (on by default)
+	# drops them: an O_DIRECT write over cached pages may punt to invalidate them (a CI
+	# run saw one such punt after the fix), which is the file's state, not the diff's.
+	[ -e "$TMP/data/restart.dat" ] && sync "$TMP/data/restart.dat"
 	fio --output=/dev/null "$TMP/restart.fio" &
 	fpid=$!
 	kids+=("$fpid")
