@@ -725,7 +725,9 @@ cause_run() {
 	start "$1" "$TMP/xfs" || return 1
 	sleep 1
 	cause_window "$2"
+	# The process's own exit status (killed) is no failure of the run: it was measured.
 	stop "$pid"
+	return 0
 }
 # cause_window NAME: the same around $pid, stopped while both start so they see the
 # same writes; left running.
@@ -774,6 +776,8 @@ else
 				"$(jq -c '.processes[0].watch | {cause_events, cause_events_unclaimed, files: [.files[] | {path, write_punts, observed_causes}]}' "$TMP/stamp.json")" \
 				"$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .message[:400], .evidence.causes]]' "$TMP/stamp.json")"
 		fi
+	else
+		bad "observed causes: the timestamp pathology runs" "$(cat "$TMP"/ready.timestamp.*.err 2>/dev/null | head -3)"
 	fi
 	if cause_run sparse sparse; then
 		truth=$(perf_workers sparse xfs:xfs_iomap_alloc)
@@ -789,6 +793,8 @@ else
 				"$(jq -c '.processes[0].watch | {cause_events, cause_events_unclaimed, files: [.files[] | {path, write_punts, observed_causes}]}' "$TMP/sparse.json")" \
 				"$(jq -c '[.findings[] | select(.id == "file-punts") | [.status, .message[:400], .evidence.causes]]' "$TMP/sparse.json")"
 		fi
+	else
+		bad "observed causes: the sparse pathology runs" "$(cat "$TMP"/ready.sparse.*.err 2>/dev/null | head -3)"
 	fi
 	# fio at depth 8 and 2000 writes a second into a fully written file, as a VM's disk
 	# writes: several writes meet each stale tick, one worker stores the times and the
