@@ -55,7 +55,7 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # The layers, each folder compiled with the include paths of the layers
 # below it and its own, so an upward #include fails to build:
-#   lib/      sysroot, parsers, utilities, the tracing engine
+#   lib/      sysroot, helpers; apps/ netlink/ output/ procfs/ tracefs/
 #   facts/    collectors: host, directory and process facts      (lib)
 #   report/   findings, check metadata, the writers               (lib)
 #   probe/    the built-in probe                                  (lib)
@@ -63,12 +63,16 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 #   checks/   the check table and its judgments  (lib facts report probe)
 #   cmd/      the commands                       (everything)
 # Tests, fuzz harnesses and helpers see every layer.
-LAYER_lib = -Ilib -I$(B)/gen
-LAYER_facts := -Ilib -Ifacts
-LAYER_report := -Ilib -Ireport
-LAYER_probe := -Ilib -Iprobe
-LAYER_views := -Ilib -Ifacts -Ireport -Iprobe -Iviews
-LAYER_checks := -Ilib -Ifacts -Ireport -Iprobe -Ichecks
+# lib/ holds small helpers and, each in a subfolder with one header, its
+# subsystems (apps, netlink, output, procfs, tracefs): one layer.
+LIB_DIRS := lib $(patsubst %/,%,$(sort $(wildcard lib/*/)))
+LIB_INC := $(addprefix -I,$(LIB_DIRS))
+LAYER_lib = $(LIB_INC) -I$(B)/gen
+LAYER_facts := $(LIB_INC) -Ifacts
+LAYER_report := $(LIB_INC) -Ireport
+LAYER_probe := $(LIB_INC) -Iprobe
+LAYER_views := $(LIB_INC) -Ifacts -Ireport -Iprobe -Iviews
+LAYER_checks := $(LIB_INC) -Ifacts -Ireport -Iprobe -Ichecks
 LAYER_cmd := $(LAYER_checks) -Iviews -Icmd
 INC = $(LAYER_cmd) -I$(B)/gen
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
@@ -77,7 +81,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
 LAYERS := lib facts report probe views checks
-LIB_SRC := $(foreach l,$(LAYERS),$(wildcard $(l)/*.c))
+LIB_SRC := $(foreach l,$(LIB_DIRS) $(filter-out lib,$(LAYERS)),$(wildcard $(l)/*.c))
 CMD_SRC := $(wildcard cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(B)/%.o)
@@ -122,12 +126,12 @@ VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
 
-# lib/app_fixes.tbl, the application fix table, compiled into lib/app_fixes.c
+# lib/apps/app_fixes.tbl, the application fix table, compiled into lib/apps/app_fixes.c
 # as one C string.
-$(B)/gen/app_fixes.tbl.h: lib/app_fixes.tbl
+$(B)/gen/app_fixes.tbl.h: lib/apps/app_fixes.tbl
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
-$(B)/lib/app_fixes.o $(B)/fuzz/lib/app_fixes.o: $(B)/gen/app_fixes.tbl.h
+$(B)/lib/apps/app_fixes.o $(B)/fuzz/lib/apps/app_fixes.o: $(B)/gen/app_fixes.tbl.h
 
 $(LIB_A): $(LIB_OBJ)
 	rm -f $@

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app_fixes.h"
+#include "apps.h"
 #include "host_facts.h"
 #include "net.h"
 #include "probe.h"
@@ -416,7 +416,7 @@ struct workers_activity {
 };
 bool proc_workers_activity(const struct proc_facts *pf, struct workers_activity *a);
 
-/* The known application (lib/app_fixes.tbl) the process is, or NULL. */
+/* The known application (lib/apps/app_fixes.tbl) the process is, or NULL. */
 const struct app_entry *proc_app(const struct proc_facts *pf);
 /* Sets ctx->proc (NULL: none) and looks its application up once. */
 void check_ctx_set_proc(struct check_ctx *ctx, const struct proc_facts *pf);

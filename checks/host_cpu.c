@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "json_bytes.h"
+#include "output.h"
 
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz)
 {

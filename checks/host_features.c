@@ -6,7 +6,7 @@
 
 #include "array.h"
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 
 static const char *errno_name(int err)
 {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 #include "uring_sizes.h"
 
 /* How this kernel accounts, in words, for the message. */

@@ -21,9 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catf.h"
+#include "output.h"
 #include "checks.h"
-#include "json_bytes.h"
 
 #define PERFTUNE_BACKLOG 4096
 #define PERFTUNE_RFS_ENTRIES 32768

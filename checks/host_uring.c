@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 #include "uring_sizes.h"
 
 /* uringlint's credentials stand for the service's; NULL when proc/self/status is unreadable. */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 
 /* Modes whose requests are O_DIRECT on a written file: the ones that must not punt. */
 static bool direct_mode(enum probe_mode m)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Findings in the application's own words: which known application a
- * process is (lib/app_fixes.tbl), which of its files it drives through
+ * process is (lib/apps/app_fixes.tbl), which of its files it drives through
  * io_uring, and its setting that fixes a finding, next to the
  * syscall-level fix.
  */
@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_fixes.h"
-#include "catf.h"
+#include "apps.h"
+#include "output.h"
 #include "checks.h"
-#include "qemu_drive.h"
 
 static const struct app_fixes *table(void)
 {

@@ -11,10 +11,8 @@
 #include <string.h>
 
 #include "array.h"
-#include "catf.h"
+#include "output.h"
 #include "checks.h"
-#include "json_bytes.h"
-#include "units.h"
 
 /* The ring sizes services commonly ask for, smallest first. */
 static const uint32_t usual_entries[] = { 64, 256, 4096 };

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 
 bool proc_memlock_ring_short(const struct check_ctx *ctx, uint64_t used, char *buf, size_t len)
 {

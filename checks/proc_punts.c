@@ -11,9 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catf.h"
+#include "output.h"
 #include "checks.h"
-#include "units.h"
 
 /* A watch that saw: a blind one (a secure exec) or one that failed is no watch. */
 bool proc_watched(const struct proc_facts *pf)

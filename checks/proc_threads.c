@@ -6,8 +6,7 @@
 
 #include "array.h"
 #include "checks.h"
-#include "json_bytes.h"
-#include "units.h"
+#include "output.h"
 
 /* The process's threads for a check, or why they cannot be judged (reported). */
 static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *subject,

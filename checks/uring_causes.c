@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "units.h"
+#include "output.h"
 #include "uring_sizes.h"
 
 const char *uring_eperm_fix(enum uring_eperm_cause cause)

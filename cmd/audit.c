@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "caps.h"
-#include "catf.h"
+#include "output.h"
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"

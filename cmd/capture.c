@@ -27,7 +27,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "host_facts.h"
-#include "mountinfo.h"
+#include "procfs.h"
 #include "tree_write.h"
 #include "xalloc.h"
 

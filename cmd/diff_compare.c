@@ -16,7 +16,7 @@
 
 #include "cmd.h"
 #include "diff.h"
-#include "escape.h"
+#include "output.h"
 #include "merge.h"
 #include "xalloc.h"
 

@@ -4,7 +4,7 @@
 #include <json-c/json.h>
 
 #include "cmd.h"
-#include "textwrap.h"
+#include "output.h"
 
 /* Prose reads best at a fixed measure, on a terminal or in a pipe. */
 #define EXPLAIN_WIDTH 78

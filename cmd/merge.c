@@ -8,8 +8,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "escape.h"
-#include "json_bytes.h"
+#include "output.h"
 #include "merge.h"
 #include "xalloc.h"
 

@@ -3,7 +3,7 @@
  * The one-line diagnostics every command prints on stderr. Apart from
  * main.c so that the fuzz harnesses of the config and merge readers link
  * without the command table. A message may quote a path or a name from
- * the host, or an argument: it is escaped whole (escape.h), so it stays
+ * the host, or an argument: it is escaped whole (lib/output/escape.c), so it stays
  * one line and cannot drive the terminal.
  */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "escape.h"
+#include "output.h"
 #include "xalloc.h"
 
 __attribute__((format(printf, 1, 0)))

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "app_config.h"
-#include "my_cnf.h"
+#include "apps.h"
 #include "proc_facts.h"
 #include "read_as.h"
 

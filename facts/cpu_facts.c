@@ -9,7 +9,7 @@
 #include "cpu_facts.h"
 #include "proc_identity.h"
 #include "parse.h"
-#include "task_iter.h"
+#include "procfs.h"
 
 #define P_ONLINE "sys/devices/system/cpu/online"
 #define P_POSSIBLE "sys/devices/system/cpu/possible"

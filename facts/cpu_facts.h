@@ -5,10 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cmdline.h"
+#include "procfs.h"
 #include "cpulist.h"
 #include "fact.h"
-#include "interrupts.h"
 #include "sysroot.h"
 
 #define NUMA_NODES_MAX 64

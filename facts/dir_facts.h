@@ -8,7 +8,7 @@
 
 #include "blockdev.h"
 #include "fact.h"
-#include "mountinfo.h"
+#include "procfs.h"
 #include "sysroot.h"
 
 /* Everything preflight knows about one --dir: its mount, filesystem and device. */

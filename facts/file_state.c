@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "fdinfo.h"
+#include "procfs.h"
 #include "fiemap.h"
 #include "file_state.h"
 #include "sysroot.h"

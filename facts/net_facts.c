@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "interrupts.h"
+#include "procfs.h"
 #include "net_facts.h"
 #include "parse.h"
 

@@ -8,7 +8,7 @@
 
 #include "cpu_facts.h"
 #include "fact.h"
-#include "net_route.h"
+#include "procfs.h"
 #include "sysroot.h"
 
 

@@ -9,7 +9,7 @@
 
 #include "array.h"
 #include "net_tables.h"
-#include "unix_diag.h"
+#include "netlink.h"
 
 static int inet_by_inode(const void *a, const void *b)
 {

@@ -8,8 +8,7 @@
 #include <sys/types.h>
 
 #include "fact.h"
-#include "net_inet.h"
-#include "net_unix.h"
+#include "procfs.h"
 #include "sysroot.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mountinfo.h"
+#include "procfs.h"
 #include "proc_cgroup.h"
 
 #define SMALL_MAX (64 * 1024)

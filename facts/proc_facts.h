@@ -8,16 +8,10 @@
 #include <sys/types.h>
 
 #include "blockdev.h"
-#include "cgroup_owner.h"
+#include "procfs.h"
 #include "fact.h"
-#include "fdinfo.h"
-#include "proc_maps.h"
-#include "qemu_drive.h"
-#include "my_cnf.h"
-#include "smb_conf.h"
+#include "apps.h"
 #include "proc_sockets.h"
-#include "procfs_limits.h"
-#include "procfs_status.h"
 #include "punt_watch.h"
 #include "scene.h"
 #include "proc_tasks.h"

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "proc_identity.h"
-#include "procfs_status.h"
+#include "procfs.h"
 
 /* The last component of a program path, without the " (deleted)" of a replaced file. */
 static bool exe_named(const char *exe, const char *name)

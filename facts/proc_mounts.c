@@ -12,7 +12,7 @@
 
 #include "array.h"
 #include "blockdev.h"
-#include "mountinfo.h"
+#include "procfs.h"
 #include "proc_facts.h"
 #include "proc_mounts.h"
 

@@ -8,7 +8,7 @@
 
 #include "array.h"
 #include "proc_scan.h"
-#include "task_iter.h"
+#include "procfs.h"
 
 /* 1: has a ring; 0: none; -errno: fds unreadable. */
 static int has_ring(const struct sysroot *sr, pid_t pid)

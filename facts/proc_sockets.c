@@ -15,7 +15,7 @@
 #include "array.h"
 #include "proc_facts.h"
 #include "proc_sockets.h"
-#include "sock_diag.h"
+#include "netlink.h"
 
 /*
  * What UserFiles shows for a registered socket before 6.14: the dentry

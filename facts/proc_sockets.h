@@ -8,7 +8,7 @@
 
 #include "fact.h"
 #include "net_tables.h"
-#include "netstat.h"
+#include "procfs.h"
 
 /*
  * One socket of a process: an fd whose link is socket:[INODE], or a

@@ -10,7 +10,7 @@
 #include "array.h"
 #include "parse.h"
 #include "proc_tasks.h"
-#include "task_iter.h"
+#include "procfs.h"
 
 enum thread_kind thread_kind_of(unsigned long flags, const char *comm)
 {

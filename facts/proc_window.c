@@ -12,10 +12,9 @@
 #include <time.h>
 
 #include "array.h"
-#include "fdinfo.h"
+#include "procfs.h"
 #include "parse.h"
 #include "proc_window.h"
-#include "task_iter.h"
 
 /* A ring whose lock is busy prints no io_uring lines: read it again, briefly. */
 #define RING_TRIES 100

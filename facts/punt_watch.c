@@ -19,8 +19,8 @@
 #include "pid_wait.h"
 #include "punt_watch.h"
 #include "sysroot.h"
-#include "task_iter.h"
-#include "tp_stream.h"
+#include "procfs.h"
+#include "tracefs.h"
 #include "watch_cgroup.h"
 #include "watch_reads.h"
 

@@ -15,7 +15,7 @@
 #include "proc_tasks.h"
 #include "scene.h"
 #include "scene_probe.h"
-#include "task_iter.h"
+#include "procfs.h"
 
 static int workers_read(const struct sysroot *sr, pid_t pid, struct scene_workers *w)
 {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "pid_wait.h"
-#include "tp_format.h"
+#include "tracefs.h"
 #include "watch_cgroup.h"
 
 /* A thread's smallest sample buffer worth having (tp_stream's floor). */

@@ -8,8 +8,7 @@
 
 #include "proc_cgroup.h"
 #include "punt_watch.h"
-#include "tp_counter.h"
-#include "tp_stream.h"
+#include "tracefs.h"
 
 /* The watch's side counters (tp_stream_side). */
 enum watch_side {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "fdinfo.h"
+#include "procfs.h"
 #include "watch_reads.h"
 
 /* The files seen for the first time: their state now, before it changes. */

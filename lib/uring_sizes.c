@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "kernel_version.h"
+#include "procfs.h"
 #include "uring_sizes.h"
 
 #define RINGS_HEADER 64		/* struct io_rings up to the cache-aligned cqes[] */

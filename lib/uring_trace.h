@@ -6,8 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tp_format.h"
-#include "tp_stream.h"
+#include "tracefs.h"
 
 /* The events, in the order they are given to tp_stream_open. */
 enum ut_event {

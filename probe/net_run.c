@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "net_impl.h"
-#include "task_iter.h"
-#include "tp_counter.h"
+#include "procfs.h"
+#include "tracefs.h"
 
 #define LAT_CAP_TOTAL (4u << 20)	/* round trips kept per mode, over all clients */
 

@@ -24,11 +24,10 @@
 #include <unistd.h>
 
 #include "latency.h"
-#include "mountinfo.h"
+#include "procfs.h"
 #include "probe.h"
-#include "task_iter.h"
 #include "tmpfile.h"
-#include "tp_counter.h"
+#include "tracefs.h"
 
 #ifndef IORING_SETUP_COOP_TASKRUN
 #define IORING_SETUP_COOP_TASKRUN (1U << 8)

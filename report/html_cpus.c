@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cpulist.h"
-#include "escape.h"
+#include "output.h"
 #include "html_layout.h"
 
 static const char *const role_name[ROLES] = { "submitter", "SQPOLL", "io-wq worker", "D state",

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "output.h"
 #include "html_layout.h"
 
 /* --- the rings and files of each process -------------------------------------------- */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "escape.h"
+#include "output.h"
 #include "metrics.h"
 
 static int family_index(const struct metrics *m, const char *name, size_t *ix)

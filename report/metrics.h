@@ -39,7 +39,7 @@ __attribute__((format(printf, 4, 5)))
 int metrics_sample(struct metrics *m, const char *name, double value, const char *labels_fmt, ...);
 /*
  * A name from the host (a comm, a device) as a label value: shown as in
- * text output (escape.h), bounded, with the exposition format's escapes.
+ * text output (lib/output/escape.c), bounded, with the exposition format's escapes.
  * NULL when out of memory.
  */
 char *metrics_label_value(const char *s);

@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "json_bytes.h"
+#include "output.h"
 #include "report.h"
 #include "xalloc.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "escape.h"
+#include "output.h"
 #include "writer.h"
 #include "xalloc.h"
 

@@ -45,7 +45,7 @@ int write_report_html(FILE *out, const struct report *r);
 /*
  * Prints a note and a newline. Notes are text with line breaks of their
  * own; a builder that quotes a name escapes it (proc_facts_summary). Here
- * each line is kept from controls (escape.h), and backslashes, already
+ * each line is kept from controls (lib/output/escape.c), and backslashes, already
  * escapes, stay as they are.
  */
 void write_note(FILE *out, const char *note);

@@ -4,13 +4,13 @@
  * schema_version changes only when a key is renamed or removed, or its
  * type or meaning changes; new keys keep it.
  * Strings that come from the host (names, paths, messages that quote them)
- * go through json_bytes.h, so the document is UTF-8 whatever their bytes.
+ * go through lib/output/json_bytes.c, so the document is UTF-8 whatever their bytes.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "array.h"
-#include "json_bytes.h"
+#include "output.h"
 #include "version.h"
 #include "writer.h"
 

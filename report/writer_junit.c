@@ -3,7 +3,7 @@
  * JUnit XML: one testcase per finding, so any CI shows the checklist. fail
  * is a <failure>, error an <error>, skip <skipped>; pass and warn pass, a
  * warn with its message in <system-out>. Strings that may quote a name
- * from the host are escaped as in text output first (escape.h): XML 1.0
+ * from the host are escaped as in text output first (lib/output/escape.c): XML 1.0
  * cannot hold most controls even as references, and the file must stay
  * UTF-8.
  */

@@ -2,14 +2,14 @@
 /*
  * A Markdown checklist a person can paste into a deploy ticket. Strings
  * that may quote a name from the host are escaped as in text output
- * (escape.h) and then for Markdown, so a name renders as the text report
+ * (lib/output/escape.c) and then for Markdown, so a name renders as the text report
  * shows it and cannot forge a list item, a link or markup.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "output.h"
 #include "text_groups.h"
 #include "writer.h"
 

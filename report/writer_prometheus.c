@@ -11,14 +11,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "escape.h"
+#include "output.h"
 #include "version.h"
 #include "writer.h"
 #include "xalloc.h"
 
 /*
  * A label value from a subject that may quote a name from the host: shown
- * as in text output (escape.h), so UTF-8 with no control character, and
+ * as in text output (lib/output/escape.c), so UTF-8 with no control character, and
  * bounded, since every distinct value is a series a collector keeps.
  */
 #define LABEL_MAX 512

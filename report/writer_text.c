@@ -3,7 +3,7 @@
  * The human report: findings grouped by category in table order, one line
  * each (wrapped with a hanging indent on a terminal), the fix under every
  * finding that needs one, and a closing summary line. Every string that
- * may quote a name from the host is escaped here (escape.h), whole, so no
+ * may quote a name from the host is escaped here (lib/output/escape.c), whole, so no
  * name can move the cursor or start a line of its own.
  */
 #include <errno.h>
@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "output.h"
 #include "text_groups.h"
-#include "textwrap.h"
 #include "writer.h"
 #include "xalloc.h"
 

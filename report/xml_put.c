@@ -2,7 +2,7 @@
 /* Text into XML: the escapes of JUnit and HTML output, in one place. */
 #include <stdlib.h>
 
-#include "escape.h"
+#include "output.h"
 #include "xml_put.h"
 
 void xml_put(FILE *out, const char *text, size_t max, unsigned int flags)

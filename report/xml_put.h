@@ -7,7 +7,7 @@
 
 /*
  * Writes text into XML character data or an attribute value: escaped as in
- * text output first (escape.h: no control character, well-formed UTF-8,
+ * text output first (lib/output/escape.c: no control character, well-formed UTF-8,
  * nothing XML 1.0 refuses), then & < > " ' as entities. flags are
  * escape_text()'s (ESCAPE_KEEP_BACKSLASH for text from the JSON document,
  * already escaped); max, when not 0, shortens it to that many bytes.

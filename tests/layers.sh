@@ -26,6 +26,10 @@ declare -A may=(
 	[cmd]="lib facts report probe views checks cmd"
 )
 folders="lib facts report probe views checks cmd"
+# A folder's headers; lib/'s subsystems are part of the lib layer.
+headers_of() {
+	if [ "$1" = lib ]; then echo lib/*.h lib/*/*.h; else echo "$1"/*.h; fi
+}
 make -s build/gen/app_fixes.tbl.h >/dev/null 2>&1
 
 # visible FOLDER: for every header of every folder, "HEADER yes|no" as FOLDER's
@@ -34,7 +38,7 @@ visible() {
 	local f=$1 g h flags
 	flags=$(make -s "layer-flags-$f")
 	for g in $folders; do
-		for h in "$g"/*.h; do
+		for h in $(headers_of "$g"); do
 			[ -e "$h" ] || continue
 			if echo "#include \"${h##*/}\"" | $CC -std=gnu11 -D_GNU_SOURCE $flags -fsyntax-only -x c - \
 				2>/dev/null; then
@@ -75,10 +79,24 @@ for f in $folders; do
 	fi
 done
 
-if rel=$(grep -n '#include "\.\./' $(for f in $folders; do echo "$f"/*.[ch]; done) 2>/dev/null); then
+if rel=$(grep -n '#include "\.\./' $(for f in $folders; do echo "$f"/*.[ch]; done) lib/*/*.[ch] 2>/dev/null); then
 	bad "no relative includes around the layers" "$rel"
 else
 	ok "no relative includes around the layers"
+fi
+
+# Each subsystem of lib/ is a folder with one header, named after it: a reader
+# sees the subsystems at a glance, and a caller includes one name for each.
+extra=()
+for d in lib/*/; do
+	d=${d%/}
+	hs=("$d"/*.h)
+	[ "${#hs[@]}" -eq 1 ] && [ "${hs[0]}" = "$d/${d#lib/}.h" ] || extra+=("$d: ${hs[*]}")
+done
+if [ ${#extra[@]} -eq 0 ]; then
+	ok "every subsystem of lib/ has one header, named after it ($(echo lib/*/ | wc -w) subsystems)"
+else
+	bad "every subsystem of lib/ has one header, named after it" "${extra[@]}"
 fi
 
 echo "layers: $passed passed, $failed failed, $skipped skipped"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "host_json.h"
-#include "json_bytes.h"
+#include "output.h"
 
 /* A CPU set as the kernel's list ("0-3,8"), "" for none; null when it was not read. */
 static struct json_object *cpus_or_null(const struct fact_err *e, const struct cpuset *set)

@@ -3,7 +3,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
-#include "json_bytes.h"
+#include "output.h"
 #include "host_json.h"
 
 /* A CPU set as the kernel's list ("0-3,8"), "" for none. */

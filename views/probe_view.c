@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_bytes.h"
+#include "output.h"
 #include "probe_view.h"
 
 static struct json_object *mode_json(const struct probe_result *r, enum probe_mode m)

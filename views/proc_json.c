@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_bytes.h"
-#include "json_put.h"
+#include "output.h"
 #include "proc_json.h"
 #include "sockets_json.h"
 #include "scene_json.h"

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "json_bytes.h"
+#include "output.h"
 #include "scene_json.h"
 
 static struct json_object *num(double v)

@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catf.h"
+#include "output.h"
 #include "cpulist.h"
 #include "scene_json.h"
-#include "units.h"
 
 /* A rate as iostat's eye reads it: "228", "58.2k". */
 static const char *rate(double v, char *buf, size_t sz)

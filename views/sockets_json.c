@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_bytes.h"
-#include "json_put.h"
+#include "output.h"
 #include "sockets_json.h"
-#include "utf8.h"
 
 /* A listener's address, without its port: "127.0.0.1", "::1", a unix path or NULL. */
 static const char *listener_addr(const struct proc_socket *s, char *buf, size_t bufsz)
@@ -247,7 +245,7 @@ bool proc_sockets_summary(const struct proc_sockets *ps, char *buf, size_t bufsz
 		const char *name = s->proto != NET_UNIX ? proc_socket_local(s, addr, sizeof(addr))
 				   : s->un.path ? s->un.path : "(unbound)";
 
-		/* Raw, as every note is: the writers escape it (escape.h). */
+		/* Raw, as every note is: the writers escape it (lib/output/escape.c). */
 		add(buf, bufsz, &len, "%s %.120s%s", i ? "," : "; listening on", name,
 		    strlen(name) > 120 ? "..." : "");
 		if (l->in_netns > 1)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cpulist.h"
-#include "json_bytes.h"
+#include "output.h"
 #include "ring_match.h"
 #include "uring_flags.h"
 #include "watch_json.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "json_put.h"
+#include "output.h"
 #include "watch_trace.h"
 #include "xalloc.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The application fix table (lib/app_fixes.tbl): parsed, matched, looked up. */
+/* The application fix table (lib/apps/app_fixes.tbl): parsed, matched, looked up. */
 #include "fuzz.h"
-#include "app_fixes.h"
+#include "apps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
  * a delegated subtree names its directories, so a line can hold any bytes
  * but NUL, and a newline starts another line.
  */
-#include "cgroup_owner.h"
+#include "procfs.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/cmdline, then the values of isolcpus=, nohz_full= and rcu_nocbs= in it. */
 #include "fuzz.h"
-#include "cmdline.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,10 +5,8 @@
  * its bound, and the JSON string is UTF-8. The first input byte picks the
  * flags and the bound.
  */
-#include "escape.h"
+#include "output.h"
 #include "fuzz.h"
-#include "json_bytes.h"
-#include "utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

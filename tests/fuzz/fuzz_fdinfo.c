@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/PID/fdinfo/N: the generic part, then the io_uring part (every kernel format). */
 #include "fuzz.h"
-#include "fdinfo.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

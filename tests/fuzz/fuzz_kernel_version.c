@@ -4,7 +4,7 @@
  * the input's first line is the release, the rest is both other texts.
  */
 #include "fuzz.h"
-#include "kernel_version.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

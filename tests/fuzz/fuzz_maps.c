@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/PID/maps: rings, AIO contexts, and the libraries that name an application. */
 #include "fuzz.h"
-#include "proc_maps.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
  * NUL-separated argv (the last one maybe cut).
  */
 #include "fuzz.h"
-#include "my_cnf.h"
+#include "apps.h"
 
 /* An include reads the same text again, a few levels deep, as the collector bounds it. */
 struct nest {

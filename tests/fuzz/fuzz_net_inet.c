@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/PID/net/{tcp,udp,raw,udplite}[6]: both address widths, and each socket's text. */
 #include "fuzz.h"
-#include "net_inet.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

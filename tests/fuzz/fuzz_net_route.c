@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/net/route's default routes, and irqbalance's --banirq arguments. */
 #include "fuzz.h"
-#include "interrupts.h"
-#include "net_route.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

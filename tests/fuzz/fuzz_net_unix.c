@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* /proc/PID/net/unix, and each socket's type and state names. */
 #include "fuzz.h"
-#include "net_unix.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
  * commas, -blockdev may be JSON.
  */
 #include "fuzz.h"
-#include "qemu_drive.h"
+#include "apps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

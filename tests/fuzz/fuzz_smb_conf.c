@@ -4,7 +4,7 @@
  * process's command line names, so any text at all.
  */
 #include "fuzz.h"
-#include "smb_conf.h"
+#include "apps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* NETLINK_SOCK_DIAG answers: the listeners' backlog, from bytes the kernel sent. */
 #include "fuzz.h"
-#include "sock_diag.h"
+#include "netlink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,8 +5,7 @@
  * meets the other's file, as a swapped or corrupt capture would give it.
  */
 #include "fuzz.h"
-#include "procfs_limits.h"
-#include "procfs_status.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
  * reach outside the record.
  */
 #include "fuzz.h"
-#include "tp_format.h"
+#include "tracefs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

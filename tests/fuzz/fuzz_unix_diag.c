@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* NETLINK_SOCK_DIAG answers for unix sockets: names with their lengths, from bytes the kernel sent. */
 #include "fuzz.h"
-#include "unix_diag.h"
+#include "netlink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

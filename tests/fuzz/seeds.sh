@@ -16,7 +16,7 @@ seeds() { # NAME: the seed files of one harness
 		-o -name version_signature \) ;;
 	merge) find tests/e2e/expected -name '*.json' -type f ;;
 	escape) find testdata -name comm -type f ;;
-	app_fixes) echo lib/app_fixes.tbl ;;
+	app_fixes) echo lib/apps/app_fixes.tbl ;;
 	net_inet) find testdata -type f -path '*/proc/[0-9]*/net/*' \( -name 'tcp*' -o -name 'udp*' \
 		-o -name 'raw*' \) ;;
 	net_unix) find testdata -type f -path '*/proc/[0-9]*/net/unix' ;;

@@ -4,14 +4,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "app_fixes.h"
+#include "apps.h"
 #include "testutil.h"
 
 /* The compiled-in table is the file, and every row of it is complete. */
 static void test_builtin_table(void **state)
 {
 	struct app_fixes t;
-	char *file = slurp("lib/app_fixes.tbl");
+	char *file = slurp("lib/apps/app_fixes.tbl");
 	size_t i, j;
 
 	(void)state;

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "catf.h"
+#include "output.h"
 
 static void test_appends(void **state)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cgroup_owner.h"
+#include "procfs.h"
 
 static struct cgroup_owner o;
 

@@ -5,10 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "escape.h"
-#include "json_bytes.h"
-#include "json_put.h"
-#include "utf8.h"
+#include "output.h"
 #include "xalloc.h"
 #include "testutil.h"
 

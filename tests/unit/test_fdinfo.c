@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "fdinfo.h"
+#include "procfs.h"
 #include "testutil.h"
 #include "xalloc.h"
 

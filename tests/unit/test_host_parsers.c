@@ -5,10 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cmdline.h"
-#include "interrupts.h"
-#include "mountinfo.h"
-#include "net_route.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static void test_cmdline(void **state)

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "kernel_version.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static void test_release_strings(void **state)

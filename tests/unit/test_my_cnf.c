@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "my_cnf.h"
+#include "apps.h"
 #include "testutil.h"
 
 static struct my_cnf c;

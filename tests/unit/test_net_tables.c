@@ -11,10 +11,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "net_inet.h"
-#include "net_unix.h"
+#include "procfs.h"
 #include "testutil.h"
-#include "unix_diag.h"
+#include "netlink.h"
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>

@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "netstat.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static void test_real(void **state)

@@ -7,7 +7,7 @@
 #include "cpulist.h"
 #include "parse.h"
 #include "testutil.h"
-#include "units.h"
+#include "output.h"
 
 static void test_numbers(void **state)
 {

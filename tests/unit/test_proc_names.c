@@ -10,10 +10,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "fdinfo.h"
-#include "mountinfo.h"
+#include "procfs.h"
 #include "proc_tasks.h"
-#include "procfs_status.h"
 #include "sysroot.h"
 #include "testutil.h"
 

@@ -5,9 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "proc_maps.h"
-#include "procfs_limits.h"
-#include "procfs_status.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static void test_status_6_18(void **state)

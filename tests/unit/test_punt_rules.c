@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "checks.h"
-#include "kernel_version.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static const struct kernel_version k61 = { .major = 6, .minor = 1 };

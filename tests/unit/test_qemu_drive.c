@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "qemu_drive.h"
+#include "apps.h"
 #include "testutil.h"
 
 static struct qemu_drives d;

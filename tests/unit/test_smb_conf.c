@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "smb_conf.h"
+#include "apps.h"
 
 static struct smb_conf c;
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sock_diag.h"
+#include "netlink.h"
 #include "testutil.h"
 
 static void test_captured(void **state)

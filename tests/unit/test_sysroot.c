@@ -15,7 +15,7 @@
 
 #include "fact.h"
 #include "sysroot.h"
-#include "task_iter.h"
+#include "procfs.h"
 #include "testutil.h"
 
 static void test_live_reads_proc(void **state)

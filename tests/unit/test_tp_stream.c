@@ -24,8 +24,8 @@
 
 #include "pid_wait.h"
 #include "sysroot.h"
-#include "task_iter.h"
-#include "tp_stream.h"
+#include "procfs.h"
+#include "tracefs.h"
 
 static struct sysroot sr;
 static struct tp_format fmts[2];

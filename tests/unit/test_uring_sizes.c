@@ -5,7 +5,7 @@
 #include <cmocka.h>
 
 #include "array.h"
-#include "kernel_version.h"
+#include "procfs.h"
 #include "testutil.h"
 #include "uring_sizes.h"
 

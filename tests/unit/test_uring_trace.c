@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "proc_maps.h"
+#include "procfs.h"
 #include "uring_trace.h"
 
 static const char submit_fmt[] =

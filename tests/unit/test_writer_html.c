@@ -11,7 +11,7 @@
 
 #include "checks.h"
 #include "testutil.h"
-#include "utf8.h"
+#include "output.h"
 #include "writer.h"
 
 static char *render(const struct report *r)

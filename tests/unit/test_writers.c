@@ -9,7 +9,7 @@
 #include "array.h"
 #include "checks.h"
 #include "testutil.h"
-#include "utf8.h"
+#include "output.h"
 #include "writer.h"
 
 static void sample_report(struct report *r)
