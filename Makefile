@@ -57,10 +57,11 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # below it and its own, so an upward #include fails to build:
 #   lib/      sysroot, helpers; apps/ netlink/ output/ procfs/ tracefs/
 #   facts/    collectors: host, directory and process facts      (lib)
+#   watch/    audit --watch: engine, session, output            (lib facts)
 #   report/   findings, check metadata, the writers               (lib)
 #   probe/    the built-in probe                                  (lib)
-#   views/    the JSON and trace forms of facts  (lib facts report probe)
-#   checks/   the check table and its judgments  (lib facts report probe)
+#   views/    the JSON forms of facts      (lib facts watch report probe)
+#   checks/   the check table, judgments   (lib facts watch report probe)
 #   cmd/      the commands                       (everything)
 # Tests, fuzz harnesses and helpers see every layer.
 # lib/ holds small helpers and, each in a subfolder with one header, its
@@ -69,10 +70,11 @@ LIB_DIRS := lib $(patsubst %/,%,$(sort $(wildcard lib/*/)))
 LIB_INC := $(addprefix -I,$(LIB_DIRS))
 LAYER_lib = $(LIB_INC) -I$(B)/gen
 LAYER_facts := $(LIB_INC) -Ifacts
+LAYER_watch := $(LIB_INC) -Ifacts -Iwatch
 LAYER_report := $(LIB_INC) -Ireport
 LAYER_probe := $(LIB_INC) -Iprobe
-LAYER_views := $(LIB_INC) -Ifacts -Ireport -Iprobe -Iviews
-LAYER_checks := $(LIB_INC) -Ifacts -Ireport -Iprobe -Ichecks
+LAYER_views := $(LIB_INC) -Ifacts -Iwatch -Ireport -Iprobe -Iviews
+LAYER_checks := $(LIB_INC) -Ifacts -Iwatch -Ireport -Iprobe -Ichecks
 LAYER_cmd := $(LAYER_checks) -Iviews -Icmd
 INC = $(LAYER_cmd) -I$(B)/gen
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE $(INC) \
@@ -80,7 +82,7 @@ ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SO
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 
 B := build
-LAYERS := lib facts report probe views checks
+LAYERS := lib facts watch report probe views checks
 LIB_SRC := $(foreach l,$(LIB_DIRS) $(filter-out lib,$(LAYERS)),$(wildcard $(l)/*.c))
 CMD_SRC := $(wildcard cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)

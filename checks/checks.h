@@ -12,6 +12,7 @@
 #include "probe.h"
 #include "proc_facts.h"
 #include "report.h"
+#include "watch.h"
 
 /*
  * A check is a row of check_table (registry.c): static data plus a pure

@@ -362,7 +362,7 @@ static void state_causes(struct causes *c, const struct check_ctx *ctx,
 
 /*
  * Punted writes with no cause of their own, refused in the clock tick before
- * an observed update of the file's times (lib/uring_trace.c, ts_same_tick):
+ * an observed update of the file's times (watch/uring_trace.c, ts_same_tick):
  * one worker stored the times for all of them. Inferred from that update,
  * said so. Returns how many were taken; *rate grows by them a second.
  */
@@ -388,7 +388,7 @@ static uint64_t same_tick(struct causes *c, const struct ut_file *uf, uint64_t l
 }
 
 /*
- * The punted writes whose io-wq worker showed their cause (lib/uring_trace.c,
+ * The punted writes whose io-wq worker showed their cause (watch/uring_trace.c,
  * one cause each), taken off *rest_w: the rest are inferred by rule after.
  * Returns the timestamp punts a second over the time sampled.
  */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "checks.h"
-#include "ring_match.h"
+#include "watch.h"
 #include "uring_flags.h"
 
 /* One thread with this share of a ring's requests submits for it; the rest are strays. */

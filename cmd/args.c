@@ -10,7 +10,7 @@
 
 #include "cmd.h"
 #include "parse.h"
-#include "punt_watch.h"
+#include "watch.h"
 
 int arg_pid(const char *arg, pid_t *pid)
 {

@@ -19,7 +19,7 @@
 #include "proc_scan.h"
 #include "scene_json.h"
 #include "sockets_json.h"
-#include "watch_trace.h"
+#include "watch.h"
 #include "xalloc.h"
 
 enum {

@@ -49,8 +49,7 @@
 #include "parse.h"
 #include "proc_facts.h"
 #include "proc_scan.h"
-#include "ring_match.h"
-#include "watch_trace.h"
+#include "watch.h"
 
 /* The first reading soon after the start, when rings are usually set up; then every second. */
 #define FIRST_READ_MS 200
@@ -317,11 +316,11 @@ static int judge_kids(struct check_ctx *ctx, struct exec_run *x, const struct ch
 		struct proc_facts *kid = &x->kids[k];
 
 		if (w && x->nkids == 1) {
-			kid->watch = w;
+			proc_facts_set_watch(kid, w);
 			x->last.watch = NULL;	/* the child's now */
 			ring_match(kid, w);
 		} else {
-			kid->watch = calloc(1, sizeof(*kid->watch));
+			proc_facts_set_watch(kid, calloc(1, sizeof(*kid->watch)));
 			if (!kid->watch)
 				return EXIT_CANNOT;
 			fact_fail(&kid->watch->e, -EOPNOTSUPP, "%s", w ?
@@ -526,13 +525,13 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 	}
 	if (watched) {
 		w->exited = true;
-		x.last.watch = w;
+		proc_facts_set_watch(&x.last, w);
 		/* Its rings are its children's to match, when it has none. */
 		if (!x.nkids || x.last.nrings)
 			ring_match(&x.last, w);
 	} else {
 		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
-		x.last.watch = w;
+		proc_facts_set_watch(&x.last, w);
 	}
 	ret = lost || (output_format_has_processes(g->format) && report_processes_begin(ctx->report)) ? EXIT_CANNOT : 0;
 	if (!ret && x.nkids && !x.last.nrings)

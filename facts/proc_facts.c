@@ -26,7 +26,6 @@
 #include "proc_facts.h"
 #include "proc_mounts.h"
 #include "proc_scan.h"
-#include "ring_match.h"
 
 #define PF_KTHREAD 0x00200000UL
 /*
@@ -673,8 +672,8 @@ void proc_facts_free(struct proc_facts *pf)
 		free(pf->mounts[i].source);
 	free(pf->mounts);
 	proc_sockets_free(&pf->sockets);
-	if (pf->watch)
-		punt_watch_free(pf->watch);
+	if (pf->watch && pf->watch_free)
+		pf->watch_free(pf->watch);
 	free(pf->watch);
 	proc_window_free(&pf->window);
 	proc_threads_free(&pf->threads);

@@ -10,14 +10,16 @@
 #include "blockdev.h"
 #include "procfs.h"
 #include "fact.h"
+#include "file_state.h"
 #include "apps.h"
 #include "proc_sockets.h"
-#include "punt_watch.h"
 #include "scene.h"
 #include "proc_tasks.h"
 #include "proc_window.h"
 #include "strpool.h"
 #include "sysroot.h"
+
+struct punt_watch;
 
 enum proc_file_type {
 	PFILE_REGULAR,
@@ -163,8 +165,13 @@ struct proc_facts {
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */
 	struct proc_window window;
 
-	/* audit --watch: punts counted over some seconds; NULL when not asked */
+	/*
+	 * audit --watch: punts counted over some seconds; NULL when not asked.
+	 * The watch is a layer above facts/ (watch/watch.h): what frees it comes
+	 * with it, so proc_facts_free() calls no code it cannot see.
+	 */
 	struct punt_watch *watch;
+	void (*watch_free)(struct punt_watch *w);
 	/*
 	 * The scene over the watch's window (or one reading without one):
 	 * devices, CPUs, memory, load, io-wq CPU (scene.h). taken: read at all.
@@ -224,33 +231,6 @@ int proc_tgid(const struct sysroot *sr, pid_t tid, pid_t *tgid);
  * theirs.
  */
 bool proc_leader_alive(const struct sysroot *sr, pid_t pid);
-/*
- * Counts punts for seconds (live only); sets pf->watch, ties its rings to
- * fds, and reads where the process's threads may run, at the end. With
- * keep_spans, each request sampled is kept for a trace file (watch_trace.h).
- */
-void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
-		      bool keep_spans);
-/*
- * Watches n processes in one window, each for seconds[i] (0: not watched),
- * on a thread each, all started together: the time to a verdict does not
- * grow with their number. The sample buffers' budget is shared among them.
- * Returns 0, or -errno when threads could not be made: the processes left
- * were then watched after the others, one at a time.
- */
-int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
-			  const unsigned int *seconds, size_t n, bool keep_spans);
-
-/*
- * Whether what a plain audit read of pf needs a watch to be explained: io-wq
- * workers that ran or started in its window, a thread stuck in D state, a
- * ring whose positions moved since it was read (a second look at its
- * fdinfo now), or a ring that never took a request. why says which, for a
- * note. Live only; false for a captured tree.
- */
-bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *pf, char *why,
-			    size_t whysz);
-
 /* The mount of a file, or NULL when its mnt_id was not found. */
 const struct proc_mount *proc_file_mount(const struct proc_facts *pf, const struct proc_file *f);
 /* Its filesystem type, "" when unknown. */
@@ -263,16 +243,12 @@ const char *proc_mount_fstype(const struct proc_facts *pf, uint32_t mnt_id);
  */
 const char *proc_state_fstype(const struct proc_facts *pf, const struct file_state *st);
 /*
- * Adds the mounts of the files the watch saw first to pf's mounts, from the
- * process's mount table (read once, only when one is missing). Live only.
+ * Adds the mounts mnt_ids[n] to pf's mounts when they are not among them, from
+ * the process's mount table (read once, only when one is missing). Live only.
  */
-void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf);
+void proc_facts_add_mounts(const struct sysroot *sr, struct proc_facts *pf, const uint32_t *mnt_ids,
+			   size_t n);
 
-/*
- * The scene of a process with no watch: one reading (scene_once), or, on a
- * captured tree, a scene that says it was not measured.
- */
-void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf);
 
 /* The device a file lives on, or NULL. */
 const struct proc_device *proc_facts_device(const struct proc_facts *pf, const struct proc_file *f);

@@ -78,22 +78,21 @@ void proc_mounts_collect(const struct sysroot *sr, struct proc_facts *pf)
 	free(mounts);
 }
 
-void proc_facts_watch_mounts(const struct sysroot *sr, struct proc_facts *pf)
+void proc_facts_add_mounts(const struct sysroot *sr, struct proc_facts *pf, const uint32_t *mnt_ids,
+			   size_t n)
 {
 	struct mount_entry *mounts = NULL;
 	size_t nmounts = 0, i;
 	bool read = false;
 
-	for (i = 0; pf->watch && i < pf->watch->nfiles; i++) {
-		const struct file_state *st = &pf->watch->files[i].first;
-
-		if (st->err || !st->mnt_known || proc_mount_fstype(pf, st->mnt_id))
+	for (i = 0; i < n; i++) {
+		if (proc_mount_fstype(pf, mnt_ids[i]))
 			continue;
-		/* One read of the table, only when a file opened since needs it. */
+		/* One read of the table, only when a mount is missing. */
 		if (!read && read_mounts(sr, pf->pid, &mounts, &nmounts))
 			return;
 		read = true;
-		mount_index(pf, mounts, nmounts, st->mnt_id);
+		mount_index(pf, mounts, nmounts, mnt_ids[i]);
 	}
 	free(mounts);
 }

@@ -24,7 +24,7 @@ owners() { # FILE...: the package of each (diversions aside), one a line; one dp
 }
 # The system headers each source reads (the build's own -MMD lists only the project's).
 flags=$(make -s layer-flags-cmd)
-headers=$(${CC:-cc} -M -std=gnu11 -D_GNU_SOURCE $flags -Ibuild/gen lib/*.c lib/*/*.c facts/*.c report/*.c \
+headers=$(${CC:-cc} -M -std=gnu11 -D_GNU_SOURCE $flags -Ibuild/gen lib/*.c lib/*/*.c facts/*.c watch/*.c views/*.c report/*.c \
 	probe/*.c checks/*.c cmd/*.c 2>/dev/null | tr ' \\' '\n\n' | grep '^/usr/' | sort -u)
 libs=$(ldd ./uringlint 2>/dev/null | awk '$3 ~ /^\// {print $3}' | sort -u)
 if [ -z "$headers" ] || [ -z "$libs" ]; then

@@ -19,13 +19,14 @@ bad() { echo "FAIL $1"; record 1 "$1"; shift; for l in "$@"; do echo "     $l"; 
 declare -A may=(
 	[lib]="lib"
 	[facts]="lib facts"
+	[watch]="lib facts watch"
 	[report]="lib report"
 	[probe]="lib probe"
-	[views]="lib facts report probe views"
-	[checks]="lib facts report probe checks"
-	[cmd]="lib facts report probe views checks cmd"
+	[views]="lib facts watch report probe views"
+	[checks]="lib facts watch report probe checks"
+	[cmd]="lib facts watch report probe views checks cmd"
 )
-folders="lib facts report probe views checks cmd"
+folders="lib facts watch report probe views checks cmd"
 # A folder's headers; lib/'s subsystems are part of the lib layer.
 headers_of() {
 	if [ "$1" = lib ]; then echo lib/*.h lib/*/*.h; else echo "$1"/*.h; fi
@@ -83,6 +84,17 @@ if rel=$(grep -n '#include "\.\./' $(for f in $folders; do echo "$f"/*.[ch]; don
 	bad "no relative includes around the layers" "$rel"
 else
 	ok "no relative includes around the layers"
+fi
+
+# The watch is a room of its own: the layers above it include its one public
+# header, watch.h, never its engine's or session's own.
+inner=$(cd watch && ls *.h | grep -vx watch.h | paste -sd'|')
+if [ -z "$inner" ]; then
+	ok "outside watch/ only watch.h of it is included (it has no other header)"
+elif leak=$(grep -nE "#include \"($inner)\"" $(for f in $folders; do [ "$f" = watch ] || echo "$f"/*.[ch]; done) lib/*/*.[ch] 2>/dev/null); then
+	bad "outside watch/ only watch.h of it is included" "$leak"
+else
+	ok "outside watch/ only watch.h of it is included ($(echo "$inner" | tr '|' ' ') stay inside)"
 fi
 
 # Each subsystem of lib/ is a folder with one header, named after it: a reader

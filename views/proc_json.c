@@ -10,7 +10,7 @@
 #include "proc_json.h"
 #include "sockets_json.h"
 #include "scene_json.h"
-#include "watch_json.h"
+#include "watch.h"
 
 /*
  * The "fs" and "device" keys of the last mount written, kept as written:

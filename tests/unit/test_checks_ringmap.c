@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-#include "ring_match.h"
+#include "watch.h"
 
 static struct ut_ring urings[3];
 static struct watch_ring_match matches[3];

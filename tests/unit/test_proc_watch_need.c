@@ -13,6 +13,7 @@
 #include <liburing.h>
 
 #include "proc_facts.h"
+#include "watch.h"
 #include "testutil.h"
 
 static struct io_uring ring;

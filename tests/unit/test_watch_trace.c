@@ -15,7 +15,7 @@
 
 #include <json-c/json.h>
 
-#include "watch_trace.h"
+#include "watch.h"
 
 static struct json_object *written(struct watch_trace *t)
 {

@@ -11,7 +11,7 @@
 
 #include "array.h"
 #include "output.h"
-#include "watch_trace.h"
+#include "watch.h"
 #include "xalloc.h"
 
 static int take_names(struct watch_trace_proc *p, const struct punt_watch *w,

@@ -5,9 +5,8 @@
 
 #include "cpulist.h"
 #include "output.h"
-#include "ring_match.h"
+#include "watch.h"
 #include "uring_flags.h"
-#include "watch_json.h"
 
 static struct json_object *i64(uint64_t v)
 {

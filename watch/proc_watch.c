@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "proc_facts.h"
-#include "punt_watch.h"
-#include "ring_match.h"
+#include "watch.h"
 
 /* The process's devices and the CPUs its threads last ran on, for the scene. */
 struct scene_want {
@@ -57,6 +56,30 @@ static void scene_tick(void *arg)
 	scene_iowq_sample(t->sr, t->pf->pid, &t->pf->scene);
 }
 
+void proc_facts_set_watch(struct proc_facts *pf, struct punt_watch *w)
+{
+	pf->watch = w;
+	pf->watch_free = punt_watch_free;
+}
+
+/* The mounts of the files the watch saw first (opened since the audit read pf). */
+static void watch_mounts(const struct sysroot *sr, struct proc_facts *pf)
+{
+	uint32_t *ids = calloc(pf->watch->nfiles ? pf->watch->nfiles : 1, sizeof(*ids));
+	size_t i, n = 0;
+
+	if (!ids)
+		return;
+	for (i = 0; i < pf->watch->nfiles; i++) {
+		const struct file_state *st = &pf->watch->files[i].first;
+
+		if (!st->err && st->mnt_known)
+			ids[n++] = st->mnt_id;
+	}
+	proc_facts_add_mounts(sr, pf, ids, n);
+	free(ids);
+}
+
 static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans, size_t budget)
 {
@@ -66,7 +89,7 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	bool listens;
 	size_t i;
 
-	pf->watch = calloc(1, sizeof(*pf->watch));
+	proc_facts_set_watch(pf, calloc(1, sizeof(*pf->watch)));
 	if (!pf->watch || !fds) {
 		free(fds);
 		return;
@@ -99,7 +122,7 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		pf->sockets.netstat.watched = true;
 	}
 	ring_match(pf, pf->watch);
-	proc_facts_watch_mounts(sr, pf);
+	watch_mounts(sr, pf);
 	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
 }
 

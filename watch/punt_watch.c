@@ -17,7 +17,7 @@
 #include "array.h"
 #include "exec_stop.h"
 #include "pid_wait.h"
-#include "punt_watch.h"
+#include "watch.h"
 #include "sysroot.h"
 #include "procfs.h"
 #include "tracefs.h"

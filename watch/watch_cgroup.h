@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "proc_cgroup.h"
-#include "punt_watch.h"
+#include "watch.h"
 #include "tracefs.h"
 
 /* The watch's side counters (tp_stream_side). */

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "punt_watch.h"
+#include "watch.h"
 #include "sysroot.h"
 
 /* The files the events named for the first time: their state now, before it changes. */

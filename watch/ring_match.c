@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "ring_match.h"
+#include "watch.h"
 
 static bool has_ring_fd(const struct proc_facts *pf, int fd)
 {

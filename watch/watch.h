@@ -1,14 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef URINGLINT_PUNT_WATCH_H
-#define URINGLINT_PUNT_WATCH_H
+#ifndef URINGLINT_WATCH_H
+#define URINGLINT_WATCH_H
 
+/*
+ * watch/: audit --watch, the one public header. The engine (uring_trace*.c:
+ * io_uring's tracepoints into requests, punts and causes), the session
+ * (punt_watch.c and what it calls: attach, sample every 100 ms, close; one
+ * process or many, a PID or --exec), the after-watch steps (ring_match.c) and
+ * the output (watch_json.c, watch_trace.c). Its other headers are its own.
+ */
+
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "fact.h"
 #include "file_state.h"
+#include "proc_facts.h"
+#include "proc_tasks.h"
 #include "uring_trace.h"
+
+/* punt_watch.c */
 
 #define WATCH_MAX_SECONDS 600
 #define WATCH_MAX_OPS 64
@@ -266,5 +280,139 @@ static inline bool punt_watch_kernel_async(const struct punt_watch *w, uint64_t 
 
 /* The share of the punts the per-file and per-opcode breakdowns cover, 0..1. */
 double punt_watch_coverage(const struct punt_watch *w);
+
+
+/* ring_match.c */
+
+/*
+ * Ties each ring the watch sampled (known only by the kernel's ctx
+ * pointer) to one of the process's ring fds, and says how: the fd
+ * io_uring_create reported while watched; else the fd its one submitting
+ * thread entered io_uring_enter with; else the fd whose fdinfo names its
+ * SQPOLL thread, when no other ring's does. A ring none of these ties is
+ * left unmatched, never guessed. Fills w->matches; 0 or -ENOMEM.
+ */
+int ring_match(const struct proc_facts *pf, struct punt_watch *w);
+
+/* "io_uring_create", "io_uring_enter", "sqpoll_thread" or NULL. */
+const char *ring_match_name(enum ring_match_how how);
+
+
+/* watch_json.c */
+
+/*
+ * audit --watch in the JSON inventory: what was counted, per file and per
+ * ring (the ring map); threads names the submitting threads.
+ */
+struct json_object *watch_json(const struct punt_watch *w, const struct proc_threads *threads);
+
+
+/* watch_trace.c */
+
+/*
+ * What audit --watch sampled, as a Chrome trace-event file (audit --trace
+ * FILE), which Perfetto and chrome://tracing open: a track per thread of
+ * each watched process, the submitters', SQPOLL threads' and io-wq
+ * workers', with each request sampled from its submit to its first CQE.
+ *
+ * Each request is an async slice ("b" and "e", which may overlap, as a
+ * submitter's requests in flight do) named by its opcode, on its
+ * submitting thread, with its fd, file, result and whether it was punted;
+ * instants ("i") mark its submit on the submitter's track, its run on an
+ * io-wq worker's track when the events show the worker (it took the
+ * request's file after the punt, as with IOSQE_ASYNC), and its CQE on the
+ * track of the thread that posted it (for a punted request, the worker on a
+ * plain ring, the submitter's task work on a DEFER_TASKRUN one). Times are in microseconds from the first
+ * sampling window of the first process watched: processes watched one after
+ * another follow one another on the timeline.
+ */
+
+/* The spans of one watched process, taken out of its watch. */
+struct watch_trace_proc {
+	pid_t pid;
+	char comm[64];
+	struct ut_span *spans;
+	size_t nspans;
+	uint64_t dropped;
+	char op_names[256][24];
+	/*
+	 * The opcodes whose prep forces them to io-wq itself (FSYNC and the
+	 * like: uring_trace_op_always_async), and whether the watch saw a
+	 * drained request: both set the submit tracepoint's flags bit 4
+	 * (REQ_F_FORCE_ASYNC) that IOSQE_ASYNC sets, so that bit alone does
+	 * not say the application asked for io-wq.
+	 */
+	bool op_forced[256];
+	bool drain_seen;
+	/* fd (and the process that looked it up) to the path at its first request */
+	struct watch_trace_file {
+		pid_t pid;
+		int fd;
+		char *path;
+	} *files;
+	size_t nfiles;
+	struct watch_trace_thread {
+		pid_t tid;
+		char comm[64];
+	} *threads;
+	size_t nthreads;
+	uint64_t t0;			/* CLOCK_MONOTONIC ns of its first sampling window, 0 none */
+	double seconds_watched, seconds_sampled;
+	unsigned int nwindows;
+};
+
+struct watch_trace {
+	struct watch_trace_proc *v;
+	size_t n, cap;
+};
+
+/*
+ * Takes w's spans (w keeps none after) and what names them: the paths of
+ * its files, and the names of threads (th, may be NULL). 0 or -ENOMEM.
+ */
+int watch_trace_take(struct watch_trace *t, pid_t pid, const char *comm, struct punt_watch *w,
+		     const struct proc_threads *th);
+/* The trace-event JSON of every process taken; 0, or -EIO when a write failed. */
+int watch_trace_write(FILE *out, const void *t);
+void watch_trace_free(struct watch_trace *t);
+
+
+/* proc_watch.c: the watch of audited processes */
+
+/*
+ * Counts punts for seconds (live only); sets pf->watch, ties its rings to
+ * fds, and reads where the process's threads may run, at the end. With
+ * keep_spans, each request sampled is kept for a trace file (watch_trace.h).
+ */
+void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
+		      bool keep_spans);
+/*
+ * Watches n processes in one window, each for seconds[i] (0: not watched),
+ * on a thread each, all started together: the time to a verdict does not
+ * grow with their number. The sample buffers' budget is shared among them.
+ * Returns 0, or -errno when threads could not be made: the processes left
+ * were then watched after the others, one at a time.
+ */
+int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
+			  const unsigned int *seconds, size_t n, bool keep_spans);
+
+/*
+ * Whether what a plain audit read of pf needs a watch to be explained: io-wq
+ * workers that ran or started in its window, a thread stuck in D state, a
+ * ring whose positions moved since it was read (a second look at its
+ * fdinfo now), or a ring that never took a request. why says which, for a
+ * note. Live only; false for a captured tree.
+ */
+bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *pf, char *why,
+			    size_t whysz);
+
+/* pf's watch is now w, freed with pf by proc_facts_free() (w may be NULL). */
+void proc_facts_set_watch(struct proc_facts *pf, struct punt_watch *w);
+
+/*
+ * The scene of a process with no watch: one reading (scene_once), or, on a
+ * captured tree, a scene that says it was not measured.
+ */
+void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf);
 
 #endif
