@@ -454,106 +454,112 @@ static bool same_file_name(const char *a, const char *b)
 	return same || !strcmp(a, b);
 }
 
-int cmd_audit(int argc, char **argv, struct global_opts *g)
+/* audit's options and operands into a; 0, or the usage error's exit status. */
+static int audit_args_parse(int argc, char **argv, struct global_opts *g, struct audit_args *a)
 {
-	struct collect_opts copts = { 0 };
-	struct audit_args a = { .watch = WATCH_AUTO };
-	struct watch_trace trace = { 0 };
-	struct host_facts *hf = NULL;
-	struct audit_opts aopts;
-	struct exec_user eu;
-	struct check_ctx ctx;
-	struct plan plan;
-	struct report r;
 	int c, ret = 0;
-	bool gone = false;
 	size_t i;
 
 	for (i = 0; i < g->cfg->ndata_paths; i++) {
-		xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
-		a.data_paths[a.ndata_paths++] = g->cfg->data_paths[i];
+		xarray_grow(&a->data_paths, &a->data_paths_cap, a->ndata_paths + 1);
+		a->data_paths[a->ndata_paths++] = g->cfg->data_paths[i];
 	}
 	while ((c = cmd_getopt(argc, argv, g, &ret)) != -1) {
 		if (c == OPT_ALL) {
-			a.all = true;
+			a->all = true;
 		} else if (c == OPT_WATCH) {
-			ret = arg_watch(optarg, &a.watch);
+			ret = arg_watch(optarg, &a->watch);
 			if (ret)
-				goto out_args;
-			a.watch_given = true;
+				return ret;
+			a->watch_given = true;
 		} else if (c == OPT_DATA_PATH) {
-			xarray_grow(&a.data_paths, &a.data_paths_cap, a.ndata_paths + 1);
-			a.data_paths[a.ndata_paths++] = optarg;
+			xarray_grow(&a->data_paths, &a->data_paths_cap, a->ndata_paths + 1);
+			a->data_paths[a->ndata_paths++] = optarg;
 		} else if (c == OPT_EXEC) {
-			a.exec = true;
+			a->exec = true;
 		} else if (c == OPT_USER) {
-			a.user = optarg;
+			a->user = optarg;
 		} else if (c == OPT_TRACE) {
-			a.trace = optarg;
+			a->trace = optarg;
 		}
 	}
 	if (ret)
-		goto out_args;
-	if (a.trace && !a.exec && (!a.watch_given || !a.watch)) {
-		ret = usage_error("--trace FILE writes what a watch sampled: give --watch SECONDS "
-				  "or --exec");
-		goto out_args;
+		return ret;
+	if (a->trace && !a->exec && (!a->watch_given || !a->watch))
+		return usage_error("--trace FILE writes what a watch sampled: give --watch SECONDS "
+				   "or --exec");
+	if (a->trace && g->output && same_file_name(a->trace, g->output))
+		return usage_error("--trace and -o name one file: give each its own");
+	if (a->exec) {
+		if (optind >= argc || a->all || a->watch_given)
+			return usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
+							     "-- CMD [ARGS]"
+					   : "audit --exec watches its program from start to end: no "
+					     "--all or --watch");
+		return 0;
 	}
-	if (a.trace && g->output && same_file_name(a.trace, g->output)) {
-		ret = usage_error("--trace and -o name one file: give each its own");
-		goto out_args;
-	}
-	if (a.exec) {
-		if (optind >= argc || a.all || a.watch_given) {
-			ret = usage_error(optind >= argc ? "audit --exec needs a program: audit --exec "
-							    "-- CMD [ARGS]"
-					  : "audit --exec watches its program from start to end: no "
-					    "--all or --watch");
-			goto out_args;
-		}
-		ret = exec_user_lookup(a.user, &eu);
-		if (ret)
-			goto out_args;
-		hf = cmd_host_report(&g->sr, &copts, "audit", &r);
-		plan_defaults(&plan);
-		aopts = (struct audit_opts){ .data_paths = a.data_paths,
-					     .ndata_paths = a.ndata_paths };
-		ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts,
-					  .th = &g->cfg->th, .report = &r };
-		g->trace = a.trace ? &trace : NULL;
-		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &ctx);
-		cmd_host_report_free(hf, &r);
-		goto out_trace;
-	}
-	if (a.user) {
-		ret = usage_error("--user is for the program --exec runs");
-		goto out_args;
-	}
+	if (a->user)
+		return usage_error("--user is for the program --exec runs");
 	for (; optind < argc; optind++) {
 		pid_t pid = 0;
 
 		ret = arg_pid(argv[optind], &pid);
 		if (ret)
-			goto out_args;
-		xarray_grow(&a.pids, &a.pids_cap, a.npids + 1);
-		a.pids[a.npids++] = pid;
+			return ret;
+		xarray_grow(&a->pids, &a->pids_cap, a->npids + 1);
+		a->pids[a->npids++] = pid;
 	}
-	if (!a.npids == !a.all) {
-		ret = usage_error(a.all ? "audit takes process IDs or --all, not both"
-					: "audit needs process IDs or --all");
+	if (!a->npids == !a->all)
+		return usage_error(a->all ? "audit takes process IDs or --all, not both"
+					  : "audit needs process IDs or --all");
+	return 0;
+}
+
+/* What an audit's checks are given: the host's report begun, the plan, the options. */
+struct audit_run {
+	struct collect_opts copts;
+	struct host_facts *hf;
+	struct audit_opts aopts;
+	struct check_ctx ctx;
+	struct plan plan;
+	struct report r;
+};
+
+static void audit_run_begin(struct global_opts *g, const struct audit_args *a, struct audit_run *run)
+{
+	memset(&run->copts, 0, sizeof(run->copts));
+	run->hf = cmd_host_report(&g->sr, &run->copts, "audit", &run->r);
+	plan_defaults(&run->plan);
+	run->aopts = (struct audit_opts){ .data_paths = a->data_paths,
+					  .ndata_paths = a->ndata_paths };
+	run->ctx = (struct check_ctx){ .host = run->hf, .plan = &run->plan, .audit = &run->aopts,
+				       .th = &g->cfg->th, .report = &run->r };
+}
+
+int cmd_audit(int argc, char **argv, struct global_opts *g)
+{
+	struct audit_args a = { .watch = WATCH_AUTO };
+	struct watch_trace trace = { 0 };
+	struct audit_run run;
+	struct exec_user eu;
+	bool gone = false;
+	int ret;
+
+	ret = audit_args_parse(argc, argv, g, &a);
+	if (!ret && a.exec)
+		ret = exec_user_lookup(a.user, &eu);
+	if (ret)
 		goto out_args;
-	}
-	hf = cmd_host_report(&g->sr, &copts, "audit", &r);
-	plan_defaults(&plan);
-	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
-	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
-				  .report = &r };
+	audit_run_begin(g, &a, &run);
 	g->trace = a.trace ? &trace : NULL;
-	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
-	if (!ret)
-		ret = cmd_finish_report(g, &r, gone);
-	cmd_host_report_free(hf, &r);
-out_trace:
+	if (a.exec) {
+		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &run.ctx);
+	} else {
+		ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &run.ctx, &gone);
+		if (!ret)
+			ret = cmd_finish_report(g, &run.r, gone);
+	}
+	cmd_host_report_free(run.hf, &run.r);
 	/* The trace after the report, whose exit status stands unless the trace cannot be written. */
 	if (a.trace && g->trace && cmd_write_file(a.trace, watch_trace_write, &trace))
 		ret = EXIT_CANNOT;

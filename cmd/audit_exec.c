@@ -316,9 +316,8 @@ static int judge_kids(struct check_ctx *ctx, struct exec_run *x, const struct ch
 		struct proc_facts *kid = &x->kids[k];
 
 		if (w && x->nkids == 1) {
-			proc_facts_set_watch(kid, w);
 			x->last.watch = NULL;	/* the child's now */
-			ring_match(kid, w);
+			proc_facts_after_watch(x->sr, kid, w, true, false);
 		} else {
 			proc_facts_set_watch(kid, calloc(1, sizeof(*kid->watch)));
 			if (!kid->watch)
@@ -372,133 +371,137 @@ static int program_status(int status)
 	return EXIT_CANNOT;
 }
 
-int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *user,
-		   struct check_ctx *ctx)
+/*
+ * Forks the program in its cage, waiting on x->go until the watch is open.
+ * 0, or EXIT_CANNOT with the error said (nothing left open).
+ */
+static int exec_start(struct global_opts *g, char **argv, const struct exec_user *user,
+		      struct check_ctx *ctx, struct exec_run *x, struct exec_cage *cage, int *why_rd)
 {
 	pid_t parent = getpid();
-	struct child_why cw;
-	struct exec_run x = { .sr = &g->sr, .go = -1 };
-	struct watch_exec ex = { .started = started, .tick = tick,
-				 .first_tick_ms = FIRST_READ_MS, .tick_ms = READ_EVERY_MS, .arg = &x };
-	struct punt_watch *w = calloc(1, sizeof(*w));
-	struct exec_cage cage;
-	char secure[PATH_MAX + 64];
-	int go[2], why[2], status = 0, st, ret, err;
-	struct timespec end;
-	bool watched, lost = false;
-	ssize_t n;
+	int go[2], why[2], err;
 	pid_t pid;
 
-	/* A program whose exec drops the events opened on it is watched by its threads after it. */
-	ex.after_exec = exec_secure_why(argv[0], user ? user_path(user->uid) : NULL,
-					user ? user->uid : geteuid(), user ? user->gid : getegid(),
-					secure, sizeof(secure)) == 1;
-	x.after_exec = ex.after_exec;
-	if (!w) {
-		error_msg("out of memory");
-		return EXIT_CANNOT;
-	}
 	fflush(NULL);
 	/*
 	 * First, so that the keeper holds no end of the pipes below (the go pipe's
 	 * reader would wait on it). Another user's program gets no terminal of root's.
 	 */
-	err = exec_cage_open(&g->sr, user != NULL, &cage);
+	err = exec_cage_open(&g->sr, user != NULL, cage);
 	if (err) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(-err));
-		free(w);
 		return EXIT_CANNOT;
 	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(why, O_CLOEXEC)) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(errno));
-		exec_cage_close(&cage);
-		free(w);
+		exec_cage_close(cage);
 		return EXIT_CANNOT;
 	}
 	pid = fork();
 	if (pid < 0) {
 		error_msg("cannot start '%s': %s", argv[0], strerror(errno));
-		exec_cage_close(&cage);
-		free(w);
+		exec_cage_close(cage);
 		return EXIT_CANNOT;
 	}
 	if (!pid) {
 		close(go[1]);
 		close(why[0]);
-		child(argv, user, &cage, parent, go[0], why[1]);
+		child(argv, user, cage, parent, go[0], why[1]);
 	}
 	close(go[0]);
 	close(why[1]);
-	exec_cage_started(&cage, pid);
-	if (cage.parent < 0)
+	exec_cage_started(cage, pid);
+	if (cage->parent < 0)
 		report_note(ctx->report, "the program has no cgroup of its own (%s): what it leaves "
-			    "running when uringlint is killed may run on", cage.why);
-	child_own_session = cage.tty != EXEC_TTY_INHERIT;
+			    "running when uringlint is killed may run on", cage->why);
+	child_own_session = cage->tty != EXEC_TTY_INHERIT;
 	child_pid = pid;
-	x.pid = pid;
-	x.go = go[1];
-	forward_signals(true);
+	x->pid = pid;
+	x->go = go[1];
+	*why_rd = why[0];
+	return 0;
+}
 
-	w->keep_spans = g->trace != NULL;
-	watched = punt_watch_exec(&g->sr, pid, w, &ex);
+/*
+ * Runs the program to its end: under the watch, or, without tracepoints
+ * (not root, or refused), unwatched and read now and then. Whether it was
+ * watched; its wait status in *status, the time it ended in *end.
+ */
+static bool exec_run_watched(struct exec_run *x, struct watch_exec *ex, struct punt_watch *w,
+			     int *status, struct timespec *end)
+{
+	bool watched;
+
+	forward_signals(true);
+	watched = punt_watch_exec(x->sr, x->pid, w, ex);
 	if (!watched) {
-		/* No tracepoints (not root, or refused): the program runs unwatched, read now and then. */
-		started(&x);
+		started(x);
 		for (;;) {
 			struct timespec ts = { 0, 100 * 1000000L };
-			pid_t r = waitpid(pid, &status, WNOHANG);
+			pid_t r = waitpid(x->pid, status, WNOHANG);
 
-			if (r == pid || (r < 0 && errno != EINTR))
+			if (r == x->pid || (r < 0 && errno != EINTR))
 				break;
-			tick(&x);
+			tick(x);
 			nanosleep(&ts, NULL);
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &end);
+	clock_gettime(CLOCK_MONOTONIC, end);
 	if (watched)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		while (waitpid(x->pid, status, 0) < 0 && errno == EINTR)
 			;
 	forward_signals(false);
 	child_pid = 0;
-	/* What it left running ends; its last output is out before the report. */
-	exec_cage_close(&cage);
-	n = read(why[0], &cw, sizeof(cw));
-	close(why[0]);
-	if (n == (ssize_t)sizeof(cw)) {
-		if (cw.step == STEP_USER)
-			error_msg("cannot run '%s' as user %s: %s", argv[0], user->name,
-				  strerror(cw.err));
-		else if (cw.step == STEP_TTY)
-			error_msg("cannot give '%s' its session and terminal: %s", argv[0],
-				  strerror(cw.err));
-		else
-			error_msg("cannot run '%s': %s", argv[0], strerror(cw.err));
-		if (x.have_last)
-			proc_facts_free(&x.last);
-		punt_watch_free(w);
-		free(w);
-		return cw.step == STEP_EXEC && cw.err == ENOENT ? 127 : 126;
-	}
-	st = program_status(status);
+	return watched;
+}
 
-	/* What was last read of it, or, for a program too brief to read, only what the watch saw. */
-	if (!x.have_last) {
-		/* Nothing of it was read: no fact of it is judged, none passes as zero. */
-		memset(&x.last, 0, sizeof(x.last));
-		x.last.pid = pid;
-		x.last.unread = true;
-		snprintf(x.last.comm, sizeof(x.last.comm), "%.15s", argv[0]);
-		fact_fail(&x.last.fds_e, -ESRCH, "it exited before its fds could be read");
-		fact_fail(&x.last.status.e, -ESRCH, "it exited before its status could be read");
-		fact_fail(&x.last.limits.e, -ESRCH, "it exited before its limits could be read");
-		fact_fail(&x.last.threads.e, -ESRCH, "it exited before its threads could be read");
-	}
+/*
+ * The child's word on why the program did not run, if it wrote one: said,
+ * and the exit status a shell gives (127 not found, 126 otherwise); 0 when
+ * the program ran.
+ */
+static int exec_failed(int why_rd, char **argv, const struct exec_user *user)
+{
+	struct child_why cw;
+	ssize_t n = read(why_rd, &cw, sizeof(cw));
+
+	close(why_rd);
+	if (n != (ssize_t)sizeof(cw))
+		return 0;
+	if (cw.step == STEP_USER)
+		error_msg("cannot run '%s' as user %s: %s", argv[0], user->name, strerror(cw.err));
+	else if (cw.step == STEP_TTY)
+		error_msg("cannot give '%s' its session and terminal: %s", argv[0],
+			  strerror(cw.err));
+	else
+		error_msg("cannot run '%s': %s", argv[0], strerror(cw.err));
+	return cw.step == STEP_EXEC && cw.err == ENOENT ? 127 : 126;
+}
+
+/* A program too brief to read: no fact of it is judged, none passes as zero. */
+static void exec_unread(struct exec_run *x, const char *argv0)
+{
+	memset(&x->last, 0, sizeof(x->last));
+	x->last.pid = x->pid;
+	x->last.unread = true;
+	snprintf(x->last.comm, sizeof(x->last.comm), "%.15s", argv0);
+	fact_fail(&x->last.fds_e, -ESRCH, "it exited before its fds could be read");
+	fact_fail(&x->last.status.e, -ESRCH, "it exited before its status could be read");
+	fact_fail(&x->last.limits.e, -ESRCH, "it exited before its limits could be read");
+	fact_fail(&x->last.threads.e, -ESRCH, "it exited before its threads could be read");
+}
+
+/* What the run was: how long, its status, when it was read, how it was watched. */
+static void exec_notes(struct check_ctx *ctx, const struct exec_run *x, const char *argv0, int st,
+		       const struct timespec *end, const struct punt_watch *w, bool watched,
+		       const char *secure)
+{
 	report_note(ctx->report, "pid %d (%s) ran %.2f s under the watch and exited with status %d%s",
-		    (int)pid, argv[0], since(&x.start, &end), st,
-		    x.have_last ? "" : "; it ended before its fds could be read");
-	if (x.have_last)
+		    (int)x->pid, argv0, since(&x->start, end), st,
+		    x->have_last ? "" : "; it ended before its fds could be read");
+	if (x->have_last)
 		report_note(ctx->report, "its fds, rings and threads as read %.2f s after it started",
-			    since(&x.start, &x.last_at));
+			    since(&x->start, &x->last_at));
 	if (watched && w->exec_stopped)
 		report_note(ctx->report, "%s: the kernel drops a watch's events at such an exec, so "
 			    "the program was stopped at its exec (ptrace) and watched from there, "
@@ -509,7 +512,25 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 			    "the program was watched by its threads from %.0f ms after it started "
 			    "(requests before then, and the setup flags of rings set up before then, "
 			    "were not seen)", secure, (double)w->attach_ns / 1e6);
-	if (watched && x.secure_unseen) {
+}
+
+/*
+ * The watch handed to the program's last reading: blind when a secure exec
+ * the prediction missed removed its events, drawn into the trace, its
+ * rings matched (when the program, not its children, holds them).
+ * 0, or EXIT_CANNOT when the trace could not take it.
+ */
+static int exec_after_watch(struct global_opts *g, struct exec_run *x, struct punt_watch *w,
+			    bool watched)
+{
+	int ret = 0;
+
+	if (!watched) {
+		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
+		proc_facts_set_watch(&x->last, w);
+		return 0;
+	}
+	if (x->secure_unseen) {
 		/* Its events went at the exec: whatever they counted after proves nothing. */
 		w->blind = true;
 		snprintf(w->blind_why, sizeof(w->blind_why), "the program's exec was a secure one "
@@ -518,25 +539,27 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		fact_fail(&w->e, -EACCES, "%s", w->blind_why);
 	}
 	/* A blind watch saw nothing that can be drawn. */
-	if (watched && g->trace && !w->blind &&
-	    watch_trace_take(g->trace, pid, x.last.comm, w, x.have_last ? &x.last.threads : NULL)) {
+	if (g->trace && !w->blind &&
+	    watch_trace_take(g->trace, x->pid, x->last.comm, w, x->have_last ? &x->last.threads : NULL)) {
 		error_msg("out of memory");
-		lost = true;
+		ret = EXIT_CANNOT;
 	}
-	if (watched) {
-		w->exited = true;
-		proc_facts_set_watch(&x.last, w);
-		/* Its rings are its children's to match, when it has none. */
-		if (!x.nkids || x.last.nrings)
-			ring_match(&x.last, w);
-	} else {
-		fact_fail(&w->e, -EPERM, "%s", w->fallback_why);
-		proc_facts_set_watch(&x.last, w);
-	}
-	ret = lost || (output_format_has_processes(g->format) && report_processes_begin(ctx->report)) ? EXIT_CANNOT : 0;
-	if (!ret && x.nkids && !x.last.nrings)
-		ret = judge_kids(ctx, &x, &g->policy, watched ? w : NULL);
-	else if (!ret && cmd_judge_process(ctx, &x.last, &g->policy))
+	w->exited = true;
+	/* Its rings are its children's to match, when it has none. */
+	proc_facts_after_watch(x->sr, &x->last, w, !x->nkids || x->last.nrings, false);
+	return ret;
+}
+
+/* Judged and written: the program's, or its children's in its place. */
+static int exec_judge(struct global_opts *g, struct check_ctx *ctx, struct exec_run *x,
+		      struct punt_watch *w, bool watched, int st)
+{
+	int ret = output_format_has_processes(g->format) && report_processes_begin(ctx->report)
+		  ? EXIT_CANNOT : 0;
+
+	if (!ret && x->nkids && !x->last.nrings)
+		ret = judge_kids(ctx, x, &g->policy, watched ? w : NULL);
+	else if (!ret && cmd_judge_process(ctx, &x->last, &g->policy))
 		ret = EXIT_CANNOT;
 	if (!ret && report_processes_end(ctx->report))
 		ret = EXIT_CANNOT;
@@ -546,6 +569,55 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		if (ret != EXIT_CANNOT)
 			ret = st == 0 && g->fail_on_given && ret == EXIT_FINDINGS ? EXIT_FINDINGS : st;
 	}
+	return ret;
+}
+
+int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *user,
+		   struct check_ctx *ctx)
+{
+	struct exec_run x = { .sr = &g->sr, .go = -1 };
+	struct watch_exec ex = { .started = started, .tick = tick,
+				 .first_tick_ms = FIRST_READ_MS, .tick_ms = READ_EVERY_MS, .arg = &x };
+	struct punt_watch *w = calloc(1, sizeof(*w));
+	struct exec_cage cage;
+	char secure[PATH_MAX + 64];
+	int status = 0, st, ret, why_rd;
+	struct timespec end;
+	bool watched;
+
+	/* A program whose exec drops the events opened on it is watched by its threads after it. */
+	ex.after_exec = exec_secure_why(argv[0], user ? user_path(user->uid) : NULL,
+					user ? user->uid : geteuid(), user ? user->gid : getegid(),
+					secure, sizeof(secure)) == 1;
+	x.after_exec = ex.after_exec;
+	if (!w) {
+		error_msg("out of memory");
+		return EXIT_CANNOT;
+	}
+	if (exec_start(g, argv, user, ctx, &x, &cage, &why_rd)) {
+		free(w);
+		return EXIT_CANNOT;
+	}
+	w->keep_spans = g->trace != NULL;
+	watched = exec_run_watched(&x, &ex, w, &status, &end);
+	/* What it left running ends; its last output is out before the report. */
+	exec_cage_close(&cage);
+	ret = exec_failed(why_rd, argv, user);
+	if (ret) {
+		if (x.have_last)
+			proc_facts_free(&x.last);
+		punt_watch_free(w);
+		free(w);
+		return ret;
+	}
+	st = program_status(status);
+	/* What was last read of it, or, for a program too brief to read, only what the watch saw. */
+	if (!x.have_last)
+		exec_unread(&x, argv[0]);
+	exec_notes(ctx, &x, argv[0], st, &end, w, watched, secure);
+	ret = exec_after_watch(g, &x, w, watched);
+	if (!ret)
+		ret = exec_judge(g, ctx, &x, w, watched, st);
 	proc_facts_free(&x.last);	/* frees the watch too, unless a child took it */
 	for (size_t k = 0; k < x.nkids; k++)
 		proc_facts_free(&x.kids[k]);

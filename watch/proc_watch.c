@@ -80,6 +80,18 @@ static void watch_mounts(const struct sysroot *sr, struct proc_facts *pf)
 	free(ids);
 }
 
+void proc_facts_after_watch(const struct sysroot *sr, struct proc_facts *pf, struct punt_watch *w,
+			    bool rings, bool live)
+{
+	proc_facts_set_watch(pf, w);
+	if (rings)
+		ring_match(pf, w);
+	if (!live)
+		return;
+	watch_mounts(sr, pf);
+	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
+}
+
 static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans, size_t budget)
 {
@@ -121,9 +133,7 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
 		pf->sockets.netstat.watched = true;
 	}
-	ring_match(pf, pf->watch);
-	watch_mounts(sr, pf);
-	proc_threads_read_affinity(sr, pf->pid, &pf->threads);
+	proc_facts_after_watch(sr, pf, pf->watch, true, true);
 }
 
 /* A ring's kernel-side positions now: false when its fdinfo has none to give. */

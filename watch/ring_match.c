@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A sampled ring, matched to its fd (see ring_match.h). */
+/* A sampled ring, matched to its fd (see watch.h). */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -408,6 +408,14 @@ bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *p
 
 /* pf's watch is now w, freed with pf by proc_facts_free() (w may be NULL). */
 void proc_facts_set_watch(struct proc_facts *pf, struct punt_watch *w);
+/*
+ * The one step after a watch, for an audited PID and a program under
+ * --exec alike: w becomes pf's; with rings, its sampled rings are matched
+ * to pf's fds; with live (the process still there to read), the mounts of
+ * files it opened while watched and where its threads may run are read.
+ */
+void proc_facts_after_watch(const struct sysroot *sr, struct proc_facts *pf, struct punt_watch *w,
+			    bool rings, bool live);
 
 /*
  * The scene of a process with no watch: one reading (scene_once), or, on a
