@@ -131,15 +131,19 @@ static int count_moves(pid_t pid, struct watch_cgroup *c)
 	return err;
 }
 
-int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
-		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
-		      const char *counted_filter, struct punt_watch *w, struct watch_cgroup *c)
+int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, int fd,
+		      const struct tp_open *o, struct punt_watch *w, struct watch_cgroup *c)
 {
+	struct tp_open by_threads = *o, by_cgroup = *o;
 	const char *what = "events";
+	pid_t pid = o->pid;
 	int err;
 
+	by_threads.how = TP_ATTACH_THREADS;
+	by_cgroup.how = TP_ATTACH_CGROUP;
+	by_cgroup.cgroup_fd = fd;
 	if (fd < 0)
-		return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
+		return tp_stream_open(s, sr, &by_threads);
 	/* Moves counted first: from then on none goes unseen, and the look below covers before. */
 	err = count_moves(pid, c);
 	if (err) {
@@ -150,7 +154,7 @@ int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, 
 			 err == -EXDEV ? "" : strerror(-err));
 		goto threads;
 	}
-	err = tp_stream_open_cgroup(s, sr, pid, fd, fmts, nev, budget, counted, counted_filter);
+	err = tp_stream_open(s, sr, &by_cgroup);
 	if (!err) {
 		err = count_forks(s);
 		what = "a count of the processes started";
@@ -169,7 +173,7 @@ int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, 
 threads:
 	w->by_cgroup = false;
 	w->cgroup[0] = '\0';
-	return tp_stream_open(s, sr, pid, fmts, nev, budget, counted, counted_filter);
+	return tp_stream_open(s, sr, &by_threads);
 }
 
 /*

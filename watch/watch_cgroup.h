@@ -39,15 +39,15 @@ int watch_cgroup_choose(const struct sysroot *sr, pid_t pid, size_t budget, unsi
 			struct punt_watch *w, struct watch_cgroup *c);
 
 /*
- * Opens s on pid: through the cgroup fd chosen (the stream owns it), with
- * a counter of the processes started in the cgroup during the watch and
- * one of the process's moves from cgroup to cgroup (in c), or thread by
- * thread when fd is -1 or perf refuses any of them (then w->by_cgroup is
- * cleared and w->cgroup_why says so). 0 or the -errno of tp_stream_open.
+ * Opens s as o asks, o->how and o->cgroup_fd aside: through the cgroup fd
+ * chosen (fd; the stream owns it), with a counter of the processes started
+ * in the cgroup during the watch and one of the process's moves from
+ * cgroup to cgroup (in c), or thread by thread when fd is -1 or perf
+ * refuses any of them (then w->by_cgroup is cleared and w->cgroup_why says
+ * so). 0 or the -errno of tp_stream_open.
  */
-int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid, int fd,
-		      const struct tp_format *fmts, unsigned int nev, size_t budget, int counted,
-		      const char *counted_filter, struct punt_watch *w, struct watch_cgroup *c);
+int watch_cgroup_open(struct tp_stream *s, const struct sysroot *sr, int fd,
+		      const struct tp_open *o, struct punt_watch *w, struct watch_cgroup *c);
 
 /*
  * Whether the process is still alone in the cgroup watched (nothing to do

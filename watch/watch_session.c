@@ -340,6 +340,7 @@ static int session_attach(struct watch_session *ss)
 	struct punt_watch *w = ss->w;
 	const struct watch_exec *ex = ss->ex;
 	const char *async_filter;
+	struct tp_open o;
 	size_t budget;
 	int err, cgroup_fd;
 
@@ -358,14 +359,15 @@ static int session_attach(struct watch_session *ss)
 	async_filter = uring_trace_always_async_filter(w->kernel_async_filter,
 						       sizeof(w->kernel_async_filter))
 		       ? NULL : w->kernel_async_filter;
+	o = (struct tp_open){ .pid = ss->pid, .how = TP_ATTACH_INHERIT, .cgroup_fd = -1,
+			      .fmts = ss->fmts, .nev = ss->n, .budget_bytes = budget,
+			      .counted = (int)ss->punt_k, .counted_filter = async_filter };
 	ss->start = tp_stream_now();
 	window_open(w, ss->start);
 	if (ex)
-		err = tp_stream_open_inherit(&ss->s, ss->sr, ss->pid, ss->fmts, ss->n, budget,
-					     (int)ss->punt_k, async_filter);
+		err = tp_stream_open(&ss->s, ss->sr, &o);
 	else
-		err = watch_cgroup_open(&ss->s, ss->sr, ss->pid, cgroup_fd, ss->fmts, ss->n, budget,
-					(int)ss->punt_k, async_filter, w, &ss->cg);
+		err = watch_cgroup_open(&ss->s, ss->sr, cgroup_fd, &o, w, &ss->cg);
 	if (err) {
 		if (w->exec_stopped)
 			exec_stop_release(ss->pid);

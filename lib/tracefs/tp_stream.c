@@ -341,27 +341,26 @@ static size_t pow2_floor(size_t v)
 	return p;
 }
 
-static int stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-		       const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
-		       int counted, const char *counted_filter, bool inherit, int cgroup_fd)
+int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, const struct tp_open *o)
 {
-	size_t per;
+	size_t per, budget_bytes = o->budget_bytes;
+	pid_t pid = o->pid;
 	int threads;
 
 	memset(s, 0, sizeof(*s));
 	s->pidfd = -1;
 	s->sr = sr;
-	s->inherit = inherit;
-	s->cgroup_fd = cgroup_fd;
+	s->inherit = o->how == TP_ATTACH_INHERIT;
+	s->cgroup_fd = o->how == TP_ATTACH_CGROUP ? o->cgroup_fd : -1;
 	s->counted = -1;
-	if (!nev || nev > TPS_MAX_EVENTS || counted >= (int)nev)
+	if (!o->nev || o->nev > TPS_MAX_EVENTS || o->counted >= (int)o->nev)
 		return -EINVAL;
 	s->pid = pid;
-	s->nev = nev;
-	s->counted = counted;
-	s->counted_filter = counted_filter;
+	s->nev = o->nev;
+	s->counted = o->counted;
+	s->counted_filter = o->counted_filter;
 	s->sampling = true;
-	memcpy(s->fmts, fmts, nev * sizeof(*fmts));
+	memcpy(s->fmts, o->fmts, o->nev * sizeof(*o->fmts));
 	if (s->inherit) {
 		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
@@ -397,28 +396,6 @@ void tp_stream_refresh(struct tp_stream *s)
 	/* Inherited events and a cgroup's follow new threads by themselves. */
 	if (!s->inherit && s->cgroup_fd < 0)
 		attach_new(s, true);
-}
-
-int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-		   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes, int counted,
-		   const char *counted_filter)
-{
-	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false, -1);
-}
-
-int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
-			   int counted, const char *counted_filter)
-{
-	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, true, -1);
-}
-
-int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-			  int cgroup_fd, const struct tp_format *fmts, unsigned int nev,
-			  size_t budget_bytes, int counted, const char *counted_filter)
-{
-	return stream_open(s, sr, pid, fmts, nev, budget_bytes, counted, counted_filter, false,
-			   cgroup_fd);
 }
 
 void tp_stream_pin(struct tp_stream *s, int pidfd)

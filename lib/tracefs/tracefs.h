@@ -153,37 +153,55 @@ struct tp_stream {
 	size_t nrecs, recs_cap;
 };
 
+/* Where a stream's events are opened. */
+enum tp_attach {
+	/*
+	 * On every thread of pid, one buffer each; new threads are attached by
+	 * tp_stream_refresh.
+	 */
+	TP_ATTACH_THREADS,
+	/*
+	 * On one task that has not started its work yet (a child before exec):
+	 * its events are inherited by every thread and child process it makes,
+	 * all into one buffer per CPU, so none is missed, even in its first
+	 * microseconds. tp_stream_refresh has nothing to do then.
+	 */
+	TP_ATTACH_INHERIT,
+	/*
+	 * On a running process alone in its cgroup (cgroup_fd, an open cgroup
+	 * v2 directory the stream then owns): one buffer and one set of
+	 * counters per CPU, and every thread of the cgroup is seen from its
+	 * first event, however many there are. A sample of another process
+	 * (one that joined the cgroup meanwhile) is dropped and counted in
+	 * foreign; the exact counts cannot tell it apart, which is the
+	 * caller's to check.
+	 */
+	TP_ATTACH_CGROUP,
+};
+
+/* What a stream opens: the one request of tp_stream_open. */
+struct tp_open {
+	pid_t pid;
+	enum tp_attach how;
+	int cgroup_fd;			/* TP_ATTACH_CGROUP only */
+	const struct tp_format *fmts;
+	unsigned int nev;
+	size_t budget_bytes;		/* the rings' size, about, in all */
+	/*
+	 * An index into fmts, or -1: counted apart as well, whether sampling
+	 * is on or off, and, when counted_filter is not NULL, once more through
+	 * that tracepoint filter ("opcode == 3 || ..."; the string must outlive
+	 * the stream).
+	 */
+	int counted;
+	const char *counted_filter;
+};
+
 /*
- * Opens the nev events on every thread of pid with rings of about
- * budget_bytes in all, sampling. counted (an index into fmts, or -1) is
- * counted apart as well, whether sampling is on or off, and, when
- * counted_filter is not NULL, once more through that tracepoint filter
- * ("opcode == 3 || ..."; the string must outlive the stream). 0, or
- * -errno when no thread could be attached.
+ * Opens o's events where o->how says, sampling. 0, or -errno when no
+ * thread could be attached.
  */
-int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-		   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes, int counted,
-		   const char *counted_filter);
-/*
- * The same on one task that has not started its work yet (a child before
- * exec): its events are inherited by every thread and child process it
- * makes, all into one buffer, so none is missed, even in its first
- * microseconds. tp_stream_refresh has nothing to do then.
- */
-int tp_stream_open_inherit(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-			   const struct tp_format *fmts, unsigned int nev, size_t budget_bytes,
-			   int counted, const char *counted_filter);
-/*
- * The same on a running process alone in its cgroup (cgroup_fd, an open
- * cgroup v2 directory the stream then owns): one buffer and one set of
- * counters per CPU, and every thread of the cgroup is seen from its first
- * event, however many there are. A sample of another process (one that
- * joined the cgroup meanwhile) is dropped and counted in foreign; the
- * exact counts cannot tell it apart, which is the caller's to check.
- */
-int tp_stream_open_cgroup(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
-			  int cgroup_fd, const struct tp_format *fmts, unsigned int nev,
-			  size_t budget_bytes, int counted, const char *counted_filter);
+int tp_stream_open(struct tp_stream *s, const struct sysroot *sr, const struct tp_open *o);
 /*
  * Makes the events in mask (bit k: fmts[k]; never the first, which holds
  * each buffer) open only while sampling is on: closed when it goes off,

@@ -27,6 +27,16 @@
 #include "procfs.h"
 #include "tracefs.h"
 
+
+/* Two events on every thread of pid, 1 MiB of rings, counted as given. */
+static int open_threads(struct tp_stream *s, const struct sysroot *sr, pid_t pid,
+			const struct tp_format *fmts, int counted)
+{
+	struct tp_open o = { .pid = pid, .how = TP_ATTACH_THREADS, .cgroup_fd = -1, .fmts = fmts,
+			     .nev = 2, .budget_bytes = 1u << 20, .counted = counted };
+
+	return tp_stream_open(s, sr, &o);
+}
 static struct sysroot sr;
 static struct tp_format fmts[2];
 static bool have_perf;
@@ -61,7 +71,7 @@ static int group_setup(void **state)
 	    tp_format_load("syscalls/sys_enter_getpid", &fmts[1], why, sizeof(why)))
 		return 0;
 	/* Allowed to watch itself with perf: the tests below can run. */
-	have_perf = !tp_stream_open(&s, &sr, getpid(), fmts, 2, 1u << 20, 0, NULL);
+	have_perf = !open_threads(&s, &sr, getpid(), fmts, 0);
 	tp_stream_close(&s);
 	return 0;
 }
@@ -95,7 +105,7 @@ static void test_lazy_closed_while_off(void **state)
 	(void)state;
 	if (!have_perf)
 		skip();
-	assert_int_equal(tp_stream_open(&s, &sr, getpid(), fmts, 2, 1u << 20, 0, NULL), 0);
+	assert_int_equal(open_threads(&s, &sr, getpid(), fmts, 0), 0);
 	tp_stream_lazy(&s, 2);
 	me = mine(&s);
 	assert_true(s.t[me].fds[1] >= 0);
@@ -136,7 +146,7 @@ static void test_first_never_lazy(void **state)
 	(void)state;
 	if (!have_perf)
 		skip();
-	assert_int_equal(tp_stream_open(&s, &sr, getpid(), fmts, 2, 1u << 20, -1, NULL), 0);
+	assert_int_equal(open_threads(&s, &sr, getpid(), fmts, -1), 0);
 	/* The first event holds each buffer: it stays, and bits past the events mean nothing. */
 	tp_stream_lazy(&s, ~0u);
 	assert_int_equal(s.lazy, 2);
@@ -167,7 +177,7 @@ static void test_exited_thread_not_reopened(void **state)
 	pthread_barrier_init(&attached, NULL, 2);
 	pthread_barrier_init(&done, NULL, 2);
 	assert_int_equal(pthread_create(&th, NULL, short_thread, NULL), 0);
-	assert_int_equal(tp_stream_open(&s, &sr, getpid(), fmts, 2, 1u << 20, -1, NULL), 0);
+	assert_int_equal(open_threads(&s, &sr, getpid(), fmts, -1), 0);
 	tp_stream_lazy(&s, 2);
 	pthread_barrier_wait(&attached);
 	me = mine(&s);
@@ -261,7 +271,7 @@ static void test_pid_taken_over(void **state)
 	if (pidfd >= 0)
 		close(pidfd);
 	old = idle_child(1);
-	assert_int_equal(tp_stream_open(&s, &sr, old, fmts, 2, 1u << 20, -1, NULL), 0);
+	assert_int_equal(open_threads(&s, &sr, old, fmts, -1), 0);
 	n = s.n;
 	assert_int_equal(n, 2);
 	pidfd = pid_wait_open(old);
