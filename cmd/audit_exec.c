@@ -598,7 +598,7 @@ int cmd_audit_exec(struct global_opts *g, char **argv, const struct exec_user *u
 		free(w);
 		return EXIT_CANNOT;
 	}
-	w->keep_spans = g->trace != NULL;
+	w->req.keep_spans = g->trace != NULL;
 	watched = exec_run_watched(&x, &ex, w, &status, &end);
 	/* What it left running ends; its last output is out before the report. */
 	exec_cage_close(&cage);

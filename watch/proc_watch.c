@@ -111,10 +111,10 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 		fds[i] = pf->rings[i].fd;
 	punt_watch_fill_fds(pf->watch, fds, pf->nrings);
 	free(fds);
-	pf->watch->keep_spans = keep_spans;
-	pf->watch->ring_budget = budget;
-	pf->watch->pinned = pf->pinned;
-	pf->watch->pidfd = pf->pidfd;
+	pf->watch->req.keep_spans = keep_spans;
+	pf->watch->req.ring_budget = budget;
+	pf->watch->req.pinned = pf->pinned;
+	pf->watch->req.pidfd = pf->pidfd;
 	/* The namespace's listen counters around the watch, for a delta that is now. */
 	listens = proc_sockets_tcp_listening(&pf->sockets) > 0;
 	if (listens)
@@ -122,10 +122,10 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	/* The scene over the same window: its first reading just before the watch starts. */
 	scene_want(pf, &sw);
 	scene_begin(sr, &sw.t, &pf->scene);
-	pf->watch->every_100ms = scene_tick;
-	pf->watch->every_arg = &tick;
+	pf->watch->req.every_100ms = scene_tick;
+	pf->watch->req.every_arg = &tick;
 	punt_watch_run(sr, pf->pid, seconds, pf->watch);
-	pf->watch->every_100ms = NULL;
+	pf->watch->req.every_100ms = NULL;
 	scene_end(sr, &sw.t, &pf->scene);
 	pf->scene_taken = true;
 	free(sw.cpus);

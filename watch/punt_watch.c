@@ -39,8 +39,8 @@ static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch
 
 			if (s || tick)
 				sleep_ms(100);
-			if (w->every_100ms)
-				w->every_100ms(w->every_arg);
+			if (w->req.every_100ms)
+				w->req.every_100ms(w->req.every_arg);
 			err = task_iter_open(&it, sr, pid);
 			if (err) {
 				if (!s && !tick)
@@ -67,7 +67,7 @@ static void watch_threads(const struct sysroot *sr, pid_t pid, struct punt_watch
 			}
 			task_iter_close(&it);
 			/* Gone: that list may be of whatever took its pid; not counted. */
-			if (w->pinned && pid_wait_gone(w->pidfd, pid, 0)) {
+			if (w->req.pinned && pid_wait_gone(w->req.pidfd, pid, 0)) {
 				w->total = was;
 				w->exited = true;
 				goto out;
@@ -91,25 +91,13 @@ out:
 void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
 		    struct punt_watch *w)
 {
+	struct watch_request req = w->req;
 	struct watch_fill *fills = w->fills;
 	size_t nfills = w->nfills, left_out = w->fills_left_out;
-	size_t budget = w->ring_budget;
-	bool keep = w->keep_spans, pinned = w->pinned;
-	int pidfd = w->pidfd;
-	void (*every)(void *arg) = w->every_100ms;
-	void *every_arg = w->every_arg;
 
-	/*
-	 * All but what the caller set: the rings whose fill to read, spans, the
-	 * budget, the pin, what to call every 100 ms.
-	 */
+	/* All but what the caller set: the request, the rings whose fill to read. */
 	memset(w, 0, sizeof(*w));
-	w->every_100ms = every;
-	w->every_arg = every_arg;
-	w->keep_spans = keep;
-	w->ring_budget = budget;
-	w->pinned = pinned;
-	w->pidfd = pidfd;
+	w->req = req;
 	w->fills = fills;
 	w->nfills = nfills;
 	w->fills_left_out = left_out;
@@ -121,10 +109,10 @@ void punt_watch_run(const struct sysroot *sr, pid_t pid, unsigned int seconds,
 bool punt_watch_exec(const struct sysroot *sr, pid_t pid, struct punt_watch *w,
 		     const struct watch_exec *ex)
 {
-	bool keep = w->keep_spans;
+	bool keep = w->req.keep_spans;
 
 	memset(w, 0, sizeof(*w));
-	w->keep_spans = keep;
+	w->req.keep_spans = keep;
 	w->exec = true;
 	if (!watch_session_run(sr, pid, w, ex))
 		return false;

@@ -38,15 +38,37 @@ struct watch_file {
 	uint64_t peak_cached, peak_dirty;	/* dirty includes writeback */
 };
 
-/* Punts of one process to io-wq, and the requests behind them, over a few seconds. */
+/* What a watch is asked to do, besides its seconds: the caller's, kept by the watch. */
+struct watch_request {
+	/* Keep each request's span for a trace file (ut.spans). */
+	bool keep_spans;
+	/*
+	 * The bytes of sample buffers for all its threads, 0 for
+	 * PUNT_WATCH_BUDGET (less when other processes are watched beside).
+	 */
+	size_t ring_budget;
+	/*
+	 * The process's pidfd since its first read (proc_facts), the caller's;
+	 * without it the watch opens its own.
+	 */
+	bool pinned;
+	int pidfd;
+	/* Called every 100 ms while a live watch runs (the scene's samples); NULL none. */
+	void (*every_100ms)(void *arg);
+	void *every_arg;
+};
+
+/*
+ * Punts of one process to io-wq, and the requests behind them, over a few
+ * seconds: the request (req, and the rings whose fill to read, fills) set
+ * before the watch, the rest what it found.
+ */
 struct punt_watch {
+	struct watch_request req;
 	struct fact_err e;		/* nothing could be counted */
 	bool tracepoint;		/* counted with io_uring:io_uring_queue_async_work */
 	char fallback_why[256];		/* why the tracepoint was not used */
 	unsigned int seconds;		/* asked for */
-	/* Called every 100 ms while a live watch runs (the scene's samples); NULL none. */
-	void (*every_100ms)(void *arg);
-	void *every_arg;
 	/*
 	 * Really watched: from before the events were opened to their disable,
 	 * the span the exact counts cover (a few ms past the seconds asked for);
@@ -137,19 +159,6 @@ struct punt_watch {
 	size_t fills_left_out;		/* ring fds past WATCH_FILL_MAX: not read */
 	/* Each sampled ring matched to its fd (ring_match.c), parallel to ut.rings. */
 	struct watch_ring_match *matches;
-	/* Set before the watch: keep each request's span for a trace file (ut.spans). */
-	bool keep_spans;
-	/*
-	 * Set before the watch: the bytes of sample buffers for all its threads,
-	 * 0 for PUNT_WATCH_BUDGET (less when other processes are watched beside).
-	 */
-	size_t ring_budget;
-	/*
-	 * Set before the watch: the process's pidfd since its first read
-	 * (proc_facts), the caller's; without it the watch opens its own.
-	 */
-	bool pinned;
-	int pidfd;
 };
 
 /* Sample buffers for all the threads of one watch; see tp_stream_open. */

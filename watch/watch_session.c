@@ -252,7 +252,7 @@ static int tick_ms(const struct tp_stream *s, const struct sample_cycle *c, bool
 /* The watch's own pidfd closed; the caller's pin is the caller's. */
 static void close_unpinned(const struct punt_watch *w, int pidfd)
 {
-	if (!w->pinned && pidfd >= 0)
+	if (!w->req.pinned && pidfd >= 0)
 		close(pidfd);
 }
 
@@ -285,7 +285,7 @@ static bool session_events(struct watch_session *ss)
 
 	if (uring_trace_init(&w->ut, w->fallback_why, sizeof(w->fallback_why)))
 		return false;
-	w->ut.keep_spans = w->keep_spans;
+	w->ut.keep_spans = w->req.keep_spans;
 	raise_nofile();
 	ss->submit_k = ss->file_k = UT_NEVENTS;
 	for (k = 0; k < UT_NEVENTS; k++) {
@@ -348,8 +348,8 @@ static int session_attach(struct watch_session *ss)
 	 * The process pinned before anything of it is read here: its cgroup,
 	 * its threads. A pid is its own only while it lives; see below.
 	 */
-	ss->pidfd = w->pinned ? w->pidfd : pid_wait_open(ss->pid);
-	budget = w->ring_budget ? w->ring_budget : PUNT_WATCH_BUDGET;
+	ss->pidfd = w->req.pinned ? w->req.pidfd : pid_wait_open(ss->pid);
+	budget = w->req.ring_budget ? w->req.ring_budget : PUNT_WATCH_BUDGET;
 	ss->threads = ex ? 0 : task_count(ss->sr, ss->pid);
 	if (ss->threads < 0)
 		ss->threads = 0;
@@ -457,8 +457,8 @@ static void session_tick(struct watch_session *ss, uint64_t now)
 		watch_cgroup_check(ss->sr, ss->pid, ss->pidfd, &ss->cg, w);
 		watch_read_cache_peaks(ss->sr, ss->pid, w);
 		watch_read_fills(ss->sr, ss->pid, w);
-		if (w->every_100ms)
-			w->every_100ms(w->every_arg);
+		if (w->req.every_100ms)
+			w->req.every_100ms(w->req.every_arg);
 		ss->next_cache = now + CACHE_NS;
 	}
 	if (now >= ss->next_sec && w->nper_second < WATCH_MAX_SECONDS) {
