@@ -35,29 +35,6 @@ struct cachestat {
 	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
 };
 
-int file_open_regular(int dirfd, const char *path)
-{
-	char self[64];
-	struct stat st;
-	int pfd, fd;
-
-	pfd = openat(dirfd, path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, &st)) {
-		fd = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		fd = -EINVAL;
-	} else {
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-		fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0)
-			fd = -errno;
-	}
-	close(pfd);
-	return fd;
-}
-
 /* Pages resident in the first MINCORE_MAX bytes: mapping read-only faults nothing in. */
 static int mincore_pages(int fd, uint64_t size, struct file_state *st)
 {
@@ -162,7 +139,7 @@ void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file
 	st->allocated = (uint64_t)sb.st_blocks * 512;
 	if (!st->regular)
 		return;
-	fd = file_open_regular(sr->dirfd, rel);
+	fd = sysroot_open_regular(sr, rel);
 	if (fd < 0) {
 		st->ext_err = st->cache_err = fd;
 		return;
@@ -184,11 +161,9 @@ int file_cache_read(const struct sysroot *sr, pid_t pid, int fdnum, uint64_t *ca
 {
 	struct file_state st;
 	struct stat sb;
-	char rel[64];
 	int fd;
 
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", (int)pid, fdnum);
-	fd = file_open_regular(sr->dirfd, rel);
+	fd = sysroot_open_regularf(sr, "proc/%d/fd/%d", (int)pid, fdnum);
 	if (fd < 0)
 		return fd;
 	memset(&st, 0, sizeof(st));

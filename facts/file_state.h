@@ -32,14 +32,6 @@ struct file_state {
 	uint64_t cache_range;		/* bytes looked at (mincore looks at the first 4 GiB) */
 };
 
-/*
- * Opens the file behind path (relative to dirfd, a /proc/PID/fd/N link) for
- * reading, only if it is a regular file: opening a FIFO could block and a
- * device node could act. The check is made on an O_PATH handle and the
- * read handle reopened from it, so a swapped fd cannot slip through.
- * Returns an fd or -errno.
- */
-int file_open_regular(int dirfd, const char *path);
 
 struct sysroot;
 /* Reads fd N of pid (live sr). Always fills st; st->err says whether it worked. */

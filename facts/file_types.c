@@ -65,10 +65,9 @@ void proc_file_set_type(struct proc_file *f, mode_t mode)
 static void type_by_statx(const struct sysroot *sr, pid_t pid, struct proc_file *f)
 {
 	struct statx stx;
-	char path[96];
 
-	snprintf(path, sizeof(path), "proc/%d/fd/%d", (int)pid, f->fd);
-	if (!statx(sr->dirfd, path, 0, STATX_TYPE, &stx) && (stx.stx_mask & STATX_TYPE))
+	if (!sysroot_statxf(sr, STATX_TYPE, &stx, "proc/%d/fd/%d", (int)pid, f->fd) &&
+	    (stx.stx_mask & STATX_TYPE))
 		proc_file_set_type(f, stx.stx_mode);
 }
 

@@ -402,13 +402,13 @@ static bool type_unsure(const struct proc_file *f)
 static void collect_file_detail(const struct sysroot *sr, struct proc_facts *pf,
 				struct proc_file *f)
 {
-	char path[96];
 	struct statx stx;
 	int fd;
 
-	snprintf(path, sizeof(path), "proc/%d/fd/%d", (int)pf->pid, f->fd);
-	if (statx(sr->dirfd, path, 0, STATX_TYPE | STATX_SIZE | STATX_DIOALIGN, &stx)) {
-		f->ext_err = -errno;
+	fd = sysroot_statxf(sr, STATX_TYPE | STATX_SIZE | STATX_DIOALIGN, &stx, "proc/%d/fd/%d",
+			    (int)pf->pid, f->fd);
+	if (fd) {
+		f->ext_err = fd;
 		return;
 	}
 	proc_file_set_type(f, stx.stx_mode);
@@ -426,7 +426,7 @@ static void collect_file_detail(const struct sysroot *sr, struct proc_facts *pf,
 		f->ext_err = -ECANCELED;	/* small and not registered */
 		return;
 	}
-	fd = file_open_regular(sr->dirfd, path);
+	fd = sysroot_open_regularf(sr, "proc/%d/fd/%d", (int)pf->pid, f->fd);
 	if (fd < 0) {
 		f->ext_err = fd;
 		return;

@@ -64,12 +64,10 @@ static int read_ring(const struct sysroot *sr, pid_t pid, int fd, struct ring_re
 			sleep_ns(100000 + (uint64_t)(i * 7919 % 900) * 1000);
 		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
 		if (err) {
-			char self[32];
 			struct stat st;
 
 			/* The fd closed, or the whole process went. */
-			snprintf(self, sizeof(self), "proc/%d", (int)pid);
-			if (err == -ENOENT && fstatat(sr->dirfd, self, &st, 0))
+			if (err == -ENOENT && sysroot_stat_livef(sr, &st, "proc/%d", (int)pid))
 				fact_fail(e, -ESRCH, "the process exited during the window");
 			else
 				fact_fail(e, err, "fd %d %s during the window", fd,

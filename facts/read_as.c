@@ -207,7 +207,6 @@ int read_as_run(const struct sysroot *sr, const struct proc_facts *pf,
 		char **buf, size_t *len)
 {
 	struct read_as ra = { .sr = sr, .pid = pf->pid, .rootfd = -1 };
-	char rel[64];
 	int p[2], status, err = 0;
 	uint64_t end;
 	size_t cap;
@@ -228,10 +227,9 @@ int read_as_run(const struct sysroot *sr, const struct proc_facts *pf,
 		return err;
 	}
 	/* The root opened as root; walked below it with the process's credentials. */
-	snprintf(rel, sizeof(rel), "proc/%d/root", (int)pf->pid);
-	ra.rootfd = openat(sr->dirfd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ra.rootfd = sysroot_open_path_dirf(sr, "proc/%d/root", (int)pf->pid);
 	if (ra.rootfd < 0)
-		return -errno;
+		return ra.rootfd;
 	if (pipe2(p, O_CLOEXEC)) {
 		err = -errno;
 		close(ra.rootfd);

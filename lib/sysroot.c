@@ -211,6 +211,49 @@ int sysroot_stat_live(const struct sysroot *sr, const char *rel, struct stat *st
 	return fstatat(sr->dirfd, rel, st, 0) ? -errno : 0;
 }
 
+int sysroot_statx(const struct sysroot *sr, const char *rel, unsigned int mask,
+		  struct statx *stx)
+{
+	while (*rel == '/')
+		rel++;
+	return statx(sr->dirfd, rel, 0, mask, stx) ? -errno : 0;
+}
+
+int sysroot_open_regular(const struct sysroot *sr, const char *rel)
+{
+	char self[64];
+	struct stat st;
+	int pfd, fd;
+
+	while (*rel == '/')
+		rel++;
+	pfd = openat(sr->dirfd, rel, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st)) {
+		fd = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		fd = -EINVAL;
+	} else {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+		fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			fd = -errno;
+	}
+	close(pfd);
+	return fd;
+}
+
+int sysroot_open_path_dir(const struct sysroot *sr, const char *rel)
+{
+	int fd;
+
+	while (*rel == '/')
+		rel++;
+	fd = openat(sr->dirfd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* One read(2), again when a signal cut it short: bytes, 0 at the end, or -errno. */
 static ssize_t read_retry(int fd, void *buf, size_t n)
 {
@@ -514,6 +557,39 @@ int sysroot_read_namef(const struct sysroot *sr, char *out, size_t outsz, const 
 int sysroot_readlinkf(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
 {
 	WITH_PATH(fmt, sysroot_readlink(sr, rel_, out, outsz));
+}
+
+int sysroot_stat_livef(const struct sysroot *sr, struct stat *st, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_stat_live(sr, rel_, st));
+}
+
+int sysroot_statxf(const struct sysroot *sr, unsigned int mask, struct statx *stx,
+		   const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_statx(sr, rel_, mask, stx));
+}
+
+int sysroot_open_regularf(const struct sysroot *sr, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_open_regular(sr, rel_));
+}
+
+int sysroot_open_path_dirf(const struct sysroot *sr, const char *fmt, ...)
+{
+	WITH_PATH(fmt, sysroot_open_path_dir(sr, rel_));
+}
+
+bool sysroot_existsf(const struct sysroot *sr, const char *fmt, ...)
+{
+	char rel[PATH_MAX];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = sysroot_vpathf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	return !err && sysroot_exists(sr, rel);
 }
 
 DIR *sysroot_opendirf(const struct sysroot *sr, const char *fmt, ...)

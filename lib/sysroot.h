@@ -151,6 +151,29 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel);
 int sysroot_open_live_dir(const struct sysroot *sr, const char *rel);
 
 /*
+ * A file's statx through the root, links followed (proc/PID/fd/N: the file
+ * the fd holds), as the kernel gives it for the mask asked. Not recorded.
+ * 0 or -errno.
+ */
+struct statx;
+int sysroot_statx(const struct sysroot *sr, const char *rel, unsigned int mask,
+		  struct statx *stx);
+/*
+ * A regular file, links followed (proc/PID/fd/N), opened read-only for
+ * what an fd tells without reading the file (FIEMAP, cachestat), only if
+ * it is regular: opening a FIFO could block and a device node could act.
+ * The check is made on an O_PATH handle and the read handle reopened from
+ * it, so a swapped fd cannot slip through. fd, or -EINVAL for a file that
+ * is not regular, or -errno. Not recorded.
+ */
+int sysroot_open_regular(const struct sysroot *sr, const char *rel);
+/*
+ * A directory reached through links (proc/PID/root), as an O_PATH fd to
+ * walk below with openat: fd or -errno. Not recorded.
+ */
+int sysroot_open_path_dir(const struct sysroot *sr, const char *rel);
+
+/*
  * The same readers with the path given printf-style: a path that does not
  * fit PATH_MAX fails with -ENAMETOOLONG (NULL and errno for opendir) instead
  * of reading a truncated, different path.
@@ -169,6 +192,17 @@ __attribute__((format(printf, 4, 5))) int sysroot_readlinkf(const struct sysroot
 							    size_t outsz, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) DIR *sysroot_opendirf(const struct sysroot *sr,
 							    const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) int sysroot_stat_livef(const struct sysroot *sr,
+							     struct stat *st, const char *fmt, ...);
+__attribute__((format(printf, 4, 5))) int sysroot_statxf(const struct sysroot *sr,
+							 unsigned int mask, struct statx *stx,
+							 const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int sysroot_open_regularf(const struct sysroot *sr,
+								const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int sysroot_open_path_dirf(const struct sysroot *sr,
+								 const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) bool sysroot_existsf(const struct sysroot *sr,
+							   const char *fmt, ...);
 /* Formats a relative path: 0, or -ENAMETOOLONG when it does not fit out. */
 __attribute__((format(printf, 3, 4))) int sysroot_pathf(char *out, size_t outsz,
 							const char *fmt, ...);
