@@ -6,28 +6,35 @@
 
 #include "cmd.h"
 
+struct json_object *cmd_check_json(const struct check *c, bool texts)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(c->info.id));
+	json_object_object_add(o, "title", json_object_new_string(c->info.title));
+	json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
+	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->info.severity)));
+	json_object_object_add(o, "category", json_object_new_string(c->info.category));
+	json_object_object_add(o, "needs_root", json_object_new_boolean(c->flags & CHECK_NEEDS_ROOT));
+	json_object_object_add(o, "live_only", json_object_new_boolean(c->flags & CHECK_LIVE_ONLY));
+	json_object_object_add(o, "live_facts", json_object_new_boolean(c->flags & CHECK_LIVE_FACTS));
+	if (!texts)
+		return o;
+	json_object_object_add(o, "looks_at", json_object_new_string(c->info.looks_at));
+	json_object_object_add(o, "why", json_object_new_string(c->info.why));
+	json_object_object_add(o, "fix", json_object_new_string(c->info.fix));
+	json_object_object_add(o, "reference", json_object_new_string(c->info.reference));
+	return o;
+}
+
 static int write_checks_json(FILE *out, const void *data)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i;
-	(void)data;
-	for (i = 0; i < check_table_len; i++) {
-		const struct check *c = &check_table[i];
-		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "id", json_object_new_string(c->info.id));
-		json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
-		json_object_object_add(o, "severity", json_object_new_string(severity_name(c->info.severity)));
-		json_object_object_add(o, "category", json_object_new_string(c->info.category));
-		json_object_object_add(o, "title", json_object_new_string(c->info.title));
-		json_object_object_add(o, "needs_root",
-				       json_object_new_boolean(c->flags & CHECK_NEEDS_ROOT));
-		json_object_object_add(o, "live_only",
-				       json_object_new_boolean(c->flags & CHECK_LIVE_ONLY));
-		json_object_object_add(o, "live_facts",
-				       json_object_new_boolean(c->flags & CHECK_LIVE_FACTS));
-		json_object_array_add(arr, o);
-	}
+	(void)data;
+	for (i = 0; i < check_table_len; i++)
+		json_object_array_add(arr, cmd_check_json(&check_table[i], false));
 	return write_json_document(out, arr);
 }
 

@@ -193,6 +193,13 @@ struct net_opts;
 int cmd_probe_net_into_report(const struct net_opts *o, struct check_ctx *ctx,
 			      const struct check_policy *pol, bool progress);
 int cmd_checks(int argc, char **argv, struct global_opts *g);
+/*
+ * A check as JSON, the one form `checks` and `explain` give: its id,
+ * title, scope, severity, category and flags, and with texts what it
+ * looks at, why, the fix and the reference.
+ */
+struct json_object;
+struct json_object *cmd_check_json(const struct check *c, bool texts);
 int cmd_explain(int argc, char **argv, struct global_opts *g);
 
 /* One line on stderr, "uringlint: ..." */

@@ -30,19 +30,7 @@ static int write_explain_text(FILE *out, const void *data)
 
 static int write_explain_json(FILE *out, const void *data)
 {
-	const struct check *c = data;
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "id", json_object_new_string(c->info.id));
-	json_object_object_add(o, "title", json_object_new_string(c->info.title));
-	json_object_object_add(o, "scope", json_object_new_string(check_scope_name(c->scope)));
-	json_object_object_add(o, "severity", json_object_new_string(severity_name(c->info.severity)));
-	json_object_object_add(o, "category", json_object_new_string(c->info.category));
-	json_object_object_add(o, "looks_at", json_object_new_string(c->info.looks_at));
-	json_object_object_add(o, "why", json_object_new_string(c->info.why));
-	json_object_object_add(o, "fix", json_object_new_string(c->info.fix));
-	json_object_object_add(o, "reference", json_object_new_string(c->info.reference));
-	return write_json_document(out, o);
+	return write_json_document(out, cmd_check_json(data, true));
 }
 
 int cmd_explain(int argc, char **argv, struct global_opts *g)

@@ -344,6 +344,14 @@ run "checks json" 0 "$BIN" checks --format json &&
 		"$TMP/out" >/dev/null && ok "checks json" || bad "checks json"
 run "explain" 0 "$BIN" explain memlock-limit && grep -q "^Why it matters:" "$TMP/out" &&
 	grep -q "CAP_IPC_LOCK" "$TMP/out" && ok "explain" || bad "explain"
+# One form of a check: explain's JSON is the checks listing's entry with its texts.
+"$BIN" checks --format json | jq '.[] | select(.id == "memlock-limit")' >"$TMP/check-entry.json"
+run "explain json" 0 "$BIN" explain memlock-limit --format json &&
+	jq -e --slurpfile e "$TMP/check-entry.json" '. as $x | ($e[0] | length) > 5 and
+		all($e[0] | to_entries[]; $x[.key] == .value) and (.why | length) > 0 and
+		(.fix | length) > 0' "$TMP/out" >/dev/null &&
+	ok "explain json: the checks listing's entry, whole, with why and fix" ||
+	bad "explain json: the checks listing's entry, whole, with why and fix" "$(head -c 300 "$TMP/out")"
 
 # --- live on this host -------------------------------------------------------
 run "live preflight json" 0 "$BIN" --fail-on never preflight --format json &&
