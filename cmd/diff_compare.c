@@ -221,24 +221,17 @@ static struct diff_entry **sorted_keys(struct diff_side *s, size_t *n)
 
 int diff_side_init(struct diff_side *s, const char *file, struct json_object *doc)
 {
-	struct json_object *findings, *host, *v;
+	struct json_object *findings, *host;
 	struct diff_proc **pids;
 	size_t i, n;
+	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->file = file;
 	s->doc = doc;
-	if (!json_object_is_type(doc, json_type_object) ||
-	    !json_object_object_get_ex(doc, "schema_version", &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return usage_error("'%s' is not a uringlint JSON report", file);
-	if (json_object_get_int(v) != 1)
-		return usage_error("'%s' is a report of schema_version %d, not 1: reports of "
-				   "different schemas are not compared", file, json_object_get_int(v));
-	if (!json_object_object_get_ex(doc, "findings", &findings) ||
-	    !json_object_is_type(findings, json_type_array) ||
-	    !json_object_object_get_ex(doc, "host", &host) || !(s->host = str_of(host, "hostname")))
-		return usage_error("'%s' is not a uringlint report of schema_version 1", file);
+	ret = report_envelope(file, doc, &findings, &host, &s->host);
+	if (ret)
+		return ret;
 	s->kernel = str_of(host, "kernel_release");
 	if (read_procs(s, doc))
 		return EXIT_USAGE;

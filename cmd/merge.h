@@ -38,6 +38,16 @@ int strict_json_parse(const char *file, const char *text, size_t len, struct jso
 int strict_json_read(const char *file, struct json_object **doc);
 
 /*
+ * The envelope of a uringlint report (doc, read from file), the one check
+ * every reader of reports makes: an object of schema_version 1 with a
+ * findings array and a host with its hostname. 0 with *findings, *host and
+ * *hostname (owned by doc), or EXIT_USAGE after one line on stderr that
+ * says which of those it is not.
+ */
+int report_envelope(const char *file, struct json_object *doc, struct json_object **findings,
+		    struct json_object **host, const char **hostname);
+
+/*
  * One host's JSON report (doc, read from file): its hostname (owned by doc)
  * and, per entry of check_table, the worst status any finding gave it, or -1.
  * Findings of checks this build does not know count in *unknown. Returns 0,

@@ -196,21 +196,38 @@ static int status_of(const char *s)
 	return -1;
 }
 
-int merge_read_host(const char *file, struct json_object *doc, int *worst,
-		    const char **hostname, unsigned int *unknown)
+int report_envelope(const char *file, struct json_object *doc, struct json_object **findings,
+		    struct json_object **host, const char **hostname)
 {
-	struct json_object *host, *findings, *v;
-	size_t i, n;
+	struct json_object *v;
 
-	if (!json_object_object_get_ex(doc, "schema_version", &v) ||
-	    !json_object_is_type(v, json_type_int) || json_object_get_int(v) != 1 ||
-	    !json_object_object_get_ex(doc, "findings", &findings) ||
-	    !json_object_is_type(findings, json_type_array) ||
-	    !json_object_object_get_ex(doc, "host", &host) ||
-	    !json_object_object_get_ex(host, "hostname", &v) ||
+	if (!json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, "schema_version", &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return usage_error("'%s' is not a uringlint JSON report", file);
+	if (json_object_get_int(v) != 1)
+		return usage_error("'%s' is a report of schema_version %d, not 1: reports of "
+				   "different schemas are not read together", file,
+				   json_object_get_int(v));
+	if (!json_object_object_get_ex(doc, "findings", findings) ||
+	    !json_object_is_type(*findings, json_type_array) ||
+	    !json_object_object_get_ex(doc, "host", host) ||
+	    !json_object_object_get_ex(*host, "hostname", &v) ||
 	    !json_object_is_type(v, json_type_string))
 		return usage_error("'%s' is not a uringlint report of schema_version 1", file);
 	*hostname = json_object_get_string(v);
+	return 0;
+}
+
+int merge_read_host(const char *file, struct json_object *doc, int *worst,
+		    const char **hostname, unsigned int *unknown)
+{
+	struct json_object *host, *findings;
+	size_t i, n;
+	int ret = report_envelope(file, doc, &findings, &host, hostname);
+
+	if (ret)
+		return ret;
 	for (i = 0; i < check_table_len; i++)
 		worst[i] = -1;
 	n = json_object_array_length(findings);
