@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "net_impl.h"
+#include "procfs.h"
+#include "sysroot.h"
 
 enum { OP_ACCEPT, OP_RECV, OP_SEND, OP_STOP };
 
@@ -315,20 +317,26 @@ static int setup_bufs(struct userver *s)
 	return 0;
 }
 
-/* Whether this ring's fdinfo says NAPI is enabled (6.12+ prints it). */
+/*
+ * Whether this ring's fdinfo says NAPI is enabled (6.12+ prints it), read
+ * as an audit reads any ring's: through the sysroot and the one parser.
+ */
 static bool napi_in_fdinfo(int ring_fd)
 {
-	char path[64], line[128];
+	struct uring_fdinfo u = { 0 };
+	struct sysroot sr;
+	char *text = NULL;
 	bool on = false;
-	FILE *f;
+	size_t len;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", ring_fd);
-	f = fopen(path, "re");
-	if (!f)
+	if (sysroot_open(&sr, "/"))
 		return false;
-	while (fgets(line, sizeof(line), f))
-		on |= !strcmp(line, "NAPI:\tenabled\n");
-	fclose(f);
+	if (!sysroot_read_filef(&sr, SYSROOT_READ_MAX, &text, &len, "proc/self/fdinfo/%d", ring_fd) &&
+	    !uring_fdinfo_parse(text, &u))
+		on = u.has_napi && u.napi_on;
+	uring_fdinfo_free(&u);
+	free(text);
+	sysroot_close(&sr);
 	return on;
 }
 
