@@ -515,32 +515,14 @@ static int audit_args_parse(int argc, char **argv, struct global_opts *g, struct
 	return 0;
 }
 
-/* What an audit's checks are given: the host's report begun, the plan, the options. */
-struct audit_run {
-	struct collect_opts copts;
-	struct host_facts *hf;
-	struct audit_opts aopts;
-	struct check_ctx ctx;
-	struct plan plan;
-	struct report r;
-};
-
-static void audit_run_begin(struct global_opts *g, const struct audit_args *a, struct audit_run *run)
-{
-	memset(&run->copts, 0, sizeof(run->copts));
-	run->hf = cmd_host_report(&g->sr, &run->copts, "audit", &run->r);
-	plan_defaults(&run->plan);
-	run->aopts = (struct audit_opts){ .data_paths = a->data_paths,
-					  .ndata_paths = a->ndata_paths };
-	run->ctx = (struct check_ctx){ .host = run->hf, .plan = &run->plan, .audit = &run->aopts,
-				       .th = &g->cfg->th, .report = &run->r };
-}
-
 int cmd_audit(int argc, char **argv, struct global_opts *g)
 {
 	struct audit_args a = { .watch = WATCH_AUTO };
 	struct watch_trace trace = { 0 };
-	struct audit_run run;
+	struct audit_opts aopts;
+	struct collect_opts copts = { 0 };
+	struct cmd_run run;
+	struct plan plan;
 	struct exec_user eu;
 	bool gone = false;
 	int ret;
@@ -550,7 +532,9 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		ret = exec_user_lookup(a.user, &eu);
 	if (ret)
 		goto out_args;
-	audit_run_begin(g, &a, &run);
+	plan_defaults(&plan);
+	aopts = (struct audit_opts){ .data_paths = a.data_paths, .ndata_paths = a.ndata_paths };
+	cmd_run_begin(&run, g, &g->sr, &copts, &plan, &aopts);
 	g->trace = a.trace ? &trace : NULL;
 	if (a.exec) {
 		ret = cmd_audit_exec(g, argv + optind, a.user ? &eu : NULL, &run.ctx);
@@ -559,7 +543,7 @@ int cmd_audit(int argc, char **argv, struct global_opts *g)
 		if (!ret)
 			ret = cmd_finish_report(g, &run.r, gone);
 	}
-	cmd_host_report_free(run.hf, &run.r);
+	cmd_run_end(&run);
 	/* The trace after the report, whose exit status stands unless the trace cannot be written. */
 	if (a.trace && g->trace && cmd_write_file(a.trace, watch_trace_write, &trace))
 		ret = EXIT_CANNOT;

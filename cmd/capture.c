@@ -79,11 +79,9 @@ static int record_run(const struct global_opts *g, struct capture_args *a,
 	struct global_opts run = *g;
 	struct collect_opts copts;
 	struct audit_opts aopts = { 0 };
-	struct host_facts *hf;
-	struct check_ctx ctx;
+	struct cmd_run cr;
 	struct sysroot sr;
 	struct plan plan;
-	struct report r;
 	bool gone = false;
 	int err, ret = 0;
 
@@ -101,17 +99,15 @@ static int record_run(const struct global_opts *g, struct capture_args *a,
 	cmd_dir_opts(&run, &sr, (const char *const *)a->dirs, a->ndirs, &copts);
 	copts.net_devs = a->net_devs;
 	copts.nnet_devs = a->nnet_devs;
-	hf = cmd_host_report(&sr, &copts, "capture", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };
-	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
-				  .report = &r };
-	checks_run_scope(SCOPE_HOST, &ctx, &run.policy);
+	cmd_run_begin(&cr, &run, &sr, &copts, &plan, &aopts);
+	checks_run_scope(SCOPE_HOST, &cr.ctx, &run.policy);
 	if (a->npids)
-		ret = cmd_audit_processes(&run, &sr, &a->pids, &a->npids, 0, &ctx, &gone);
+		ret = cmd_audit_processes(&run, &sr, &a->pids, &a->npids, 0, &cr.ctx, &gone);
 	if (!ret && gone)
 		ret = EXIT_CANNOT;
-	cmd_host_report_free(hf, &r);
+	cmd_run_end(&cr);
 	sysroot_close(&sr);
 	return ret;
 }

@@ -260,16 +260,24 @@ void cmd_fill_report_host(struct report *r, const struct host_facts *hf,
 /*
  * Around a checking command's checks (cmd/host_report.c). cmd_dir_opts: the
  * data directories given, or "." on the live system, and the live tries the
- * policy's checks need. cmd_host_report: reads the host's facts once and
- * begins the report (freed by cmd_host_report_free).
- * cmd_finish_report: writes the report; exit 3 when a named process went.
+ * policy's checks need. cmd_run_begin: the one setup of every checking
+ * command: reads the host's facts once, begins the report, and sets the
+ * checks' context over them (plan and audit may be NULL: a command that
+ * has none); cmd_run_end frees it. cmd_finish_report: writes the report;
+ * exit 3 when a named process went.
  */
 struct collect_opts;
+struct cmd_run {
+	struct host_facts *hf;
+	struct report r;
+	struct check_ctx ctx;
+};
 void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const char *const *dirs,
 		  size_t ndirs, struct collect_opts *co);
-struct host_facts *cmd_host_report(const struct sysroot *sr, const struct collect_opts *co,
-				   const char *command, struct report *r);
+void cmd_run_begin(struct cmd_run *run, const struct global_opts *g, const struct sysroot *sr,
+		   const struct collect_opts *co, const struct plan *plan,
+		   const struct audit_opts *audit);
 int cmd_finish_report(const struct global_opts *g, const struct report *r, bool gone);
-void cmd_host_report_free(struct host_facts *hf, struct report *r);
+void cmd_run_end(struct cmd_run *run);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "host_facts.h"
 #include "xalloc.h"
 
@@ -27,15 +28,16 @@ void cmd_dir_opts(const struct global_opts *g, const struct sysroot *sr, const c
 	};
 }
 
-struct host_facts *cmd_host_report(const struct sysroot *sr, const struct collect_opts *co,
-				   const char *command, struct report *r)
+void cmd_run_begin(struct cmd_run *run, const struct global_opts *g, const struct sysroot *sr,
+		   const struct collect_opts *co, const struct plan *plan,
+		   const struct audit_opts *audit)
 {
-	struct host_facts *hf = xcalloc(1, sizeof(*hf));
-
-	host_facts_collect(sr, co, hf);
-	report_init(r, command);
-	cmd_fill_report_host(r, hf, sr);
-	return hf;
+	run->hf = xcalloc(1, sizeof(*run->hf));
+	host_facts_collect(sr, co, run->hf);
+	report_init(&run->r, g->cmd->name);
+	cmd_fill_report_host(&run->r, run->hf, sr);
+	run->ctx = (struct check_ctx){ .host = run->hf, .plan = plan, .audit = audit,
+				       .th = &g->cfg->th, .report = &run->r };
 }
 
 int cmd_finish_report(const struct global_opts *g, const struct report *r, bool gone)
@@ -48,10 +50,11 @@ int cmd_finish_report(const struct global_opts *g, const struct report *r, bool 
 	return ret;
 }
 
-void cmd_host_report_free(struct host_facts *hf, struct report *r)
+void cmd_run_end(struct cmd_run *run)
 {
-	report_free(r);
-	if (hf)
-		host_facts_free(hf);
-	free(hf);
+	report_free(&run->r);
+	if (run->hf)
+		host_facts_free(run->hf);
+	free(run->hf);
+	run->hf = NULL;
 }

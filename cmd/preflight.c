@@ -175,10 +175,8 @@ static int check_net_devs(const struct sysroot *sr, const struct preflight_args 
 int cmd_preflight(int argc, char **argv, struct global_opts *g)
 {
 	struct preflight_args a = { 0 };
-	struct host_facts *hf = NULL;
+	struct cmd_run run;
 	struct collect_opts copts;
-	struct check_ctx ctx;
-	struct report r;
 	int c, ret;
 
 	plan_defaults(&a.plan);
@@ -209,11 +207,10 @@ int cmd_preflight(int argc, char **argv, struct global_opts *g)
 	copts.ring_entries = a.plan.ring_entries;
 	copts.net_devs = a.net_devs;
 	copts.nnet_devs = a.nnet_devs;
-	hf = cmd_host_report(&g->sr, &copts, "preflight", &r);
-	ctx = (struct check_ctx){ .host = hf, .plan = &a.plan, .th = &g->cfg->th, .report = &r };
-	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
-	ret = cmd_finish_report(g, &r, false);
-	cmd_host_report_free(hf, &r);
+	cmd_run_begin(&run, g, &g->sr, &copts, &a.plan, NULL);
+	checks_run_scope(SCOPE_HOST, &run.ctx, &g->policy);
+	ret = cmd_finish_report(g, &run.r, false);
+	cmd_run_end(&run);
 out_args:
 	free(a.dirs);
 	if (a.net_devs_cap)

@@ -236,9 +236,7 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 {
 	struct probe_cli cli = { 0 };
 	struct collect_opts copts = { 0 };
-	struct host_facts *hf = NULL;
-	struct check_ctx ctx;
-	struct report r;
+	struct cmd_run run;
 	int c, ret;
 
 	probe_opts_default(&cli.o, ".");
@@ -255,14 +253,13 @@ int cmd_probe(int argc, char **argv, struct global_opts *g)
 		return ret;
 	if (!cli.net && arg_dir(cli.o.dir))
 		return EXIT_USAGE;
-	hf = cmd_host_report(&g->sr, &copts, "probe", &r);
-	ctx = (struct check_ctx){ .host = hf, .th = &g->cfg->th, .report = &r };
+	cmd_run_begin(&run, g, &g->sr, &copts, NULL, NULL);
 	if (cli.net)
-		ret = cmd_probe_net_into_report(&cli.n, &ctx, &g->policy, g->verbosity >= 0);
+		ret = cmd_probe_net_into_report(&cli.n, &run.ctx, &g->policy, g->verbosity >= 0);
 	else
-		ret = cmd_probe_into_report(&cli.o, &ctx, &g->policy, g->verbosity >= 0);
+		ret = cmd_probe_into_report(&cli.o, &run.ctx, &g->policy, g->verbosity >= 0);
 	if (!ret)
-		ret = cmd_finish_report(g, &r, false);
-	cmd_host_report_free(hf, &r);
+		ret = cmd_finish_report(g, &run.r, false);
+	cmd_run_end(&run);
 	return ret;
 }

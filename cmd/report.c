@@ -89,12 +89,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 int cmd_report(int argc, char **argv, struct global_opts *g)
 {
 	struct report_args a = { .watch = WATCH_AUTO };
-	struct host_facts *hf = NULL;
 	struct collect_opts copts;
 	struct audit_opts aopts = { 0 };
-	struct check_ctx ctx;
+	struct cmd_run run = { 0 };
 	struct plan plan;
-	struct report r;
 	bool gone = false;
 	int ret;
 
@@ -115,17 +113,15 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	copts.ring_entries = plan.ring_entries;
 	copts.net_devs = (const char *const *)g->cfg->net_devs;
 	copts.nnet_devs = g->cfg->nnet_devs;
-	hf = cmd_host_report(&g->sr, &copts, "report", &r);
 	aopts = (struct audit_opts){ .data_paths = (const char *const *)g->cfg->data_paths,
 				     .ndata_paths = g->cfg->ndata_paths };
-	ctx = (struct check_ctx){ .host = hf, .plan = &plan, .audit = &aopts, .th = &g->cfg->th,
-				  .report = &r };
+	cmd_run_begin(&run, g, &g->sr, &copts, &plan, &aopts);
 
 	/* The host and its directories. */
-	checks_run_scope(SCOPE_HOST, &ctx, &g->policy);
+	checks_run_scope(SCOPE_HOST, &run.ctx, &g->policy);
 
 	/* The processes: those named, or every one with a ring that can be read. */
-	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &ctx, &gone);
+	ret = cmd_audit_processes(g, &g->sr, &a.pids, &a.npids, a.watch, &run.ctx, &gone);
 	if (ret)
 		goto out_report;
 
@@ -134,13 +130,13 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		struct probe_opts po;
 
 		probe_opts_default(&po, copts.dirs[0]);
-		ret = cmd_probe_into_report(&po, &ctx, &g->policy, g->verbosity > 0);
+		ret = cmd_probe_into_report(&po, &run.ctx, &g->policy, g->verbosity > 0);
 		if (ret)
 			goto out_report;
 	}
-	ret = cmd_finish_report(g, &r, gone);
+	ret = cmd_finish_report(g, &run.r, gone);
 out_report:
-	cmd_host_report_free(hf, &r);
+	cmd_run_end(&run);
 out_args:
 	free(a.dirs);
 	free(a.pids);
