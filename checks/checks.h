@@ -468,6 +468,20 @@ void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
 
 /*
+ * The host network checks' helpers (host_net.c, host_net_rps.c): fn called
+ * for each device whose facts were read (skips for the others, and one when
+ * no service is planned); the RX and TX queues read, NET_QUEUES_MAX at most;
+ * a device's evidence; the i-th CPU of set, round robin.
+ */
+void net_devs_each(const struct check *c, struct check_ctx *ctx,
+		   void (*fn)(const struct check *c, struct check_ctx *ctx,
+			      const struct net_dev *d));
+unsigned int nrxq(const struct net_dev *d);
+unsigned int ntxq(const struct net_dev *d);
+void dev_evidence(struct finding *f, const struct check_ctx *ctx, const struct net_dev *d);
+unsigned int nth_cpu(const struct cpuset *set, unsigned int i);
+
+/*
  * Why io_uring_setup() fails for credentials st (NULL when unknown), as the
  * kernel decides it (uring_causes.c): the EPERM cause, described in buf,
  * and the command that removes it.
