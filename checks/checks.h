@@ -464,6 +464,39 @@ struct watched_fixed {
 void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
 			struct watched_fixed *wfx);
 
+/*
+ * The causes of a file's punts (punt_causes.c), text, fixes and evidence
+ * built one causes_add() at a time: writes_always_punt() says the
+ * filesystem punts every write of the file, whatever the worker did;
+ * observed_causes() takes the punted writes whose worker showed its cause
+ * off *rest_w and returns the timestamp punts a second; state_causes()
+ * gives the rest in one direction the causes the file's flags and state
+ * support; app_fixes_for_causes() adds the application's own settings.
+ */
+/* The causes the file's flags and state support, for punted reads or writes. */
+struct causes {
+	char text[1024];
+	char fix[1024];
+	struct json_object *list;	/* evidence: [{cause, punts, certain, observed}] */
+	unsigned int n;
+	bool observed;			/* the causes added now were seen in the workers */
+	bool glued;			/* the next cause's text follows a lead-in, no "; " */
+	bool certain;			/* one cause is certain: every such request punts */
+	bool kinds[APP_FIX_KINDS];	/* the application settings that would fix them */
+};
+
+__attribute__((format(printf, 6, 7)))
+void causes_add(struct causes *c, const char *id, uint64_t punts, bool certain,
+		const char *fix, const char *fmt, ...);
+bool writes_always_punt(const struct check_ctx *ctx, const struct proc_file *pfile,
+			const struct watch_file *wf);
+double observed_causes(struct causes *c, const struct punt_watch *w, const struct ut_file *uf,
+		       uint64_t *rest_w);
+void state_causes(struct causes *c, const struct check_ctx *ctx, const struct proc_file *pfile,
+		  const struct watch_file *wf, uint64_t punts, bool writes);
+void app_fixes_for_causes(const struct check_ctx *ctx, struct finding *fi,
+			  const struct causes *cs, const char *path);
+
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
 
