@@ -394,8 +394,8 @@ static void irq_judge_irqbalance(const struct check_ctx *ctx, struct irq_verdict
 						      "whether it bans",
 			pl->unbanned == 1 ? "" : "s", pl->unbanned_list);
 		catf(v->fix, sizeof(v->fix), "%sadd --banirq=N for each of IRQs %s to "
-			"IRQBALANCE_ARGS in /etc/default/irqbalance and restart irqbalance, or stop it",
-			v->fix[0] ? "; then " : "", pl->unbanned_list);
+			"IRQBALANCE_ARGS in /etc/default/irqbalance and restart irqbalance, or "
+			"stop it", v->fix[0] ? "; then " : "", pl->unbanned_list);
 	} else if (!fact_ok(&cpu->irqbalance_e)) {
 		/* Whether irqbalance undoes the placement is not known: no pass on it. */
 		if (v->st == STATUS_PASS)

@@ -213,7 +213,7 @@ static void direct_punts_finding(const struct check *c, struct check_ctx *ctx,
 	file_evidence(fi, pf, f, why);
 }
 
-/* A data file io_uring writes through the page cache (or may): the finding, its fix, its evidence. */
+/* A data file io_uring writes through the page cache (or may): the finding, its fix, evidence. */
 static void buffered_file_finding(const struct check *c, struct check_ctx *ctx,
 				  const struct proc_file *f, const char *why,
 				  const struct ut_file *uf, unsigned int workers, unsigned int all)

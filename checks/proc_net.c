@@ -295,9 +295,10 @@ static struct finding *accept_problem(const struct check *c, struct check_ctx *c
 			      "%u listener%s accept queue full as read (more waiting than the "
 			      "backlog): %s; %s. A full queue drops or delays new connections; %s%s",
 			      bl->full, bl->full == 1 ? "'s" : "s'", bl->text, v->sysctl,
-			      v->delta ? "ListenOverflows did not grow over --watch: the queue was "
-					 "full without dropping" : "overflows are judged only from their "
-					 "growth over --watch: ", v->delta ? "" : v->life);
+			      v->delta ? "ListenOverflows did not grow over --watch: the queue "
+					 "was full without dropping"
+				       : "overflows are judged only from their growth over --watch: ",
+			      v->delta ? "" : v->life);
 	} else {
 		return NULL;
 	}
@@ -349,8 +350,9 @@ static struct finding *accept_pass(const struct check *c, struct check_ctx *ctx,
 				"TcpExt ListenOverflows did not grow in the %.1f s of --watch "
 				"(ListenDrops by %llu; %s); no accept queue full as read: %s%s; %s",
 				v->secs, (unsigned long long)v->dr,
-				v->ours_only ? "the namespace's TCP listeners are all this process's"
-					     : "counted for the whole network namespace, not per process",
+				v->ours_only
+					? "the namespace's TCP listeners are all this process's"
+					: "counted for the whole network namespace, not per process",
 				v->bl.text, v->why, v->sysctl);
 	return proc_add(c, ctx, STATUS_PASS, subject,
 			"no accept queue full as read: %s%s; %s. Overflows are judged only "

@@ -229,7 +229,8 @@ static struct finding *busy_ratio_verdict(const struct check *c, struct check_ct
 				"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
 				"%u ms window%s, and whether its rings took or completed requests "
 				"is unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
-				"that may be its own was not read)", pct, ms, pf->window.ms, v->where);
+				"that may be its own was not read)", pct, ms, pf->window.ms,
+				v->where);
 	if (!v->active && v->d.pending)
 		return proc_add(c, ctx, STATUS_SKIP, subject,
 				"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "

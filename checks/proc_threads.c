@@ -308,7 +308,7 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 	finding_ev_int(fi, "memlock_soft", l == LIMIT_INFINITY ? -1 : (int64_t)l);
 }
 
-/* What qualifies the count: the punts that are no fault, and how much of it the opcodes cover. */
+/* What qualifies the count: the punts that are no fault, how much of it the opcodes cover. */
 static void iowq_punts_notes(const struct punt_watch *w, char *part, size_t sz)
 {
 	double cover = punt_watch_coverage(w);
@@ -319,13 +319,13 @@ static void iowq_punts_notes(const struct punt_watch *w, char *part, size_t sz)
 			 " (%llu of them of opcodes io_uring always runs there, such as "
 			 "FSYNC: no fault)", (unsigned long long)kernel);
 	if (cover < 1.0 && !w->sampled_all)
-		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of the punts, sampled "
-			 "in %.2f s of %.1f s to keep the watch cheap at this rate; %llu samples "
-			 "lost)", 100.0 * cover, w->seconds_sampled, w->seconds_watched,
-			 (unsigned long long)w->lost);
+		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of "
+			 "the punts, sampled in %.2f s of %.1f s to keep the watch cheap at this "
+			 "rate; %llu samples lost)", 100.0 * cover, w->seconds_sampled,
+			 w->seconds_watched, (unsigned long long)w->lost);
 	else if (cover < 1.0)
-		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of the punts: %llu "
-			 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
+		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of "
+			 "the punts: %llu samples lost)", 100.0 * cover, (unsigned long long)w->lost);
 }
 
 /*
@@ -411,8 +411,8 @@ static struct finding *iowq_punts_judge(const struct check *c, struct check_ctx 
 		/* Sampled in windows: the samples speak for the rest only when there are enough. */
 		return proc_add(c, ctx, STATUS_PASS, subject,
 				"%llu requests punted to io-wq in %.1f s; the %llu sampled in %.2f s "
-				"of it are all of opcodes io_uring always runs there (%s): no read or "
-				"write was punted in the samples",
+				"of it are all of opcodes io_uring always runs there (%s): no read "
+				"or write was punted in the samples",
 				(unsigned long long)w->total, w->seconds_watched,
 				(unsigned long long)w->punts_sampled, w->seconds_sampled, list);
 	if (!w->total && w->threads_unattached)
@@ -435,7 +435,7 @@ static struct finding *iowq_punts_judge(const struct check *c, struct check_ctx 
 			"(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
 }
 
-/* The watch's figures, whatever the verdict: its source, its time, the punts per second and opcode. */
+/* The watch's figures, whatever the verdict: its source, its time, punts a second and by opcode. */
 static void iowq_punts_evidence(struct finding *fi, const struct punt_watch *w)
 {
 	struct json_object *secs, *ops;

@@ -512,7 +512,7 @@ static int probe_dir_check(const struct probe_opts *o, struct probe_result *r)
 	return 0;
 }
 
-/* The direct I/O alignment of fd's filesystem, which --bs must respect, then the file written once. */
+/* The O_DIRECT alignment of fd's filesystem, which --bs must respect; then the file written once. */
 static int probe_file_fill(const struct probe_opts *o, struct probe_result *r, int fd)
 {
 	struct statx stx;
@@ -570,7 +570,8 @@ static void run_modes(const struct probe_opts *o, struct probe_result *r, int fd
 		if (o->progress)
 			fprintf(stderr, "\ruringlint probe: mode %s (%u ms)   ", mode_names[i],
 				o->duration_ms);
-		run_mode(o, r, (enum probe_mode)i, fd, mode_flags[i], i == PM_SQPOLL_FIXED, ctr, bufs);
+		run_mode(o, r, (enum probe_mode)i, fd, mode_flags[i], i == PM_SQPOLL_FIXED, ctr,
+			 bufs);
 	}
 }
 
