@@ -465,15 +465,14 @@ void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
 			struct watched_fixed *wfx);
 
 /*
- * The causes of a file's punts (punt_causes.c), text, fixes and evidence
- * built one causes_add() at a time: writes_always_punt() says the
+ * The causes of a file's punts (punt_causes.c): their text, fixes and
+ * evidence, built one causes_add() at a time. writes_always_punt(): the
  * filesystem punts every write of the file, whatever the worker did;
  * observed_causes() takes the punted writes whose worker showed its cause
  * off *rest_w and returns the timestamp punts a second; state_causes()
  * gives the rest in one direction the causes the file's flags and state
  * support; app_fixes_for_causes() adds the application's own settings.
  */
-/* The causes the file's flags and state support, for punted reads or writes. */
 struct causes {
 	char text[1024];
 	char fix[1024];
