@@ -464,8 +464,54 @@ struct watched_fixed {
 void proc_watched_fixed(const struct proc_facts *pf, const struct proc_file *f,
 			struct watched_fixed *wfx);
 
+/*
+ * The causes of a file's punts (punt_causes.c): their text, fixes and
+ * evidence, built one causes_add() at a time. writes_always_punt(): the
+ * filesystem punts every write of the file, whatever the worker did;
+ * observed_causes() takes the punted writes whose worker showed its cause
+ * off *rest_w and returns the timestamp punts a second; state_causes()
+ * gives the rest in one direction the causes the file's flags and state
+ * support; app_fixes_for_causes() adds the application's own settings.
+ */
+struct causes {
+	char text[1024];
+	char fix[1024];
+	struct json_object *list;	/* evidence: [{cause, punts, certain, observed}] */
+	unsigned int n;
+	bool observed;			/* the causes added now were seen in the workers */
+	bool glued;			/* the next cause's text follows a lead-in, no "; " */
+	bool certain;			/* one cause is certain: every such request punts */
+	bool kinds[APP_FIX_KINDS];	/* the application settings that would fix them */
+};
+
+__attribute__((format(printf, 6, 7)))
+void causes_add(struct causes *c, const char *id, uint64_t punts, bool certain,
+		const char *fix, const char *fmt, ...);
+bool writes_always_punt(const struct check_ctx *ctx, const struct proc_file *pfile,
+			const struct watch_file *wf);
+double observed_causes(struct causes *c, const struct punt_watch *w, const struct ut_file *uf,
+		       uint64_t *rest_w);
+void state_causes(struct causes *c, const struct check_ctx *ctx, const struct proc_file *pfile,
+		  const struct watch_file *wf, uint64_t punts, bool writes);
+void app_fixes_for_causes(const struct check_ctx *ctx, struct finding *fi,
+			  const struct causes *cs, const char *path);
+
 /* "cpu 2" style subjects and "0-3" lists for messages. */
 void cpus_format(const struct cpuset *set, char *buf, size_t bufsz);
+
+/*
+ * The host network checks' helpers (host_net.c, host_net_rps.c): fn called
+ * for each device whose facts were read (skips for the others, and one when
+ * no service is planned); the RX and TX queues read, NET_QUEUES_MAX at most;
+ * a device's evidence; the i-th CPU of set, round robin.
+ */
+void net_devs_each(const struct check *c, struct check_ctx *ctx,
+		   void (*fn)(const struct check *c, struct check_ctx *ctx,
+			      const struct net_dev *d));
+unsigned int nrxq(const struct net_dev *d);
+unsigned int ntxq(const struct net_dev *d);
+void dev_evidence(struct finding *f, const struct check_ctx *ctx, const struct net_dev *d);
+unsigned int nth_cpu(const struct cpuset *set, unsigned int i);
 
 /*
  * Why io_uring_setup() fails for credentials st (NULL when unknown), as the

@@ -25,7 +25,6 @@
 #include "checks.h"
 
 #define PERFTUNE_BACKLOG 4096
-#define PERFTUNE_RFS_ENTRIES 32768
 
 /* A planned network service, or a skip saying none was described. */
 static bool have_service(const struct check *c, struct check_ctx *ctx)
@@ -39,7 +38,7 @@ static bool have_service(const struct check *c, struct check_ctx *ctx)
 }
 
 /* Calls fn for each device whose facts were read; the others are skips with the reason. */
-static void net_devs_each(const struct check *c, struct check_ctx *ctx,
+void net_devs_each(const struct check *c, struct check_ctx *ctx,
 			  void (*fn)(const struct check *c, struct check_ctx *ctx,
 				     const struct net_dev *d))
 {
@@ -62,12 +61,12 @@ static void net_devs_each(const struct check *c, struct check_ctx *ctx,
 	}
 }
 
-static unsigned int nrxq(const struct net_dev *d)
+unsigned int nrxq(const struct net_dev *d)
 {
 	return d->nrx < NET_QUEUES_MAX ? d->nrx : NET_QUEUES_MAX;
 }
 
-static unsigned int ntxq(const struct net_dev *d)
+unsigned int ntxq(const struct net_dev *d)
 {
 	return d->ntx < NET_QUEUES_MAX ? d->ntx : NET_QUEUES_MAX;
 }
@@ -94,7 +93,7 @@ static const struct cpuset *irq_cpus(const struct net_irq *ii)
 	return ii->has_effective ? &ii->effective : &ii->configured;
 }
 
-static void dev_evidence(struct finding *f, const struct check_ctx *ctx, const struct net_dev *d)
+void dev_evidence(struct finding *f, const struct check_ctx *ctx, const struct net_dev *d)
 {
 	char list[256];
 
@@ -194,7 +193,7 @@ static void irq_target(const struct check_ctx *ctx, struct cpuset *target)
 }
 
 /* The i-th CPU of set (round robin), for spreading queues over CPUs. */
-static unsigned int nth_cpu(const struct cpuset *set, unsigned int i)
+unsigned int nth_cpu(const struct cpuset *set, unsigned int i)
 {
 	unsigned int n = cpuset_count(set), cpu, k = 0;
 
@@ -297,340 +296,162 @@ static void spread_fix(const struct net_dev *d, const struct cpuset *target, cha
 		catf(fix, sz, "; …");
 }
 
+/* A device's interrupts as placement_tally() found them, and the finding built from them. */
+struct irq_verdict {
+	struct placement pl;
+	struct cpuset target;		/* where they may go: irq_target() */
+	unsigned int nq, ndel;		/* queues; CPUs their interrupts are delivered to */
+	enum check_status st;
+	char msg[2048], fix[1536], at[128];
+};
+
+/*
+ * The placement's problems: interrupts on SQPOLL CPUs, split between worker
+ * CPUs and others, or crowded on fewer workers than queues. They add up;
+ * the worst one sets the status.
+ */
+static void irq_judge_spread(const struct plan *p, const struct net_dev *d,
+			     struct irq_verdict *v)
+{
+	const struct placement *pl = &v->pl;
+	unsigned int ntarget = cpuset_count(&v->target);
+
+	if (pl->on_sqpoll) {
+		v->st = STATUS_FAIL;
+		catf(v->msg, sizeof(v->msg), "%zu of %zu queue interrupts %s delivered to SQPOLL "
+		     "CPUs (%s), where each one stops the polling thread", pl->on_sqpoll,
+		     d->nirqs, pl->on_sqpoll == 1 ? "is" : "are", pl->sqpoll_names);
+	}
+	if (p->has_worker_cpus && pl->on_workers && pl->off_workers) {
+		v->st = v->st > STATUS_WARN ? v->st : STATUS_WARN;
+		catf(v->msg, sizeof(v->msg), "%squeue interrupts split: %zu on worker CPUs, %zu "
+		     "elsewhere (on CPUs %s in all), so some workers take NIC interrupt work and "
+		     "others do not; perftune.py puts all of a NIC's queue interrupts on one CPU "
+		     "set, the IRQ CPUs", v->msg[0] ? "; " : "", pl->on_workers, pl->off_workers,
+		     v->at);
+	} else if (p->has_worker_cpus && pl->on_workers && v->nq > 1 &&
+		   v->ndel < (v->nq < ntarget ? v->nq : ntarget)) {
+		v->st = v->st > STATUS_WARN ? v->st : STATUS_WARN;
+		catf(v->msg, sizeof(v->msg), "%sthe interrupts of %u queues are delivered to only "
+		     "%u worker CPU%s (%s): those workers run every queue's interrupt and softirq "
+		     "work; perftune.py gives each queue interrupt a CPU of its own",
+		     v->msg[0] ? "; " : "", v->nq, v->ndel, v->ndel == 1 ? "" : "s", v->at);
+	}
+}
+
+/* A placement with problems gets the commands that spread it; one without, what it is. */
+static void irq_spread_text(const struct plan *p, const struct net_dev *d, struct irq_verdict *v)
+{
+	if (v->st != STATUS_PASS)
+		spread_fix(d, &v->target, v->fix, sizeof(v->fix));
+	else if (p->has_worker_cpus && v->pl.on_workers)
+		catf(v->msg, sizeof(v->msg), "the interrupts of %u queues are spread over worker "
+		     "CPUs %s: each queue's packets are handled where a worker runs (perftune.py's "
+		     "model when IRQ CPUs and compute CPUs are the same)", v->nq, v->at);
+	else if (p->has_worker_cpus)
+		catf(v->msg, sizeof(v->msg), "queue interrupts delivered to CPUs %s, none of them a "
+		     "worker's: perftune.py's split of IRQ CPUs from compute CPUs, which needs RPS "
+		     "to carry the packets to the workers (net-rps-xps)", v->at);
+	else
+		catf(v->msg, sizeof(v->msg), "queue interrupts delivered to CPUs %s, none of them "
+		     "an SQPOLL CPU; without --worker-cpus their placement against the workers is "
+		     "not judged", v->at);
+}
+
+/* What could not be read is never passed over. */
+static void irq_judge_unknown(struct irq_verdict *v)
+{
+	const struct placement *pl = &v->pl;
+	enum check_status ust;
+
+	if (!pl->nunknown)
+		return;
+	ust = fact_status(&pl->unknown->e);
+	if (v->st == STATUS_PASS || ust == STATUS_ERROR)
+		v->st = ust > v->st ? ust : STATUS_SKIP;
+	catf(v->msg, sizeof(v->msg), "; the affinity of %zu queue interrupt%s is unknown, the "
+	     "first IRQ %u %s (%s), so %s", pl->nunknown, pl->nunknown == 1 ? "" : "s",
+	     pl->unknown->irq, pl->unknown->name, pl->unknown->e.why,
+	     v->st == STATUS_SKIP ? "the placement is not judged as a whole"
+				  : "the rest is judged without it");
+}
+
+/* irqbalance moves interrupts it was not told to leave alone, undoing a placement by hand. */
+static void irq_judge_irqbalance(const struct check_ctx *ctx, struct irq_verdict *v)
+{
+	const struct cpu_facts *cpu = &ctx->host->cpu;
+	const struct placement *pl = &v->pl;
+
+	if (pl->unbanned) {
+		if (v->st == STATUS_PASS)
+			v->st = STATUS_WARN;
+		catf(v->msg, sizeof(v->msg), "; irqbalance runs (pid %d) and %s IRQ%s %s: it "
+			"rebalances them every 10 seconds, so a placement made by hand does not last "
+			"(perftune.py bans every NIC interrupt it places)",
+			cpu->irqbalance_pid,
+			ctx->host->net.banirq_known ? "its command line does not --banirq"
+						    : "its command line could not be read to tell "
+						      "whether it bans",
+			pl->unbanned == 1 ? "" : "s", pl->unbanned_list);
+		catf(v->fix, sizeof(v->fix), "%sadd --banirq=N for each of IRQs %s to "
+			"IRQBALANCE_ARGS in /etc/default/irqbalance and restart irqbalance, or "
+			"stop it", v->fix[0] ? "; then " : "", pl->unbanned_list);
+	} else if (!fact_ok(&cpu->irqbalance_e)) {
+		/* Whether irqbalance undoes the placement is not known: no pass on it. */
+		if (v->st == STATUS_PASS)
+			v->st = STATUS_SKIP;
+		catf(v->msg, sizeof(v->msg), "; whether irqbalance runs and moves them is not "
+		     "known: %s", cpu->irqbalance_e.why);
+	} else {
+		catf(v->msg, sizeof(v->msg), "; %s", cpu->irqbalance_running
+							  ? "irqbalance is told to leave them alone"
+							  : "irqbalance does not run");
+	}
+}
+
 static void irq_placement_one(const struct check *c, struct check_ctx *ctx,
 			      const struct net_dev *d)
 {
-	const struct plan *p = ctx->plan;
-	struct cpuset target;
-	struct placement pl;
-	enum check_status st = STATUS_PASS;
-	char msg[2048] = "", fix[1536] = "", at[128], tlist[128];
-	unsigned int nq = irq_queues(d), ndel;
-	bool moved;
+	struct irq_verdict v = { .st = STATUS_PASS };
 	struct finding *f;
+	bool moved;
 
 	if (!fact_ok(&d->irq_e)) {
 		check_fact_missing(c, ctx, d->name, &d->irq_e);
 		return;
 	}
-	placement_tally(ctx, d, &pl);
-	if (!pl.known) {
+	placement_tally(ctx, d, &v.pl);
+	if (!v.pl.known) {
 		report_add(ctx->report, &c->info, STATUS_SKIP, d->name,
 			   "the affinity of none of the %zu queue interrupts could be read "
 			   "(proc/irq/N/effective_affinity_list, smp_affinity_list)", d->nirqs);
 		return;
 	}
-	irq_target(ctx, &target);
-	cpus_format(&target, tlist, sizeof(tlist));
-	cpus_format(&pl.delivered, at, sizeof(at));
-	ndel = cpuset_count(&pl.delivered);
-	/* The problems add up; the worst one sets the status. */
-	if (pl.on_sqpoll) {
-		st = STATUS_FAIL;
-		catf(msg, sizeof(msg), "%zu of %zu queue interrupts %s delivered to SQPOLL CPUs "
-		     "(%s), where each one stops the polling thread", pl.on_sqpoll, d->nirqs,
-		     pl.on_sqpoll == 1 ? "is" : "are", pl.sqpoll_names);
-	}
-	if (p->has_worker_cpus && pl.on_workers && pl.off_workers) {
-		st = st > STATUS_WARN ? st : STATUS_WARN;
-		catf(msg, sizeof(msg), "%squeue interrupts split: %zu on worker CPUs, %zu elsewhere "
-		     "(on CPUs %s in all), so some workers take NIC interrupt work and others do "
-		     "not; perftune.py puts all of a NIC's queue interrupts on one CPU set, the IRQ "
-		     "CPUs", msg[0] ? "; " : "", pl.on_workers, pl.off_workers, at);
-	} else if (p->has_worker_cpus && pl.on_workers && nq > 1 &&
-		   ndel < (nq < cpuset_count(&target) ? nq : cpuset_count(&target))) {
-		st = st > STATUS_WARN ? st : STATUS_WARN;
-		catf(msg, sizeof(msg), "%sthe interrupts of %u queues are delivered to only %u "
-		     "worker CPU%s (%s): those workers run every queue's interrupt and softirq "
-		     "work; perftune.py gives each queue interrupt a CPU of its own",
-		     msg[0] ? "; " : "", nq, ndel, ndel == 1 ? "" : "s", at);
-	}
-	if (st != STATUS_PASS)
-		spread_fix(d, &target, fix, sizeof(fix));
-	else if (p->has_worker_cpus && pl.on_workers)
-		catf(msg, sizeof(msg), "the interrupts of %u queues are spread over worker CPUs %s: "
-		     "each queue's packets are handled where a worker runs (perftune.py's model "
-		     "when IRQ CPUs and compute CPUs are the same)", nq, at);
-	else if (p->has_worker_cpus)
-		catf(msg, sizeof(msg), "queue interrupts delivered to CPUs %s, none of them a "
-		     "worker's: perftune.py's split of IRQ CPUs from compute CPUs, which needs RPS "
-		     "to carry the packets to the workers (net-rps-xps)", at);
-	else
-		catf(msg, sizeof(msg), "queue interrupts delivered to CPUs %s, none of them an "
-		     "SQPOLL CPU; without --worker-cpus their placement against the workers is not "
-		     "judged", at);
-	/* What could not be read is never passed over. */
-	if (pl.nunknown) {
-		enum check_status ust = fact_status(&pl.unknown->e);
-
-		if (st == STATUS_PASS || ust == STATUS_ERROR)
-			st = ust > st ? ust : STATUS_SKIP;
-		catf(msg, sizeof(msg), "; the affinity of %zu queue interrupt%s is unknown, the "
-		     "first IRQ %u %s (%s), so %s", pl.nunknown, pl.nunknown == 1 ? "" : "s",
-		     pl.unknown->irq, pl.unknown->name, pl.unknown->e.why,
-		     st == STATUS_SKIP ? "the placement is not judged as a whole"
-				       : "the rest is judged without it");
-	}
-	moved = fix[0] != '\0';
-	if (pl.unbanned) {
-		if (st == STATUS_PASS)
-			st = STATUS_WARN;
-		catf(msg, sizeof(msg), "; irqbalance runs (pid %d) and %s IRQ%s %s: it "
-			"rebalances them every 10 seconds, so a placement made by hand does not last "
-			"(perftune.py bans every NIC interrupt it places)",
-			ctx->host->cpu.irqbalance_pid,
-			ctx->host->net.banirq_known ? "its command line does not --banirq"
-						    : "its command line could not be read to tell "
-						      "whether it bans",
-			pl.unbanned == 1 ? "" : "s", pl.unbanned_list);
-		catf(fix, sizeof(fix), "%sadd --banirq=N for each of IRQs %s to IRQBALANCE_ARGS "
-			"in /etc/default/irqbalance and restart irqbalance, or stop it",
-			fix[0] ? "; then " : "", pl.unbanned_list);
-	} else if (!fact_ok(&ctx->host->cpu.irqbalance_e)) {
-		/* Whether irqbalance undoes the placement is not known: no pass on it. */
-		if (st == STATUS_PASS)
-			st = STATUS_SKIP;
-		catf(msg, sizeof(msg), "; whether irqbalance runs and moves them is not known: %s",
-		     ctx->host->cpu.irqbalance_e.why);
-	} else {
-		catf(msg, sizeof(msg), "; %s", ctx->host->cpu.irqbalance_running
-							  ? "irqbalance is told to leave them alone"
-							  : "irqbalance does not run");
-	}
-	f = report_add(ctx->report, &c->info, st, d->name, "%s", msg);
-	if (st != STATUS_PASS && fix[0])
-		finding_set_fix(f, "%s%s", fix,
+	irq_target(ctx, &v.target);
+	cpus_format(&v.pl.delivered, v.at, sizeof(v.at));
+	v.nq = irq_queues(d);
+	v.ndel = cpuset_count(&v.pl.delivered);
+	irq_judge_spread(ctx->plan, d, &v);
+	irq_spread_text(ctx->plan, d, &v);
+	irq_judge_unknown(&v);
+	moved = v.fix[0] != '\0';
+	irq_judge_irqbalance(ctx, &v);
+	f = report_add(ctx->report, &c->info, v.st, d->name, "%s", v.msg);
+	if (v.st != STATUS_PASS && v.fix[0])
+		finding_set_fix(f, "%s%s", v.fix,
 				moved ? " (a write that fails with EIO is a kernel-managed vector: "
 					"isolcpus=managed_irq keeps those off isolated CPUs)"
 				      : "");
 	dev_evidence(f, ctx, d);
-	finding_ev_str(f, "delivered_to", at);
+	finding_ev_str(f, "delivered_to", v.at);
 	finding_ev_str(f, "irq_source", d->irq_source);
 	finding_ev_int(f, "irqs", (int64_t)d->nirqs);
-	finding_ev_int(f, "on_sqpoll_cpus", (int64_t)pl.on_sqpoll);
+	finding_ev_int(f, "on_sqpoll_cpus", (int64_t)v.pl.on_sqpoll);
 }
 
 void check_net_irq_placement(const struct check *c, struct check_ctx *ctx)
 {
 	net_devs_each(c, ctx, irq_placement_one);
-}
-
-/* --- net-rps-xps ----------------------------------------------------------------- */
-
-/*
- * The first RX queue whose rps_cpus could not be read or parsed (or whose
- * rps_flow_cnt was garbage), or TX queue whose xps_cpus was garbage.
- */
-static const struct fact_err *mask_error(const struct net_dev *d, bool *all_absent_xps)
-{
-	unsigned int i, absent = 0;
-
-	for (i = 0; i < nrxq(d); i++) {
-		if (!fact_ok(&d->rx[i].rps_e))
-			return &d->rx[i].rps_e;
-		if (d->rx[i].flow_e.err == -EBADMSG)
-			return &d->rx[i].flow_e;
-	}
-	for (i = 0; i < ntxq(d); i++) {
-		if (d->tx[i].xps_e.err == -EBADMSG)
-			return &d->tx[i].xps_e;
-		absent += !fact_ok(&d->tx[i].xps_e);
-	}
-	*all_absent_xps = absent == ntxq(d);
-	return NULL;
-}
-
-struct rps_view {
-	unsigned int on, differ;	/* queues with RPS; queues unlike rx-0 */
-	struct cpuset any;		/* union of every queue's rps_cpus */
-	unsigned int flow_zero;		/* queues without an RFS table */
-	int64_t flow_min;
-};
-
-static void rps_tally(const struct net_dev *d, struct rps_view *v)
-{
-	unsigned int i, cpu;
-
-	memset(v, 0, sizeof(*v));
-	v->flow_min = -1;
-	for (i = 0; i < nrxq(d); i++) {
-		const struct net_rxq *q = &d->rx[i];
-
-		v->on += cpuset_count(&q->rps) > 0;
-		if (memcmp(&q->rps, &d->rx[0].rps, sizeof(q->rps)))
-			v->differ++;
-		for (cpu = 0; cpu < CPULIST_MAX; cpu++)
-			if (cpuset_has(&q->rps, cpu))
-				cpuset_set(&v->any, cpu);
-		if (fact_ok(&q->flow_e)) {
-			v->flow_zero += q->flow_cnt == 0;
-			if (v->flow_min < 0 || q->flow_cnt < v->flow_min)
-				v->flow_min = q->flow_cnt;
-		}
-	}
-}
-
-/* The CPUs whose sends XPS maps to some TX queue. */
-static void xps_union(const struct net_dev *d, struct cpuset *u)
-{
-	unsigned int i, cpu;
-
-	memset(u, 0, sizeof(*u));
-	for (i = 0; i < ntxq(d); i++)
-		if (fact_ok(&d->tx[i].xps_e))
-			for (cpu = 0; cpu < CPULIST_MAX; cpu++)
-				if (cpuset_has(&d->tx[i].xps, cpu))
-					cpuset_set(u, cpu);
-}
-
-static void rps_xps_one(const struct check *c, struct check_ctx *ctx, const struct net_dev *d)
-{
-	const struct plan *p = ctx->plan;
-	const struct net_facts *nf = &ctx->host->net;
-	const struct fact_err *bad;
-	struct cpuset want, missing, xps;
-	struct rps_view v;
-	enum check_status st = STATUS_PASS;
-	char msg[1536] = "", fix[1024] = "", list[128], hex[160];
-	bool need_rps, xps_absent = false, rfs_known = fact_ok(&nf->rps_sock_flow_entries.e);
-	int64_t rfs = nf->rps_sock_flow_entries.value;
-	struct finding *f;
-
-#define ISSUE(level, ...)                                                      \
-	do {                                                                   \
-		if ((level) > st)                                              \
-			st = (level);                                          \
-		catf(msg, sizeof(msg), "%s", msg[0] ? "; " : "");           \
-		catf(msg, sizeof(msg), __VA_ARGS__);                        \
-	} while (0)
-
-	if (!fact_ok(&d->queues_e)) {
-		check_fact_missing(c, ctx, d->name, &d->queues_e);
-		return;
-	}
-	bad = mask_error(d, &xps_absent);
-	if (!bad && nf->rps_sock_flow_entries.e.err == -EBADMSG)
-		bad = &nf->rps_sock_flow_entries.e;
-	if (bad) {
-		check_fact_missing(c, ctx, d->name, bad);
-		return;
-	}
-	rps_tally(d, &v);
-	/* Where received packets should be processed: the workers, never SQPOLL CPUs. */
-	want = p->has_worker_cpus ? p->worker_cpus : ctx->host->cpu.online;
-	if (p->has_sqpoll_cpus)
-		cpuset_andnot(&want, &want, &p->sqpoll_cpus);
-	cpuset_format_hex(&want, hex, sizeof(hex));
-	need_rps = d->nrx < p->workers;
-
-	if (need_rps && v.on < nrxq(d)) {
-		char off[32] = "";
-
-		if (v.on)
-			snprintf(off, sizeof(off), " on %u of them", nrxq(d) - v.on);
-		ISSUE(STATUS_WARN, "%u RX queue%s for %u workers and RPS off%s (rps_cpus 0): all "
-		      "receive protocol work runs on the CPUs the queue interrupts are delivered "
-		      "to; RPS hands each packet to another CPU by its flow hash", d->nrx,
-		      d->nrx == 1 ? "" : "s", p->workers, off);
-	}
-	if (v.on && p->has_sqpoll_cpus && cpuset_intersects(&v.any, &p->sqpoll_cpus)) {
-		cpus_format(&v.any, list, sizeof(list));
-		ISSUE(STATUS_FAIL, "rps_cpus (%s) includes SQPOLL CPUs: packets are processed "
-		      "there in softirq, stopping the polling thread", list);
-	}
-	if (v.on && p->has_worker_cpus) {
-		cpuset_andnot(&missing, &p->worker_cpus, &v.any);
-		if (cpuset_count(&missing)) {
-			cpus_format(&missing, list, sizeof(list));
-			ISSUE(STATUS_WARN, "rps_cpus leaves out worker CPUs %s: RPS and RFS send "
-			      "packets only to CPUs in rps_cpus, so those workers' flows are "
-			      "processed elsewhere", list);
-		}
-	}
-	if (v.on && v.differ)
-		ISSUE(STATUS_WARN, "the RX queues disagree: %u of %u have RPS, %u differ from "
-		      "rx-0's rps_cpus, so a flow's treatment depends on the queue RSS puts it on",
-		      v.on, nrxq(d), v.differ);
-	if (rfs_known && v.on && rfs == 0)
-		ISSUE(STATUS_WARN, "RPS without RFS (net.core.rps_sock_flow_entries 0%s): each "
-		      "packet goes to a CPU by hash, not to the worker that reads its socket, so "
-		      "the data crosses CPUs; perftune.py sets %d entries",
-		      v.flow_min > 0 ? ", whatever the queues' rps_flow_cnt" : "",
-		      PERFTUNE_RFS_ENTRIES);
-	if (rfs_known && rfs > 0 && v.flow_zero)
-		ISSUE(STATUS_WARN, "RFS is on (rps_sock_flow_entries %lld) but %u RX queue%s have "
-		      "rps_flow_cnt 0, so their flows are not steered", (long long)rfs,
-		      v.flow_zero, v.flow_zero == 1 ? "" : "s");
-	if (rfs_known && rfs == 0 && !v.on && v.flow_min > 0)
-		ISSUE(STATUS_WARN, "the RX queues have RFS tables (rps_flow_cnt %lld) but "
-		      "net.core.rps_sock_flow_entries is 0: RFS is off", (long long)v.flow_min);
-	if (d->ntx > 1 && !xps_absent && p->workers > 1) {
-		xps_union(d, &xps);
-		cpuset_andnot(&missing, &want, &xps);
-		if (!cpuset_count(&xps))
-			ISSUE(STATUS_WARN, "XPS is off on all %u TX queues: a sending CPU picks a "
-			      "queue by the flow hash, so workers share TX queue locks and their "
-			      "completions; perftune.py gives each TX queue its own CPUs", d->ntx);
-		else if (cpuset_count(&missing)) {
-			cpus_format(&missing, list, sizeof(list));
-			ISSUE(STATUS_WARN, "XPS maps no TX queue for CPUs %s: their sends fall back "
-			      "to the hash", list);
-		}
-	}
-
-	if (st != STATUS_PASS) {
-		unsigned int i, per_q = PERFTUNE_RFS_ENTRIES / (nrxq(d) ? nrxq(d) : 1);
-
-		catf(fix, sizeof(fix), "for q in /sys/class/net/%s/queues/rx-*; do echo %s > "
-			"$q/rps_cpus; echo %u > $q/rps_flow_cnt; done; sysctl -w "
-			"net.core.rps_sock_flow_entries=%d", d->name, hex, per_q,
-			PERFTUNE_RFS_ENTRIES);
-		if (d->ntx > 1 && !xps_absent) {
-			catf(fix, sizeof(fix), "; XPS, one worker CPU a TX queue:");
-			for (i = 0; i < ntxq(d) && strlen(fix) + 96 < sizeof(fix); i++) {
-				struct cpuset one = { 0 };
-				char h[32];
-
-				cpuset_set(&one, nth_cpu(&want, i));
-				cpuset_format_hex(&one, h, sizeof(h));
-				catf(fix, sizeof(fix), " echo %s > /sys/class/net/%s/queues/tx-%u/"
-					"xps_cpus;", h, d->name, d->tx[i].idx);
-			}
-		}
-		catf(fix, sizeof(fix), " (persist the sysctl in /etc/sysctl.d/, the sysfs "
-			"values with a udev rule or a boot unit)");
-		f = report_add(ctx->report, &c->info, st, d->name, "%s", msg);
-		finding_set_fix(f, "%s", fix);
-	} else {
-		cpus_format(&v.any, list, sizeof(list));
-		if (v.on && rfs_known)
-			catf(msg, sizeof(msg), "RPS on every RX queue to CPUs %s%s, with RFS "
-				"(%lld socket flow entries)", list,
-				p->has_worker_cpus ? ", covering the workers" : "", (long long)rfs);
-		else if (v.on)
-			catf(msg, sizeof(msg), "RPS on every RX queue to CPUs %s%s; RFS not "
-				"judged (%s)", list, p->has_worker_cpus ? ", covering the workers" : "",
-				nf->rps_sock_flow_entries.e.why);
-		else
-			catf(msg, sizeof(msg), "RPS off, with %u RX queues for %u workers: RSS "
-				"spreads the flows in the NIC, and with a queue per worker RPS adds "
-				"nothing", d->nrx, p->workers);
-		catf(msg, sizeof(msg), "; %s", d->ntx == 1 || xps_absent
-						       ? "one TX queue: XPS has nothing to choose"
-						       : p->workers == 1 ? "one worker: XPS not judged"
-									 : "XPS maps every worker CPU "
-									   "to a TX queue");
-		f = report_add(ctx->report, &c->info, st, d->name, "%s", msg);
-	}
-#undef ISSUE
-	dev_evidence(f, ctx, d);
-	finding_ev_int(f, "rps_queues", v.on);
-	finding_ev_int(f, "rps_sock_flow_entries", rfs_known ? rfs : -1);
-}
-
-void check_net_rps_xps(const struct check *c, struct check_ctx *ctx)
-{
-	net_devs_each(c, ctx, rps_xps_one);
 }
 
 /* --- net-backlog-limits ------------------------------------------------------------ */

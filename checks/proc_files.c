@@ -190,22 +190,64 @@ static unsigned int opened_since_read(const struct proc_facts *pf)
 	return n;
 }
 
-void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
+/* The data files fd-o-direct judged, and those it passed: O_DIRECT, or buffered but only read. */
+struct fd_counts {
+	unsigned int judged, direct, only_read;
+};
+
+/* A data file opened with O_DIRECT on a filesystem that punts its writes all the same. */
+static void direct_punts_finding(const struct check *c, struct check_ctx *ctx,
+				 const struct proc_file *f, const char *why,
+				 const struct punt_rule *rule)
 {
 	const struct proc_facts *pf = ctx->proc;
-	unsigned int judged = 0, direct = 0, only_read = 0, workers = pf->threads.iou_wrk, all = workers;
-	unsigned int unjudged;
-	char summary[64], names[1024], subject[4200];
-	const struct punt_rule *rule;
-	struct workers_activity a;
+	char subject[4200];
 	struct finding *fi;
+
+	file_subject(pf, f, subject, sizeof(subject));
+	fi = proc_add(c, ctx, STATUS_FAIL, subject,
+		      "data file (%s) opened with O_DIRECT on %s, where O_DIRECT does "
+		      "not help: %s", why, proc_file_fstype(pf, f), rule->why);
+	if (rule->fix)
+		finding_set_fix(fi, "%s", rule->fix);
+	file_evidence(fi, pf, f, why);
+}
+
+/* A data file io_uring writes through the page cache (or may): the finding, its fix, evidence. */
+static void buffered_file_finding(const struct check *c, struct check_ctx *ctx,
+				  const struct proc_file *f, const char *why,
+				  const struct ut_file *uf, unsigned int workers, unsigned int all)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_rule *rule;
+	struct finding *fi;
+
+	fi = buffered_finding(c, ctx, f, why, workers);
+	rule = punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx), PUNT_WRITE);
+	if (rule && rule->certain && rule->fix)
+		finding_set_fix(fi, "%s", rule->fix);	/* O_DIRECT would not help there */
+	else
+		finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and "
+				    "lengths); for durability use O_DSYNC or fsync, not buffered "
+				    "writes", f->path);
+	proc_app_fix_file(ctx, fi, APP_FIX_BUFFERED, f->path);
+	file_evidence(fi, pf, f, why);
+	finding_ev_int(fi, "iou_wrk", all);
+	finding_ev_int(fi, "iou_wrk_active", workers);
+	if (uf) {
+		finding_ev_int(fi, "requests", (int64_t)ut_file_fault_reqs(uf));
+		finding_ev_int(fi, "punts", (int64_t)ut_file_fault_punts(uf));
+	}
+}
+
+/* Each data file judged, or counted among those that pass. */
+static void fd_o_direct_files(const struct check *c, struct check_ctx *ctx, unsigned int workers,
+			      struct fd_counts *n)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_rule *rule;
 	size_t i;
 
-	if (!proc_usable(c, ctx, true))
-		return;
-	/* A worker left idle from an earlier punt says nothing about this file now. */
-	if (proc_workers_activity(pf, &a))
-		workers = a.ran + a.started + a.unknown;
 	for (i = 0; i < pf->nfiles; i++) {
 		const struct proc_file *f = &pf->files[i];
 		const char *why = proc_data_file(ctx, f);
@@ -214,44 +256,32 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 		if (!why)
 			continue;
 		if ((f->gen.flags & O_DIRECT) && (rule = direct_still_punts(ctx, f))) {
-			judged++;
-			file_subject(pf, f, subject, sizeof(subject));
-			fi = proc_add(c, ctx, STATUS_FAIL, subject,
-				      "data file (%s) opened with O_DIRECT on %s, where O_DIRECT does "
-				      "not help: %s", why, proc_file_fstype(pf, f), rule->why);
-			if (rule->fix)
-				finding_set_fix(fi, "%s", rule->fix);
-			file_evidence(fi, pf, f, why);
+			n->judged++;
+			direct_punts_finding(c, ctx, f, why, rule);
 			continue;
 		}
 		if (f->gen.flags & O_DIRECT) {
-			direct++;
+			n->direct++;
 			continue;
 		}
 		/* Watched: a buffered file io_uring only read, without a punt, is fine. */
 		if (uf ? !uf->writes && !ut_file_fault_punts(uf) : !proc_file_writable(f)) {
-			only_read++;
+			n->only_read++;
 			continue;
 		}
-		judged++;
-		fi = buffered_finding(c, ctx, f, why, workers);
-		rule = punt_rule_find(proc_file_fstype(pf, f), kernel_of(ctx), PUNT_WRITE);
-		if (rule && rule->certain && rule->fix)
-			finding_set_fix(fi, "%s", rule->fix);	/* O_DIRECT would not help there */
-		else
-			finding_set_fix(fi, "open %s with O_DIRECT (and aligned buffers, offsets and "
-					    "lengths); for durability use O_DSYNC or fsync, not buffered "
-					    "writes", f->path);
-		proc_app_fix_file(ctx, fi, APP_FIX_BUFFERED, f->path);
-		file_evidence(fi, pf, f, why);
-		finding_ev_int(fi, "iou_wrk", all);
-		finding_ev_int(fi, "iou_wrk_active", workers);
-		if (uf) {
-			finding_ev_int(fi, "requests", (int64_t)ut_file_fault_reqs(uf));
-			finding_ev_int(fi, "punts", (int64_t)ut_file_fault_punts(uf));
-		}
+		n->judged++;
+		buffered_file_finding(c, ctx, f, why, uf, workers, pf->threads.iou_wrk);
 	}
-	snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);
+}
+
+/* The files left unjudged, said as skips; returns how many writable buffered ones. */
+static unsigned int fd_o_direct_unjudged(const struct check *c, struct check_ctx *ctx,
+					 const char *summary)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int unjudged;
+	char names[1024];
+
 	unjudged = unjudged_list(ctx, buffered, names, sizeof(names));
 	if (unjudged)
 		proc_add(c, ctx, STATUS_SKIP, summary,
@@ -265,8 +295,16 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			 "whether %s opened with O_DIRECT is not known", pf->fdinfo_unread,
 			 pf->fdinfo_unread == 1 ? "" : "s", pf->fdinfo_unread == 1 ? "its" : "their",
 			 pf->fdinfo_unread == 1 ? "it was" : "they were");
-	if (judged)
-		return;
+	return unjudged;
+}
+
+/* No data file judged: the pass, by what the watch saw or by the files known to be io_uring's. */
+static void fd_o_direct_pass(const struct check *c, struct check_ctx *ctx, const char *summary,
+			     const struct fd_counts *n, unsigned int unjudged)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int passed = n->direct + n->only_read;
+
 	if (proc_watched(pf)) {
 		unsigned int later = opened_since_read(pf);
 		char since[160] = "";
@@ -281,18 +319,37 @@ void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
 			 "table), %s O_DIRECT or only read (%u O_DIRECT, %u only read; their "
 			 "punts are file-punts')%s; files without io_uring requests were not "
 			 "judged",
-			 direct + only_read, direct + only_read == 1 ? "" : "s",
-			 punt_watch_span(pf->watch).s, direct + only_read == 1 ? "is" : "are",
-			 direct, only_read, since);
-	}
-	else if (direct)
+			 passed, passed == 1 ? "" : "s", punt_watch_span(pf->watch).s,
+			 passed == 1 ? "is" : "are", n->direct, n->only_read, since);
+	} else if (n->direct) {
 		proc_add(c, ctx, STATUS_PASS, summary,
 			 "the %u data file%s known to be io_uring's (registered with a ring, or "
-			 "--data-path) %s opened with O_DIRECT", direct, direct == 1 ? "" : "s",
-			 direct == 1 ? "is" : "are");
-	else if (!unjudged && !pf->fdinfo_unread)
+			 "--data-path) %s opened with O_DIRECT", n->direct, n->direct == 1 ? "" : "s",
+			 n->direct == 1 ? "is" : "are");
+	} else if (!unjudged && !pf->fdinfo_unread) {
 		proc_add(c, ctx, STATUS_PASS, summary,
 			 "no writable buffered file on a disk is open (%zu files looked at)", pf->nfiles);
+	}
+}
+
+void check_fd_o_direct(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	unsigned int workers = pf->threads.iou_wrk, unjudged;
+	struct fd_counts n = { 0 };
+	struct workers_activity a;
+	char summary[64];
+
+	if (!proc_usable(c, ctx, true))
+		return;
+	/* A worker left idle from an earlier punt says nothing about this file now. */
+	if (proc_workers_activity(pf, &a))
+		workers = a.ran + a.started + a.unknown;
+	fd_o_direct_files(c, ctx, workers, &n);
+	snprintf(summary, sizeof(summary), "pid %d", (int)pf->pid);
+	unjudged = fd_o_direct_unjudged(c, ctx, summary);
+	if (!n.judged)
+		fd_o_direct_pass(c, ctx, summary, &n, unjudged);
 }
 
 void check_fd_append(const struct check *c, struct check_ctx *ctx)

@@ -236,18 +236,138 @@ static void backlog_fix(struct finding *fi, const struct check_ctx *ctx, bool sy
 				"are off)");
 }
 
+/* The process's listeners and the namespace's counters, as accept-backlog judges them. */
+struct accept_view {
+	struct backlog_list bl;
+	char sysctl[400], owner[256], why[400], life[400];
+	uint64_t ov, dr;		/* ListenOverflows, ListenDrops grown over --watch */
+	bool sysctls, delta, ours_only;
+	double secs;			/* the watch's length */
+};
+
+static void accept_gather(const struct check_ctx *ctx, size_t ours, struct accept_view *v)
+{
+	const struct proc_sockets *ps = &ctx->proc->sockets;
+	const struct proc_netstat *ns = &ps->netstat;
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		const struct proc_socket *s = &ps->v[i];
+
+		if ((s->proto == NET_TCP || s->proto == NET_TCP6) && !s->ambiguous && !s->dup &&
+		    s->in.state == INET_LISTEN)
+			backlog_add(&v->bl, s);
+	}
+	v->sysctls = backlog_sysctls(ctx, v->sysctl, sizeof(v->sysctl));
+	v->ours_only = overflow_owner(ps, ours, v->owner, sizeof(v->owner));
+	v->delta = proc_netstat_delta(ns, &v->ov, &v->dr);
+	v->secs = (double)(ns->end.t_ns - ns->begin.t_ns) / 1e9;
+	if (!fact_ok(&ps->backlog_e))
+		snprintf(v->why, sizeof(v->why), "; the backlog limit is not visible (%s)",
+			 ps->backlog_e.why);
+	if (fact_ok(&ns->at.e))
+		snprintf(v->life, sizeof(v->life), "the namespace's lifetime TcpExt ListenOverflows "
+			 "total was %llu, which may be from long ago, and it is not judged",
+			 (unsigned long long)ns->at.c.overflows);
+	else
+		snprintf(v->life, sizeof(v->life), "the lifetime ListenOverflows could not be read "
+			 "(%s)", ns->at.e.why);
+}
+
+/* Connections dropped over the watch, or a queue full as read: the finding, else NULL. */
+static struct finding *accept_problem(const struct check *c, struct check_ctx *ctx,
+				      const char *subject, const struct accept_view *v)
+{
+	const struct backlog_list *bl = &v->bl;
+	struct finding *fi;
+
+	if (v->delta && v->ov) {
+		bool fail = v->ours_only || bl->full;
+
+		fi = proc_add(c, ctx, fail ? STATUS_FAIL : STATUS_WARN, subject,
+			      "TcpExt ListenOverflows grew by %llu (ListenDrops by %llu) in the %.1f s "
+			      "of --watch: connections that completed their handshake were dropped "
+			      "because an accept queue was full; %s. %s%s; %s",
+			      (unsigned long long)v->ov, (unsigned long long)v->dr, v->secs, v->owner,
+			      bl->text, v->why, v->sysctl);
+	} else if (bl->full) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "%u listener%s accept queue full as read (more waiting than the "
+			      "backlog): %s; %s. A full queue drops or delays new connections; %s%s",
+			      bl->full, bl->full == 1 ? "'s" : "s'", bl->text, v->sysctl,
+			      v->delta ? "ListenOverflows did not grow over --watch: the queue "
+					 "was full without dropping"
+				       : "overflows are judged only from their growth over --watch: ",
+			      v->delta ? "" : v->life);
+	} else {
+		return NULL;
+	}
+	backlog_fix(fi, ctx, v->sysctls, bl);
+	return fi;
+}
+
+/*
+ * No problem seen, but what could not be seen keeps the pass back: the
+ * counters not compared over the watch, unreadable, or a queue whose limit
+ * is unknown. Returns whether it reported so.
+ */
+static bool accept_unjudged(const struct check *c, struct check_ctx *ctx, const char *subject,
+			    const struct accept_view *v)
+{
+	const struct proc_netstat *ns = &ctx->proc->sockets.netstat;
+
+	if (ns->watched && !v->delta) {
+		const struct fact_err *e = !fact_ok(&ns->begin.e) ? &ns->begin.e : &ns->end.e;
+
+		if (!fact_ok(e) && fact_status(e) == STATUS_ERROR) {
+			proc_fact_missing(c, ctx, subject, e);
+			return true;
+		}
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			      "TcpExt ListenOverflows could not be compared over the watch (%s): %s%s",
+			      fact_ok(e) ? "a counter went backwards" : e->why, v->bl.text, v->why);
+		return true;
+	}
+	if (!v->delta && !fact_ok(&ns->at.e) && ns->at.e.err != -ENOENT) {
+		/* Unreadable or garbage, not just absent from an older capture: not passed. */
+		proc_fact_missing(c, ctx, subject, &ns->at.e);
+		return true;
+	}
+	if (v->bl.unknown && !v->delta) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "%s%s: with connections waiting, whether a queue is full is not known, and "
+			 "overflows are counted only over --watch", v->bl.text, v->why);
+		return true;
+	}
+	return false;
+}
+
+static struct finding *accept_pass(const struct check *c, struct check_ctx *ctx,
+				   const char *subject, const struct accept_view *v)
+{
+	if (v->delta)
+		return proc_add(c, ctx, STATUS_PASS, subject,
+				"TcpExt ListenOverflows did not grow in the %.1f s of --watch "
+				"(ListenDrops by %llu; %s); no accept queue full as read: %s%s; %s",
+				v->secs, (unsigned long long)v->dr,
+				v->ours_only
+					? "the namespace's TCP listeners are all this process's"
+					: "counted for the whole network namespace, not per process",
+				v->bl.text, v->why, v->sysctl);
+	return proc_add(c, ctx, STATUS_PASS, subject,
+			"no accept queue full as read: %s%s; %s. Overflows are judged only "
+			"from their growth over --watch: %s",
+			v->bl.text, v->why, v->sysctl, v->life);
+}
+
 void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct proc_sockets *ps = &pf->sockets;
-	const struct proc_netstat *ns = &ps->netstat;
-	struct backlog_list bl = { .used = 0 };
-	char subject[64], sysctl[400], owner[256], why[400] = "", life[400];
-	uint64_t ov = 0, dr = 0;
-	bool sysctls, delta, ours_only;
-	size_t i, ours;
+	struct accept_view v = { .bl = { .used = 0 } };
 	struct finding *fi;
-	double secs;
+	char subject[64];
+	size_t ours;
 
 	if (!proc_usable(c, ctx, true))
 		return;
@@ -260,86 +380,19 @@ void check_net_accept_backlog(const struct check *c, struct check_ctx *ctx)
 			proc_add(c, ctx, STATUS_SKIP, subject, "no TCP listener");
 		return;
 	}
-	for (i = 0; i < ps->n; i++) {
-		const struct proc_socket *s = &ps->v[i];
-
-		if ((s->proto == NET_TCP || s->proto == NET_TCP6) && !s->ambiguous && !s->dup &&
-		    s->in.state == INET_LISTEN)
-			backlog_add(&bl, s);
-	}
-	sysctls = backlog_sysctls(ctx, sysctl, sizeof(sysctl));
-	ours_only = overflow_owner(ps, ours, owner, sizeof(owner));
-	delta = proc_netstat_delta(ns, &ov, &dr);
-	secs = (double)(ns->end.t_ns - ns->begin.t_ns) / 1e9;
-	if (!fact_ok(&ps->backlog_e))
-		snprintf(why, sizeof(why), "; the backlog limit is not visible (%s)", ps->backlog_e.why);
-	if (fact_ok(&ns->at.e))
-		snprintf(life, sizeof(life), "the namespace's lifetime TcpExt ListenOverflows total "
-			 "was %llu, which may be from long ago, and it is not judged",
-			 (unsigned long long)ns->at.c.overflows);
-	else
-		snprintf(life, sizeof(life), "the lifetime ListenOverflows could not be read (%s)",
-			 ns->at.e.why);
-
-	if (delta && ov) {
-		bool fail = ours_only || bl.full;
-
-		fi = proc_add(c, ctx, fail ? STATUS_FAIL : STATUS_WARN, subject,
-			      "TcpExt ListenOverflows grew by %llu (ListenDrops by %llu) in the %.1f s "
-			      "of --watch: connections that completed their handshake were dropped "
-			      "because an accept queue was full; %s. %s%s; %s",
-			      (unsigned long long)ov, (unsigned long long)dr, secs, owner, bl.text,
-			      why, sysctl);
-		backlog_fix(fi, ctx, sysctls, &bl);
-	} else if (bl.full) {
-		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%u listener%s accept queue full as read (more waiting than the "
-			      "backlog): %s; %s. A full queue drops or delays new connections; %s%s",
-			      bl.full, bl.full == 1 ? "'s" : "s'", bl.text, sysctl,
-			      delta ? "ListenOverflows did not grow over --watch: the queue was full "
-				      "without dropping" : "overflows are judged only from their growth "
-				      "over --watch: ", delta ? "" : life);
-		backlog_fix(fi, ctx, sysctls, &bl);
-	} else if (ns->watched && !delta) {
-		const struct fact_err *e = !fact_ok(&ns->begin.e) ? &ns->begin.e : &ns->end.e;
-
-		if (!fact_ok(e) && fact_status(e) == STATUS_ERROR) {
-			proc_fact_missing(c, ctx, subject, e);
+	accept_gather(ctx, ours, &v);
+	fi = accept_problem(c, ctx, subject, &v);
+	if (!fi) {
+		if (accept_unjudged(c, ctx, subject, &v))
 			return;
-		}
-		proc_add(c, ctx, STATUS_SKIP, subject,
-			      "TcpExt ListenOverflows could not be compared over the watch (%s): %s%s",
-			      fact_ok(e) ? "a counter went backwards" : e->why, bl.text, why);
-		return;
-	} else if (!delta && !fact_ok(&ns->at.e) && ns->at.e.err != -ENOENT) {
-		/* Unreadable or garbage, not just absent from an older capture: not passed. */
-		proc_fact_missing(c, ctx, subject, &ns->at.e);
-		return;
-	} else if (bl.unknown && !delta) {
-		proc_add(c, ctx, STATUS_SKIP, subject,
-			 "%s%s: with connections waiting, whether a queue is full is not known, and "
-			 "overflows are counted only over --watch", bl.text, why);
-		return;
-	} else if (delta) {
-		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "TcpExt ListenOverflows did not grow in the %.1f s of --watch "
-			      "(ListenDrops by %llu; %s); no accept queue full as read: %s%s; %s",
-			      secs, (unsigned long long)dr,
-			      ours_only ? "the namespace's TCP listeners are all this process's"
-					: "counted for the whole network namespace, not per process",
-			      bl.text, why, sysctl);
-	} else {
-		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "no accept queue full as read: %s%s; %s. Overflows are judged only "
-			      "from their growth over --watch: %s",
-			      bl.text, why, sysctl, life);
+		fi = accept_pass(c, ctx, subject, &v);
 	}
-	finding_ev_int(fi, "full_listeners", bl.full);
-	if (delta) {
-		finding_ev_int(fi, "listen_overflows_delta", (int64_t)ov);
-		finding_ev_int(fi, "listen_drops_delta", (int64_t)dr);
-		finding_ev_bool(fi, "attributed", ours_only);
+	finding_ev_int(fi, "full_listeners", v.bl.full);
+	if (v.delta) {
+		finding_ev_int(fi, "listen_overflows_delta", (int64_t)v.ov);
+		finding_ev_int(fi, "listen_drops_delta", (int64_t)v.dr);
+		finding_ev_bool(fi, "attributed", v.ours_only);
 	}
-	if (fact_ok(&ns->at.e))
-		finding_ev_int(fi, "listen_overflows_lifetime", (int64_t)ns->at.c.overflows);
+	if (fact_ok(&ps->netstat.at.e))
+		finding_ev_int(fi, "listen_overflows_lifetime", (int64_t)ps->netstat.at.c.overflows);
 }

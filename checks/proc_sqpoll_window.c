@@ -168,120 +168,160 @@ static bool sqpoll_total_is_thread(const struct sqpoll_placement *pl, const stru
 	return !pl->times || d->total_us * 1000 <= pl->run_ns + pl->run_ns / 5 + 5000000;
 }
 
-void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
+/* One SQPOLL ring's window, as the busy ratio is judged on it. */
+struct busy_view {
+	struct sqpoll_delta d;
+	struct sqpoll_placement pl;
+	char where[160];		/* placement_words() */
+	double ratio;			/* work over total time in the window */
+	bool active;			/* its rings took or completed requests */
+};
+
+/* A window the ratio says nothing of: the whole process's time, or too little CPU. */
+static struct finding *busy_ratio_unmeasured(const struct check *c, struct check_ctx *ctx,
+					     const char *subject, const struct busy_view *v)
 {
 	const struct proc_facts *pf = ctx->proc;
-	const struct proc_ring *sq[SQ_MAX];
-	char subject[64], where[160];
-	struct sqpoll_placement pl;
-	struct sqpoll_delta d;
+
+	if (!sqpoll_total_is_thread(&v->pl, &v->d))
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"SqTotalTime grew %.0f ms in the %u ms window while the SQPOLL "
+				"thread ran %.0f ms (schedstat): this kernel's SqTotalTime and "
+				"SqWorkTime count the whole process's system time (before 6.18 "
+				"without the stable fix), so the ratio says nothing about the "
+				"thread", v->d.total_us / 1e3, pf->window.ms, v->pl.run_ns / 1e6);
+	if (v->d.total_us < WINDOW_MIN_CPU_US)
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"the SQPOLL thread used %.1f ms of CPU in the %u ms window, under "
+				"the %d ms a ratio needs: it mostly sleeps, so it burns no core",
+				v->d.total_us / 1e3, pf->window.ms, WINDOW_MIN_CPU_US / 1000);
+	return NULL;
+}
+
+/*
+ * The ratio judged: saturated over busy-ratio-saturated; under
+ * busy-ratio-idle, spinning on an empty ring only when its rings neither
+ * took nor completed a request and none can be pending.
+ */
+static struct finding *busy_ratio_verdict(const struct check *c, struct check_ctx *ctx,
+					  const char *subject, const struct busy_view *v)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct thresholds *t = check_thresholds(ctx);
+	double pct = 100 * v->ratio, ms = v->d.total_us / 1e3;
 	struct finding *fi;
+
+	if (v->ratio > t->busy_saturated) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+			      "%u ms window%s: it is saturated, and submissions queue behind it",
+			      pct, ms, pf->window.ms, v->where);
+		finding_set_fix(fi, "spread rings over more SQPOLL threads (separate rings "
+				    "without ATTACH_WQ, each pinned to its own isolated CPU)");
+		return fi;
+	}
+	if (!(v->ratio < t->busy_idle))
+		return proc_add(c, ctx, STATUS_PASS, subject,
+				"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				"%u ms window%s", pct, ms, pf->window.ms, v->where);
+	if (!v->d.heads)
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				"%u ms window%s, and whether its rings took or completed requests "
+				"is unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
+				"that may be its own was not read)", pct, ms, pf->window.ms,
+				v->where);
+	if (!v->active && v->d.pending)
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+				"%u ms window%s, with no request taken or completed; its rings "
+				"have taken %llu more SQEs than they posted CQEs, so requests may "
+				"be pending at the device (or the count drifted: multishot, "
+				"CQE_SKIP_SUCCESS): not judged", pct, ms, pf->window.ms, v->where,
+				(unsigned long long)v->d.pending);
+	if (!v->active) {
+		fi = proc_add(c, ctx, STATUS_WARN, subject,
+			      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+			      "%u ms window%s, with no request taken or completed and none "
+			      "pending: it spins on an empty ring, burning a core for nothing",
+			      pct, ms, pf->window.ms, v->where);
+		finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
+				    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
+				    "SQPOLL for this ring");
+		return fi;
+	}
+	return proc_add(c, ctx, STATUS_PASS, subject,
+			"the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
+			"%u ms window%s; between, it polled while its rings took %llu and "
+			"completed %llu requests: it waits on the device, not on an empty "
+			"ring", pct, ms, pf->window.ms, v->where,
+			(unsigned long long)v->d.taken, (unsigned long long)v->d.posted);
+}
+
+static void busy_ratio_evidence(struct finding *fi, const struct proc_facts *pf,
+				const struct uring_fdinfo *u, const struct busy_view *v)
+{
+	finding_ev_int(fi, "window_ms", pf->window.ms);
+	finding_ev_int(fi, "window_total_us", (int64_t)v->d.total_us);
+	finding_ev_int(fi, "window_work_us", (int64_t)v->d.work_us);
+	if (v->d.heads) {
+		finding_ev_int(fi, "sqes_taken", (int64_t)v->d.taken);
+		finding_ev_int(fi, "cqes_posted", (int64_t)v->d.posted);
+		finding_ev_int(fi, "pending", (int64_t)v->d.pending);
+	}
+	if (v->pl.known)
+		finding_ev_int(fi, "cpu", v->pl.cpu[1]);
+	if (v->pl.with)
+		finding_ev_int(fi, "shares_cpu_with_tid", v->pl.with->tid);
+	/* The counters since the ring was created, as before the window. */
+	finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+	finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
+	if (v->d.total_us)
+		json_object_object_add(fi->evidence, "busy_ratio", json_object_new_double(v->ratio));
+}
+
+static void busy_ratio_one(const struct check *c, struct check_ctx *ctx, const struct proc_ring *r)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct uring_fdinfo *u = &r->u;
+	struct busy_view v;
+	struct finding *fi;
+	char subject[64];
+
+	snprintf(subject, sizeof(subject), "pid %d ring fd %d sqpoll tid %d", (int)pf->pid, r->fd,
+		 (int)u->sq_thread);
+	if (!u->has_sq_times) {
+		proc_add(c, ctx, STATUS_SKIP, subject,
+			 "fdinfo has no SqTotalTime/SqWorkTime before Linux 6.9: the busy ratio "
+			 "cannot be read");
+		return;
+	}
+	sqpoll_delta(pf, r, &v.d);
+	if (v.d.why) {
+		fi = proc_add(c, ctx, STATUS_SKIP, subject, "the busy ratio is judged over a "
+			      "window of two readings, and there is none: %s", v.d.why);
+		finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
+		finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
+		return;
+	}
+	sqpoll_placement(pf, u->sq_thread, &v.pl);
+	placement_words(&v.pl, v.where, sizeof(v.where));
+	v.active = v.d.heads && (v.d.taken || v.d.posted);
+	v.ratio = v.d.total_us ? (double)v.d.work_us / (double)v.d.total_us : 0;
+	fi = busy_ratio_unmeasured(c, ctx, subject, &v);
+	if (!fi)
+		fi = busy_ratio_verdict(c, ctx, subject, &v);
+	busy_ratio_evidence(fi, pf, u, &v);
+}
+
+void check_sqpoll_busy_ratio(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_ring *sq[SQ_MAX];
 	size_t n, i;
 
 	n = sqpoll_rings_or_skip(c, ctx, sq);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		const struct uring_fdinfo *u = &sq[i]->u;
-		double ratio;
-		bool active;
-
-		snprintf(subject, sizeof(subject), "pid %d ring fd %d sqpoll tid %d", (int)pf->pid,
-			 sq[i]->fd, (int)u->sq_thread);
-		if (!u->has_sq_times) {
-			proc_add(c, ctx, STATUS_SKIP, subject,
-				 "fdinfo has no SqTotalTime/SqWorkTime before Linux 6.9: the busy ratio "
-				 "cannot be read");
-			continue;
-		}
-		sqpoll_delta(pf, sq[i], &d);
-		if (d.why) {
-			fi = proc_add(c, ctx, STATUS_SKIP, subject, "the busy ratio is judged over a "
-				      "window of two readings, and there is none: %s", d.why);
-			finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
-			finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
-			continue;
-		}
-		sqpoll_placement(pf, u->sq_thread, &pl);
-		placement_words(&pl, where, sizeof(where));
-		active = d.heads && (d.taken || d.posted);
-		ratio = d.total_us ? (double)d.work_us / (double)d.total_us : 0;
-		if (!sqpoll_total_is_thread(&pl, &d)) {
-			fi = proc_add(c, ctx, STATUS_SKIP, subject,
-				      "SqTotalTime grew %.0f ms in the %u ms window while the SQPOLL "
-				      "thread ran %.0f ms (schedstat): this kernel's SqTotalTime and "
-				      "SqWorkTime count the whole process's system time (before 6.18 "
-				      "without the stable fix), so the ratio says nothing about the "
-				      "thread", d.total_us / 1e3, pf->window.ms, pl.run_ns / 1e6);
-		} else if (d.total_us < WINDOW_MIN_CPU_US) {
-			fi = proc_add(c, ctx, STATUS_SKIP, subject,
-				      "the SQPOLL thread used %.1f ms of CPU in the %u ms window, under "
-				      "the %d ms a ratio needs: it mostly sleeps, so it burns no core",
-				      d.total_us / 1e3, pf->window.ms, WINDOW_MIN_CPU_US / 1000);
-		} else if (ratio > check_thresholds(ctx)->busy_saturated) {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s: it is saturated, and submissions queue behind it",
-				      100 * ratio, d.total_us / 1e3, pf->window.ms, where);
-			finding_set_fix(fi, "spread rings over more SQPOLL threads (separate rings "
-					    "without ATTACH_WQ, each pinned to its own isolated CPU)");
-		} else if (ratio < check_thresholds(ctx)->busy_idle && !d.heads) {
-			fi = proc_add(c, ctx, STATUS_SKIP, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s, and whether its rings took or completed requests "
-				      "is unknown (no SQ/CQ positions in fdinfo before 5.17, or a ring "
-				      "that may be its own was not read)", 100 * ratio,
-				      d.total_us / 1e3, pf->window.ms, where);
-		} else if (ratio < check_thresholds(ctx)->busy_idle && !active && d.pending) {
-			fi = proc_add(c, ctx, STATUS_SKIP, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s, with no request taken or completed; its rings "
-				      "have taken %llu more SQEs than they posted CQEs, so requests may "
-				      "be pending at the device (or the count drifted: multishot, "
-				      "CQE_SKIP_SUCCESS): not judged", 100 * ratio, d.total_us / 1e3,
-				      pf->window.ms, where, (unsigned long long)d.pending);
-		} else if (ratio < check_thresholds(ctx)->busy_idle && !active) {
-			fi = proc_add(c, ctx, STATUS_WARN, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s, with no request taken or completed and none "
-				      "pending: it spins on an empty ring, burning a core for nothing",
-				      100 * ratio, d.total_us / 1e3, pf->window.ms, where);
-			finding_set_fix(fi, "lower sq_thread_idle so the thread sleeps sooner, share "
-					    "one thread between rings (IORING_SETUP_ATTACH_WQ), or drop "
-					    "SQPOLL for this ring");
-		} else if (ratio < check_thresholds(ctx)->busy_idle) {
-			fi = proc_add(c, ctx, STATUS_PASS, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s; between, it polled while its rings took %llu and "
-				      "completed %llu requests: it waits on the device, not on an empty "
-				      "ring",
-				      100 * ratio, d.total_us / 1e3, pf->window.ms, where,
-				      (unsigned long long)d.taken, (unsigned long long)d.posted);
-		} else {
-			fi = proc_add(c, ctx, STATUS_PASS, subject,
-				      "the SQPOLL thread did work in %.1f%% of its %.0f ms of CPU in a "
-				      "%u ms window%s", 100 * ratio, d.total_us / 1e3, pf->window.ms,
-				      where);
-		}
-		finding_ev_int(fi, "window_ms", pf->window.ms);
-		finding_ev_int(fi, "window_total_us", (int64_t)d.total_us);
-		finding_ev_int(fi, "window_work_us", (int64_t)d.work_us);
-		if (d.heads) {
-			finding_ev_int(fi, "sqes_taken", (int64_t)d.taken);
-			finding_ev_int(fi, "cqes_posted", (int64_t)d.posted);
-			finding_ev_int(fi, "pending", (int64_t)d.pending);
-		}
-		if (pl.known)
-			finding_ev_int(fi, "cpu", pl.cpu[1]);
-		if (pl.with)
-			finding_ev_int(fi, "shares_cpu_with_tid", pl.with->tid);
-		/* The counters since the ring was created, as before the window. */
-		finding_ev_int(fi, "sq_total_time_us", (int64_t)u->sq_total_time_us);
-		finding_ev_int(fi, "sq_work_time_us", (int64_t)u->sq_work_time_us);
-		if (d.total_us)
-			json_object_object_add(fi->evidence, "busy_ratio",
-					       json_object_new_double(ratio));
-	}
+	for (i = 0; i < n; i++)
+		busy_ratio_one(c, ctx, sq[i]);
 }
 
 void sqpoll_harm(const struct check_ctx *ctx, const struct proc_ring *r, struct sqpoll_harm *h)

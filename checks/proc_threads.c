@@ -308,125 +308,139 @@ void check_proc_memlock(const struct check *c, struct check_ctx *ctx)
 	finding_ev_int(fi, "memlock_soft", l == LIMIT_INFINITY ? -1 : (int64_t)l);
 }
 
-void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
+/* What qualifies the count: the punts that are no fault, how much of it the opcodes cover. */
+static void iowq_punts_notes(const struct punt_watch *w, char *part, size_t sz)
+{
+	double cover = punt_watch_coverage(w);
+	uint64_t kernel = 0;
+
+	if (punt_watch_kernel_async(w, &kernel) && kernel)
+		snprintf(part + strlen(part), sz - strlen(part),
+			 " (%llu of them of opcodes io_uring always runs there, such as "
+			 "FSYNC: no fault)", (unsigned long long)kernel);
+	if (cover < 1.0 && !w->sampled_all)
+		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of "
+			 "the punts, sampled in %.2f s of %.1f s to keep the watch cheap at this "
+			 "rate; %llu samples lost)", 100.0 * cover, w->seconds_sampled,
+			 w->seconds_watched, (unsigned long long)w->lost);
+	else if (cover < 1.0)
+		snprintf(part + strlen(part), sz - strlen(part), " (the opcodes cover %.1f%% of "
+			 "the punts: %llu samples lost)", 100.0 * cover, (unsigned long long)w->lost);
+}
+
+/*
+ * The punts that are the application's to fix: all but those of opcodes
+ * io_uring always runs in io-wq; sampled in windows, the windows' own.
+ */
+static uint64_t iowq_fault_punts(const struct punt_watch *w)
+{
+	uint64_t kernel = 0;
+
+	if (w->sampled_all)
+		return w->total - (punt_watch_kernel_async(w, &kernel) ? kernel : 0);
+	return w->punts_sampled > w->ut.punts_kernel_async
+		       ? w->punts_sampled - w->ut.punts_kernel_async : 0;
+}
+
+/* Punts the tracepoint counted, some of them the application's: judged by their share. */
+static struct finding *iowq_punts_counted(const struct check *c, struct check_ctx *ctx,
+					  const char *subject, const struct punt_watch *w,
+					  const char *list)
+{
+	char part[320] = "", share[512] = "", tol[320];
+	uint64_t fault = iowq_fault_punts(w);
+	enum check_status st;
+	struct finding *fi;
+
+	iowq_punts_notes(w, part, sizeof(part));
+	/*
+	 * The share of the requests submitted, as file-punts judges each file's:
+	 * under the tolerance, advice; without the submit count, unknown, so
+	 * fail. Submissions are counted while sampling is on: sampled in
+	 * windows, the share is the windows' (their punts over their
+	 * submissions), both measured over the same time.
+	 */
+	st = w->submit_counted ? punt_status(ctx, fault, w->submitted) : STATUS_FAIL;
+	if (w->submit_counted)
+		snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s%s%s",
+			 w->submitted ? 100.0 * (double)fault / (double)w->submitted : 100.0,
+			 (unsigned long long)w->submitted,
+			 w->sampled_all ? "" : " in the sampled windows",
+			 punt_tolerance_text(ctx, st, fault, w->submitted, tol, sizeof(tol)),
+			 st == STATUS_INFO ? "; file-punts names the files and causes" : "");
+	fi = proc_add(c, ctx, st, subject,
+		      "%llu requests punted to io-wq in %.1f s (%.0f/s%s)%s%s%s%s",
+		      (unsigned long long)w->total, w->seconds_watched,
+		      (double)w->total / (w->seconds_watched > 0 ? w->seconds_watched : 1),
+		      share, w->exited ? ", until the process exited" : "", list[0] ? ": " : "",
+		      list, part);
+	if (w->submit_counted) {
+		finding_ev_int(fi, "submitted", (int64_t)w->submitted);
+		json_object_object_add(fi->evidence, "punt_share", json_object_new_double(
+			w->submitted ? (double)fault / (double)w->submitted : 1.0));
+		finding_ev_bool(fi, "punt_share_sampled", !w->sampled_all);
+	}
+	return fi;
+}
+
+/*
+ * The verdict on what the watch saw: no punt, punts that are no fault,
+ * punts counted by the tracepoint, or new workers counted without it; or
+ * no verdict when what was not seen could hold punts.
+ */
+static struct finding *iowq_punts_judge(const struct check *c, struct check_ctx *ctx,
+					const char *subject, const struct punt_watch *w,
+					const char *list)
 {
 	const struct proc_facts *pf = ctx->proc;
-	const struct punt_watch *w = pf->watch;
-	struct json_object *secs, *ops;
-	char subject[32], list[512] = "";
 	uint64_t kernel = 0;
-	struct finding *fi;
+
+	if (!w->total && !w->tracepoint && pf->threads.iou_wrk)
+		/* Running workers take new punts without new threads: no proof either way. */
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"no new iou-wrk thread in %.1f s, but %u workers already run and may "
+				"be taking punts; the tracepoint would count them (%s)",
+				w->seconds_watched, pf->threads.iou_wrk, w->fallback_why);
+	if (w->tracepoint && w->total && punt_watch_kernel_async(w, &kernel) && kernel >= w->total)
+		return proc_add(c, ctx, STATUS_PASS, subject,
+				"the %llu requests punted to io-wq in %.1f s are all of opcodes "
+				"io_uring always runs there (%s): no read or write was punted",
+				(unsigned long long)w->total, w->seconds_watched, list);
+	if (w->tracepoint && w->total && !punt_watch_kernel_async(w, &kernel) &&
+	    w->punts_sampled >= PUNTS_TO_SPEAK && w->ut.punts_kernel_async >= w->punts_sampled)
+		/* Sampled in windows: the samples speak for the rest only when there are enough. */
+		return proc_add(c, ctx, STATUS_PASS, subject,
+				"%llu requests punted to io-wq in %.1f s; the %llu sampled in %.2f s "
+				"of it are all of opcodes io_uring always runs there (%s): no read "
+				"or write was punted in the samples",
+				(unsigned long long)w->total, w->seconds_watched,
+				(unsigned long long)w->punts_sampled, w->seconds_sampled, list);
+	if (!w->total && w->threads_unattached)
+		/* Threads not watched may have punted: no pass from what was not seen. */
+		return proc_add(c, ctx, STATUS_SKIP, subject,
+				"no request punted in %.1f s by the %u threads watched, but %u "
+				"threads could not be watched (a perf event each, past the open-file "
+				"limit or refused): their punts are not counted", w->seconds_watched,
+				w->threads_watched, w->threads_unattached);
+	if (!w->total)
+		return proc_add(c, ctx, STATUS_PASS, subject,
+				"no request punted to io-wq in %.1f s%s (%s)", w->seconds_watched,
+				w->exited ? " (then the process exited)" : "",
+				w->tracepoint ? "io_uring_queue_async_work tracepoint"
+					      : "no new iou-wrk thread; the tracepoint was not used");
+	if (w->tracepoint)
+		return iowq_punts_counted(c, ctx, subject, w, list);
+	return proc_add(c, ctx, STATUS_WARN, subject,
+			"%llu new io-wq workers in %.1f s: each is at least one punted request "
+			"(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
+}
+
+/* The watch's figures, whatever the verdict: its source, its time, punts a second and by opcode. */
+static void iowq_punts_evidence(struct finding *fi, const struct punt_watch *w)
+{
+	struct json_object *secs, *ops;
 	unsigned int i;
 
-	if (!proc_usable(c, ctx, false))
-		return;
-	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
-	if (!w) {
-		proc_add(c, ctx, STATUS_SKIP, subject, "not watched: audit --watch SECONDS counts punts");
-		return;
-	}
-	if (!fact_ok(&w->e)) {
-		proc_fact_missing(c, ctx, subject, &w->e);
-		return;
-	}
-	for (i = 0; i < w->nops; i++)
-		if (strlen(list) + 40 < sizeof(list))
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s %llu",
-				 i ? ", " : "", w->ops[i].op, (unsigned long long)w->ops[i].n);
-	if (!w->total && !w->tracepoint && pf->threads.iou_wrk) {
-		/* Running workers take new punts without new threads: no proof either way. */
-		fi = proc_add(c, ctx, STATUS_SKIP, subject,
-			      "no new iou-wrk thread in %.1f s, but %u workers already run and may be "
-			      "taking punts; the tracepoint would count them (%s)",
-			      w->seconds_watched, pf->threads.iou_wrk, w->fallback_why);
-	} else if (w->tracepoint && w->total && punt_watch_kernel_async(w, &kernel) &&
-		   kernel >= w->total) {
-		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "the %llu requests punted to io-wq in %.1f s are all of opcodes io_uring "
-			      "always runs there (%s): no read or write was punted",
-			      (unsigned long long)w->total, w->seconds_watched, list);
-	} else if (w->tracepoint && w->total && !punt_watch_kernel_async(w, &kernel) &&
-		   w->punts_sampled >= PUNTS_TO_SPEAK && w->ut.punts_kernel_async >= w->punts_sampled) {
-		/* Sampled in windows: the samples speak for the rest only when there are enough. */
-		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "%llu requests punted to io-wq in %.1f s; the %llu sampled in %.2f s of "
-			      "it are all of opcodes io_uring always runs there (%s): no read or "
-			      "write was punted in the samples",
-			      (unsigned long long)w->total, w->seconds_watched,
-			      (unsigned long long)w->punts_sampled, w->seconds_sampled, list);
-	} else if (!w->total && w->threads_unattached) {
-		/* Threads not watched may have punted: no pass from what was not seen. */
-		fi = proc_add(c, ctx, STATUS_SKIP, subject,
-			      "no request punted in %.1f s by the %u threads watched, but %u threads "
-			      "could not be watched (a perf event each, past the open-file limit or "
-			      "refused): their punts are not counted", w->seconds_watched,
-			      w->threads_watched, w->threads_unattached);
-	} else if (!w->total) {
-		fi = proc_add(c, ctx, STATUS_PASS, subject,
-			      "no request punted to io-wq in %.1f s%s (%s)", w->seconds_watched,
-			      w->exited ? " (then the process exited)" : "",
-			      w->tracepoint ? "io_uring_queue_async_work tracepoint"
-					    : "no new iou-wrk thread; the tracepoint was not used");
-	} else if (w->tracepoint) {
-		double cover = punt_watch_coverage(w);
-		char part[320] = "", share[512] = "", tol[320];
-		enum check_status st;
-		uint64_t fault;
-
-		if (punt_watch_kernel_async(w, &kernel) && kernel)
-			snprintf(part + strlen(part), sizeof(part) - strlen(part),
-				 " (%llu of them of opcodes io_uring always runs there, such as "
-				 "FSYNC: no fault)", (unsigned long long)kernel);
-		if (cover < 1.0 && !w->sampled_all)
-			snprintf(part + strlen(part), sizeof(part) - strlen(part), " (the opcodes cover %.1f%% of the punts, sampled "
-				 "in %.2f s of %.1f s to keep the watch cheap at this rate; %llu samples "
-				 "lost)", 100.0 * cover, w->seconds_sampled, w->seconds_watched,
-				 (unsigned long long)w->lost);
-		else if (cover < 1.0)
-			snprintf(part + strlen(part), sizeof(part) - strlen(part), " (the opcodes cover %.1f%% of the punts: %llu "
-				 "samples lost)", 100.0 * cover, (unsigned long long)w->lost);
-		/*
-		 * The share of the requests submitted, as file-punts judges each file's:
-		 * under the tolerance, advice; without the submit count, unknown, so
-		 * fail. Submissions are counted while sampling is on: sampled in
-		 * windows, the share is the windows' (their punts over their
-		 * submissions), both measured over the same time.
-		 */
-		if (w->sampled_all) {
-			fault = w->total - (punt_watch_kernel_async(w, &kernel) ? kernel : 0);
-		} else {
-			fault = w->punts_sampled > w->ut.punts_kernel_async
-					? w->punts_sampled - w->ut.punts_kernel_async : 0;
-		}
-		st = w->submit_counted ? punt_status(ctx, fault, w->submitted) : STATUS_FAIL;
-		if (w->submit_counted)
-			snprintf(share, sizeof(share), ", %.2f%% of the %llu requests submitted%s%s%s",
-				 w->submitted ? 100.0 * (double)fault / (double)w->submitted : 100.0,
-				 (unsigned long long)w->submitted,
-				 w->sampled_all ? "" : " in the sampled windows",
-				 punt_tolerance_text(ctx, st, fault, w->submitted, tol, sizeof(tol)),
-				 st == STATUS_INFO ? "; file-punts names the files and causes" : "");
-		fi = proc_add(c, ctx, st, subject,
-			      "%llu requests punted to io-wq in %.1f s (%.0f/s%s)%s%s%s%s",
-			      (unsigned long long)w->total, w->seconds_watched,
-			      (double)w->total / (w->seconds_watched > 0 ? w->seconds_watched : 1),
-			      share, w->exited ? ", until the process exited" : "", list[0] ? ": " : "",
-			      list, part);
-		if (w->submit_counted) {
-			finding_ev_int(fi, "submitted", (int64_t)w->submitted);
-			json_object_object_add(fi->evidence, "punt_share", json_object_new_double(
-				w->submitted ? (double)fault / (double)w->submitted : 1.0));
-			finding_ev_bool(fi, "punt_share_sampled", !w->sampled_all);
-		}
-	} else {
-		fi = proc_add(c, ctx, STATUS_WARN, subject,
-			      "%llu new io-wq workers in %.1f s: each is at least one punted request "
-			      "(%s)", (unsigned long long)w->total, w->seconds_watched, w->fallback_why);
-	}
-	if (w->total && fi->status != STATUS_PASS && fi->status != STATUS_INFO)
-		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
-				    "extending writes (preallocate and write once), unaligned I/O, "
-				    "IOSQE_ASYNC where it is not needed");
 	if (!w->tracepoint && w->fallback_why[0])
 		finding_ev_str(fi, "fallback_why", w->fallback_why);
 	finding_ev_str(fi, "punts_source", w->tracepoint ? "tracepoint" : "threads");
@@ -446,4 +460,35 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 	for (i = 0; i < w->nops; i++)
 		json_object_object_add(ops, w->ops[i].op, json_object_new_int64((int64_t)w->ops[i].n));
 	json_object_object_add(fi->evidence, "per_opcode", ops);
+}
+
+void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	char subject[32], list[512] = "";
+	struct finding *fi;
+	unsigned int i;
+
+	if (!proc_usable(c, ctx, false))
+		return;
+	snprintf(subject, sizeof(subject), "pid %d", (int)pf->pid);
+	if (!w) {
+		proc_add(c, ctx, STATUS_SKIP, subject, "not watched: audit --watch SECONDS counts punts");
+		return;
+	}
+	if (!fact_ok(&w->e)) {
+		proc_fact_missing(c, ctx, subject, &w->e);
+		return;
+	}
+	for (i = 0; i < w->nops; i++)
+		if (strlen(list) + 40 < sizeof(list))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s %llu",
+				 i ? ", " : "", w->ops[i].op, (unsigned long long)w->ops[i].n);
+	fi = iowq_punts_judge(c, ctx, subject, w, list);
+	if (w->total && fi->status != STATUS_PASS && fi->status != STATUS_INFO)
+		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
+				    "extending writes (preallocate and write once), unaligned I/O, "
+				    "IOSQE_ASYNC where it is not needed");
+	iowq_punts_evidence(fi, w);
 }

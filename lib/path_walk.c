@@ -104,6 +104,82 @@ static bool may_follow(const struct path_walk *w, const struct stat *st, bool ab
 	return false;
 }
 
+/* A walk under way: what is left of the path, the directories gone down, the links followed. */
+struct walk_state {
+	const struct path_walk *w;
+	char rest[2 * PATH_MAX];
+	char seen[PATH_MAX];		/* the path walked so far, for a refusal's message */
+	int stack[PATH_MAX / 2];
+	unsigned int depth, links;
+	bool abs;
+};
+
+/* name opened in dirfd: the fd, or -errno. */
+static int open_in(int dirfd, const char *name, int flags)
+{
+	int fd = openat(dirfd, name, flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* "..": in_root, back up the stack and never above the root; else the directory's real parent. */
+static int walk_dotdot(struct walk_state *s)
+{
+	int fd;
+
+	if (s->w->in_root) {
+		if (s->depth)
+			close(s->stack[s->depth--]);
+		return 0;
+	}
+	fd = openat(s->stack[s->depth], "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (s->depth)
+		close(s->stack[s->depth]);
+	else
+		s->depth++;
+	s->stack[s->depth] = fd;
+	return 0;
+}
+
+/*
+ * Follows the link fd (its O_PATH, with st its stat; closed here): rest
+ * becomes LINK/rest, and an absolute LINK starts over at the root.
+ */
+static int walk_link(struct walk_state *s, int fd, const struct stat *st)
+{
+	char link[PATH_MAX];
+	ssize_t n;
+	int ret;
+
+	if (!may_follow(s->w, st, s->abs, s->seen)) {
+		close(fd);
+		return -EACCES;
+	}
+	/* The link read is the one whose owner was looked at. */
+	n = readlinkat(fd, "", link, sizeof(link) - 1);
+	close(fd);
+	if (++s->links > LINKS_MAX)
+		return -ELOOP;
+	if (n <= 0)
+		return n < 0 ? -errno : -ENAMETOOLONG;
+	link[n] = '\0';
+	ret = path_splice(s->rest, sizeof(s->rest), link);
+	if (ret)
+		return ret;
+	if (link[0] == '/') {
+		walk_close(s->stack, s->depth);
+		s->depth = 0;
+		s->stack[0] = s->w->rootfd;
+		s->abs = !s->w->in_root;
+		s->seen[0] = '\0';
+	} else {
+		path_step(s->seen, sizeof(s->seen), "..");	/* the link's own name */
+	}
+	return 0;
+}
+
 /*
  * The walk keeps the directories it went down on a stack: in_root, ".."
  * goes back up it and never above the root, as RESOLVE_IN_ROOT does.
@@ -113,57 +189,43 @@ static bool may_follow(const struct path_walk *w, const struct stat *st, bool ab
  */
 int path_walk_open(const struct path_walk *w, const char *path, int flags)
 {
-	char rest[2 * PATH_MAX], link[PATH_MAX], comp[NAME_MAX + 1], seen[PATH_MAX] = "";
-	int stack[PATH_MAX / 2], fd, ret;
-	unsigned int depth = 0, links = 0;
-	bool abs = !w->in_root && path[0] == '/';
+	struct walk_state s = { .w = w };
+	char comp[NAME_MAX + 1];
+	int fd, ret;
 
-	stack[0] = w->in_root || abs ? w->rootfd : w->startfd;
-	if (strlen(path) >= sizeof(rest))
+	s.abs = !w->in_root && path[0] == '/';
+	s.stack[0] = w->in_root || s.abs ? w->rootfd : w->startfd;
+	if (strlen(path) >= sizeof(s.rest))
 		return -ENAMETOOLONG;
-	strcpy(rest, path);
+	strcpy(s.rest, path);
 	for (;;) {
 		struct stat st;
-		ssize_t len, n;
+		ssize_t len;
 		bool last;
 
-		len = path_next(rest, comp, &last);
+		len = path_next(s.rest, comp, &last);
 		if (len < 0) {
 			ret = (int)len;
 			break;
 		}
 		if (!len) {
-			fd = openat(stack[depth], ".", flags);
-			ret = fd < 0 ? -errno : fd;
+			ret = open_in(s.stack[s.depth], ".", flags);
 			break;
 		}
 		if (!strcmp(comp, ".") && !last)
 			continue;
-		seen_step(seen, sizeof(seen), comp, abs);
+		seen_step(s.seen, sizeof(s.seen), comp, s.abs);
 		if (!strcmp(comp, "..")) {
-			if (w->in_root) {
-				if (depth)
-					close(stack[depth--]);
-				continue;
-			}
-			fd = openat(stack[depth], "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (fd < 0) {
-				ret = -errno;
+			ret = walk_dotdot(&s);
+			if (ret)
 				break;
-			}
-			if (depth)
-				close(stack[depth]);
-			else
-				depth++;
-			stack[depth] = fd;
 			continue;
 		}
 		if (last && (flags & O_NOFOLLOW)) {
-			fd = openat(stack[depth], comp, flags);
-			ret = fd < 0 ? -errno : fd;
+			ret = open_in(s.stack[s.depth], comp, flags);
 			break;
 		}
-		fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(s.stack[s.depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st)) {
 			ret = -errno;
 			if (fd >= 0)
@@ -171,52 +233,24 @@ int path_walk_open(const struct path_walk *w, const char *path, int flags)
 			break;
 		}
 		if (S_ISLNK(st.st_mode)) {
-			if (!may_follow(w, &st, abs, seen)) {
-				close(fd);
-				ret = -EACCES;
-				break;
-			}
-			/* The link read is the one whose owner was looked at. */
-			n = readlinkat(fd, "", link, sizeof(link) - 1);
-			close(fd);
-			if (++links > LINKS_MAX) {
-				ret = -ELOOP;
-				break;
-			}
-			if (n <= 0) {
-				ret = n < 0 ? -errno : -ENAMETOOLONG;
-				break;
-			}
-			link[n] = '\0';
-			/* rest becomes LINK/rest; an absolute LINK starts over at the root. */
-			ret = path_splice(rest, sizeof(rest), link);
+			ret = walk_link(&s, fd, &st);
 			if (ret)
 				break;
-			if (link[0] == '/') {
-				walk_close(stack, depth);
-				depth = 0;
-				stack[0] = w->rootfd;
-				abs = !w->in_root;
-				seen[0] = '\0';
-			} else {
-				path_step(seen, sizeof(seen), "..");	/* the link's own name */
-			}
 			continue;
 		}
 		if (last) {
 			close(fd);
-			fd = openat(stack[depth], comp, flags | O_NOFOLLOW);
-			ret = fd < 0 ? -errno : fd;
+			ret = open_in(s.stack[s.depth], comp, flags | O_NOFOLLOW);
 			break;
 		}
-		if (!S_ISDIR(st.st_mode) || depth + 1 >= ARRAY_SIZE(stack)) {
+		if (!S_ISDIR(st.st_mode) || s.depth + 1 >= ARRAY_SIZE(s.stack)) {
 			close(fd);
 			ret = S_ISDIR(st.st_mode) ? -ENAMETOOLONG : -ENOTDIR;
 			break;
 		}
-		stack[++depth] = fd;
+		s.stack[++s.depth] = fd;
 	}
-	walk_close(stack, depth);
+	walk_close(s.stack, s.depth);
 	return ret;
 }
 

@@ -114,6 +114,8 @@ struct engine {
 	uint64_t blocks, seed, appended, append_limit;
 	unsigned int bs;
 	uint64_t enters;
+	/* the slots in flight, and those waiting for room in the SQ */
+	unsigned int inflight, npending, *pending;
 };
 
 /*
@@ -224,19 +226,170 @@ struct counters {
 
 #define WRK_CAP 1024
 
+/* What a mode's counters read before its first request, subtracted after its last. */
+struct mode_start {
+	pid_t wrk[WRK_CAP];
+	size_t nwrk;
+	struct rusage ru;
+	uint64_t punts, enters;
+};
+
+/* The mode's ring, with the buffers and the file registered for a fixed mode. */
+static int engine_setup(const struct probe_opts *o, struct probe_result *r,
+			struct probe_mode_result *m, struct engine *e, unsigned int flags)
+{
+	struct io_uring_params p = { .flags = flags };
+	struct iovec *iov;
+	unsigned int i;
+	int ret;
+
+	if (e->sqpoll) {
+		p.sq_thread_idle = 100;
+		if (o->sqpoll_cpu >= 0) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = (unsigned int)o->sqpoll_cpu;
+		}
+	}
+	ret = io_uring_queue_init_params(o->depth, &e->ring, &p);
+	if (ret < 0) {
+		fact_fail(&m->e, ret, "io_uring_setup() with these flags failed: %s", strerror(-ret));
+		return ret;
+	}
+	if (!e->fixed)
+		return 0;
+	iov = calloc(o->depth, sizeof(*iov));
+	for (i = 0; iov && i < o->depth; i++)
+		iov[i] = (struct iovec){ e->bufs[i], o->bs };
+	ret = iov ? io_uring_register_buffers(&e->ring, iov, o->depth) : -ENOMEM;
+	free(iov);
+	if (!ret)
+		ret = io_uring_register_files(&e->ring, &e->fd, 1);
+	if (ret < 0) {
+		r->fixed_err = ret;
+		fact_fail(&m->e, ret, "registering %u buffers of %u bytes failed: %s", o->depth,
+			  o->bs, strerror(-ret));
+		io_uring_queue_exit(&e->ring);
+		return ret;
+	}
+	return 0;
+}
+
+static void mode_start_read(struct counters *ctr, struct mode_start *s)
+{
+	own_io_threads(s->wrk, &s->nwrk, WRK_CAP, NULL);
+	s->punts = 0;
+	s->enters = 0;
+	if (ctr->punts_ok) {
+		tp_counter_refresh(&ctr->punts);	/* a new SQPOLL thread submits too */
+		s->punts = tp_counter_read(&ctr->punts);
+	}
+	if (ctr->enters_ok)
+		s->enters = tp_counter_read(&ctr->enters);
+	getrusage(RUSAGE_THREAD, &s->ru);
+}
+
+/*
+ * Takes every completion ready, records its latency and queues its slot again
+ * until the deadline; a slot that finds the SQ full waits in e->pending.
+ */
+static void reap(const struct probe_opts *o, struct engine *e, struct probe_mode_result *m,
+		 uint64_t deadline)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, slot, n = 0;
+	uint64_t now = now_ns();
+
+	io_uring_for_each_cqe(&e->ring, head, cqe) {
+		slot = (unsigned int)io_uring_cqe_get_data64(cqe);
+		n++;
+		e->inflight--;
+		m->ios++;
+		if (cqe->res < 0 && !m->errors++)
+			m->first_error = cqe->res;
+		if (slot < o->depth && e->nlat < LAT_CAP)
+			e->lat[e->nlat++] = (uint32_t)((now - e->start[slot]) > UINT32_MAX
+						       ? UINT32_MAX : now - e->start[slot]);
+		if (now < deadline && slot < o->depth &&
+		    !(e->append && e->appended >= e->append_limit)) {
+			if (prep(e, slot))
+				e->inflight++;
+			else
+				e->pending[e->npending++] = slot;
+		}
+	}
+	io_uring_cq_advance(&e->ring, n);
+}
+
+/* Keeps o->depth requests in flight for o->duration_ms, then drains them. */
+static void drive(const struct probe_opts *o, struct engine *e, struct probe_mode_result *m)
+{
+	uint64_t deadline, t0;
+	unsigned int slot;
+	int ret;
+
+	t0 = now_ns();
+	deadline = t0 + (uint64_t)o->duration_ms * 1000000ull;
+	for (slot = 0; slot < o->depth; slot++, e->inflight++)
+		prep(e, slot);
+	if (e->sqpoll)
+		count_sqpoll_submit(e);
+	while (e->inflight || e->npending) {
+		/* Slots that found the SQ full last pass go first. */
+		while (e->npending && prep(e, e->pending[e->npending - 1])) {
+			e->npending--;
+			e->inflight++;
+		}
+		if (!e->inflight)
+			continue;	/* the SQPOLL thread is about to publish the SQ head */
+		ret = wait_some(e);
+		if (ret) {
+			fact_fail(&m->e, ret, "waiting for completions failed: %s", strerror(-ret));
+			break;
+		}
+		reap(o, e, m, deadline);
+		if (e->sqpoll && io_uring_sq_ready(&e->ring))
+			count_sqpoll_submit(e);
+	}
+	m->seconds = (now_ns() - t0) / 1e9;
+}
+
+/* The mode's figures: rates, latency, and what the counters moved since s. */
+static void mode_results(struct counters *ctr, struct engine *e, struct probe_mode_result *m,
+			 const struct mode_start *s)
+{
+	pid_t after[WRK_CAP];
+	size_t nafter, i, k;
+	struct rusage ru1;
+
+	getrusage(RUSAGE_THREAD, &ru1);
+	m->ran = fact_ok(&m->e);
+	m->iops = m->seconds > 0 ? m->ios / m->seconds : 0;
+	m->cq_overflow = IO_URING_READ_ONCE(*e->ring.sq.kflags) & IORING_SQ_CQ_OVERFLOW;
+	latency_stats(e, m);
+	own_io_threads(after, &nafter, WRK_CAP, &m->sqpoll_thread);
+	for (i = 0; i < nafter; i++) {
+		bool old = false;
+
+		for (k = 0; k < s->nwrk; k++)
+			old |= after[i] == s->wrk[k];
+		m->new_iou_wrk += !old;
+	}
+	m->punts_tracepoint = ctr->punts_ok;
+	m->punts = ctr->punts_ok ? tp_counter_read(&ctr->punts) - s->punts : m->new_iou_wrk;
+	m->enters_tracepoint = ctr->enters_ok;
+	m->enters = ctr->enters_ok ? tp_counter_read(&ctr->enters) - s->enters : e->enters;
+	m->syscalls_per_io = m->ios ? (double)m->enters / (double)m->ios : 0;
+	m->vcsw_per_io = m->ios ? (double)(ru1.ru_nvcsw - s->ru.ru_nvcsw) / (double)m->ios : 0;
+	if (m->errors && m->errors == m->ios)
+		fact_fail(&m->e, m->first_error, "every request failed: %s", strerror(-m->first_error));
+}
+
 static void run_mode(const struct probe_opts *o, struct probe_result *r, enum probe_mode pm,
 		     int fd, unsigned int flags, bool fixed, struct counters *ctr, void **bufs)
 {
 	struct probe_mode_result *m = &r->modes[pm];
-	struct io_uring_params p = { .flags = flags };
 	struct engine e = { .fd = fd, .bufs = bufs, .bs = o->bs, .rw = o->rw, .seed = 0x9e3779b97f4a7c15ull };
-	pid_t before[WRK_CAP], after[WRK_CAP];
-	size_t nbefore, nafter, i, k;
-	struct rusage ru0, ru1;
-	uint64_t deadline, t0, punts0 = 0, enters0 = 0;
-	unsigned int inflight = 0, slot, npending = 0, *pending = NULL;
-	struct iovec *iov = NULL;
-	int ret;
+	struct mode_start s;
 
 	e.sqpoll = flags & IORING_SETUP_SQPOLL;
 	e.fixed = fixed;
@@ -244,120 +397,20 @@ static void run_mode(const struct probe_opts *o, struct probe_result *r, enum pr
 	e.append = pm == PM_APPEND;
 	e.append_limit = o->size;
 	e.blocks = o->size / o->bs;
-	if (e.sqpoll) {
-		p.sq_thread_idle = 100;
-		if (o->sqpoll_cpu >= 0) {
-			p.flags |= IORING_SETUP_SQ_AFF;
-			p.sq_thread_cpu = (unsigned int)o->sqpoll_cpu;
-		}
-	}
-	ret = io_uring_queue_init_params(o->depth, &e.ring, &p);
-	if (ret < 0) {
-		fact_fail(&m->e, ret, "io_uring_setup() with these flags failed: %s", strerror(-ret));
+	if (engine_setup(o, r, m, &e, flags))
 		return;
-	}
-	if (fixed) {
-		iov = calloc(o->depth, sizeof(*iov));
-		for (i = 0; iov && i < o->depth; i++)
-			iov[i] = (struct iovec){ bufs[i], o->bs };
-		ret = iov ? io_uring_register_buffers(&e.ring, iov, o->depth) : -ENOMEM;
-		free(iov);
-		if (!ret)
-			ret = io_uring_register_files(&e.ring, &fd, 1);
-		if (ret < 0) {
-			r->fixed_err = ret;
-			fact_fail(&m->e, ret, "registering %u buffers of %u bytes failed: %s", o->depth,
-				  o->bs, strerror(-ret));
-			io_uring_queue_exit(&e.ring);
-			return;
-		}
-	}
 	e.start = calloc(o->depth, sizeof(*e.start));
 	e.lat = malloc(LAT_CAP * sizeof(*e.lat));
-	pending = calloc(o->depth, sizeof(*pending));
-	if (!e.start || !e.lat || !pending) {
+	e.pending = calloc(o->depth, sizeof(*e.pending));
+	if (!e.start || !e.lat || !e.pending) {
 		fact_fail(&m->e, -ENOMEM, "out of memory");
 		goto out;
 	}
-	own_io_threads(before, &nbefore, WRK_CAP, NULL);
-	if (ctr->punts_ok) {
-		tp_counter_refresh(&ctr->punts);	/* a new SQPOLL thread submits too */
-		punts0 = tp_counter_read(&ctr->punts);
-	}
-	if (ctr->enters_ok)
-		enters0 = tp_counter_read(&ctr->enters);
-	getrusage(RUSAGE_THREAD, &ru0);
-
-	t0 = now_ns();
-	deadline = t0 + (uint64_t)o->duration_ms * 1000000ull;
-	for (slot = 0; slot < o->depth; slot++, inflight++)
-		prep(&e, slot);
-	if (e.sqpoll)
-		count_sqpoll_submit(&e);
-	while (inflight || npending) {
-		struct io_uring_cqe *cqe;
-		unsigned int head, n = 0;
-		uint64_t now;
-
-		/* Slots that found the SQ full last pass go first. */
-		while (npending && prep(&e, pending[npending - 1])) {
-			npending--;
-			inflight++;
-		}
-		if (!inflight)
-			continue;	/* the SQPOLL thread is about to publish the SQ head */
-		ret = wait_some(&e);
-		if (ret) {
-			fact_fail(&m->e, ret, "waiting for completions failed: %s", strerror(-ret));
-			break;
-		}
-		now = now_ns();
-		io_uring_for_each_cqe(&e.ring, head, cqe) {
-			slot = (unsigned int)io_uring_cqe_get_data64(cqe);
-			n++;
-			inflight--;
-			m->ios++;
-			if (cqe->res < 0 && !m->errors++)
-				m->first_error = cqe->res;
-			if (slot < o->depth && e.nlat < LAT_CAP)
-				e.lat[e.nlat++] = (uint32_t)((now - e.start[slot]) > UINT32_MAX
-								 ? UINT32_MAX : now - e.start[slot]);
-			if (now < deadline && slot < o->depth &&
-			    !(e.append && e.appended >= e.append_limit)) {
-				if (prep(&e, slot))
-					inflight++;
-				else
-					pending[npending++] = slot;
-			}
-		}
-		io_uring_cq_advance(&e.ring, n);
-		if (e.sqpoll && io_uring_sq_ready(&e.ring))
-			count_sqpoll_submit(&e);
-	}
-	m->seconds = (now_ns() - t0) / 1e9;
-	getrusage(RUSAGE_THREAD, &ru1);
-	m->ran = fact_ok(&m->e);
-	m->iops = m->seconds > 0 ? m->ios / m->seconds : 0;
-	m->cq_overflow = IO_URING_READ_ONCE(*e.ring.sq.kflags) & IORING_SQ_CQ_OVERFLOW;
-	latency_stats(&e, m);
-	own_io_threads(after, &nafter, WRK_CAP, &m->sqpoll_thread);
-	for (i = 0; i < nafter; i++) {
-		bool old = false;
-
-		for (k = 0; k < nbefore; k++)
-			old |= after[i] == before[k];
-		m->new_iou_wrk += !old;
-	}
-	m->punts_tracepoint = ctr->punts_ok;
-	m->punts = ctr->punts_ok ? tp_counter_read(&ctr->punts) - punts0 : m->new_iou_wrk;
-	m->enters_tracepoint = ctr->enters_ok;
-	m->enters = ctr->enters_ok ? tp_counter_read(&ctr->enters) - enters0 : e.enters;
-	m->syscalls_per_io = m->ios ? (double)m->enters / (double)m->ios : 0;
-	m->vcsw_per_io = m->ios ? (double)(ru1.ru_nvcsw - ru0.ru_nvcsw) / (double)m->ios : 0;
-	if (m->errors && m->errors == m->ios)
-		fact_fail(&m->e, m->first_error, "every request failed: %s", strerror(-m->first_error));
+	mode_start_read(ctr, &s);
+	drive(o, &e, m);
+	mode_results(ctr, &e, m, &s);
 out:
-	free(pending);
+	free(e.pending);
 	free(e.start);
 	free(e.lat);
 	io_uring_queue_exit(&e.ring);
@@ -410,18 +463,18 @@ static void open_counters(struct probe_result *r, struct counters *c)
 		       !tp_counter_open(&c->enters, &fmt, getpid());
 }
 
-int probe_run(const struct probe_opts *o, struct probe_result *r)
+static const unsigned int mode_flags[PM_CONTRAST_FIRST] = {
+	[PM_DEFAULT] = 0,
+	[PM_COOP] = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+	[PM_DEFER] = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+	[PM_SQPOLL] = IORING_SETUP_SQPOLL,
+	[PM_SQPOLL_FIXED] = IORING_SETUP_SQPOLL,
+};
+
+/* What the result says whatever happens next: the directory, the sizes, the limits. */
+static void probe_result_init(const struct probe_opts *o, struct probe_result *r)
 {
-	uint64_t need = o->size + SPACE_MARGIN + (o->contrast ? 2 * o->size : 0);
-	struct counters ctr = { 0 };
-	void **bufs = NULL;
-	struct statvfs sv;
-	struct statfs sfs;
-	struct statx stx;
 	struct rlimit rl;
-	int fd = -1, fd2 = -1, err = 0;
-	bool tmp;
-	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
 	if (!realpath(o->dir, r->dir))
@@ -433,6 +486,14 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 	getrlimit(RLIMIT_MEMLOCK, &rl);
 	r->memlock_soft = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : rl.rlim_cur;
 	r->fixed_bytes = (uint64_t)o->depth * o->bs;
+}
+
+/* Room for the probe's file (and the contrast's two) in --dir, and whether it lives in memory. */
+static int probe_dir_check(const struct probe_opts *o, struct probe_result *r)
+{
+	uint64_t need = o->size + SPACE_MARGIN + (o->contrast ? 2 * o->size : 0);
+	struct statvfs sv;
+	struct statfs sfs;
 
 	if (statvfs(o->dir, &sv)) {
 		fact_fail(&r->e, -errno, "cannot use --dir '%s': %s", o->dir, strerror(errno));
@@ -448,6 +509,129 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 	if (!statfs(o->dir, &sfs) && ((unsigned long)sfs.f_type == TMPFS_MAGIC_ ||
 				      (unsigned long)sfs.f_type == RAMFS_MAGIC_))
 		r->memory_fs = true;
+	return 0;
+}
+
+/* The O_DIRECT alignment of fd's filesystem, which --bs must respect; then the file written once. */
+static int probe_file_fill(const struct probe_opts *o, struct probe_result *r, int fd)
+{
+	struct statx stx;
+	int err;
+
+	if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) && (stx.stx_mask & STATX_DIOALIGN)) {
+		r->dio_mem_align = stx.stx_dio_mem_align;
+		r->dio_offset_align = stx.stx_dio_offset_align;
+		if (r->dio_offset_align && o->bs % r->dio_offset_align) {
+			fact_fail(&r->e, -EINVAL, "--bs %u is not a multiple of the O_DIRECT alignment "
+				  "of '%s' (%u bytes)", o->bs, o->dir, r->dio_offset_align);
+			return r->e.err;
+		}
+	}
+	err = tmpfile_fill(fd, o->size, r->dio_mem_align, o->progress ? progress : NULL);
+	if (o->progress)
+		fputs("\r\033[K", stderr);
+	if (err)
+		fact_fail(&r->e, err, "writing the probe file in '%s' failed: %s", o->dir, strerror(-err));
+	return err;
+}
+
+/* One aligned buffer per slot, filled with a pattern; *bufsp is set even on failure, to free. */
+static int probe_bufs_alloc(const struct probe_opts *o, struct probe_result *r, void ***bufsp)
+{
+	void **bufs = calloc(o->depth, sizeof(*bufs));
+	unsigned int i;
+
+	*bufsp = bufs;
+	for (i = 0; bufs && i < o->depth; i++)
+		if (posix_memalign(&bufs[i], r->dio_mem_align > 4096 ? r->dio_mem_align : 4096, o->bs))
+			bufs[i] = NULL;
+	for (i = 0; bufs && i < o->depth; i++)
+		if (!bufs[i])
+			break;
+	if (!bufs || i < o->depth) {
+		fact_fail(&r->e, -ENOMEM, "out of memory for %u buffers", o->depth);
+		return -ENOMEM;
+	}
+	for (i = 0; i < o->depth; i++)
+		memset(bufs[i], 0x5a, o->bs);
+	return 0;
+}
+
+static void run_modes(const struct probe_opts *o, struct probe_result *r, int fd,
+		      struct counters *ctr, void **bufs)
+{
+	unsigned int i;
+
+	for (i = 0; i < PM_CONTRAST_FIRST; i++) {
+		if (!(o->modes & (1u << i))) {
+			fact_fail(&r->modes[i].e, -ECANCELED, "not selected by --mode");
+			continue;
+		}
+		if (o->progress)
+			fprintf(stderr, "\ruringlint probe: mode %s (%u ms)   ", mode_names[i],
+				o->duration_ms);
+		run_mode(o, r, (enum probe_mode)i, fd, mode_flags[i], i == PM_SQPOLL_FIXED, ctr,
+			 bufs);
+	}
+}
+
+/* The file a contrast mode runs on: a descriptor, or < 0 with errno saying why. */
+static int contrast_file_open(const struct probe_opts *o, enum probe_mode pm, int fd)
+{
+	char self[64];
+	bool tmp;
+	int fd2;
+
+	if (pm == PM_BUFFERED) {
+		/* The same inode through a second, buffered open file description. */
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		return open(self, O_RDWR | O_CLOEXEC);
+	}
+	fd2 = tmpfile_open(o->dir, O_DIRECT | (pm == PM_APPEND ? O_APPEND : 0), &tmp);
+	if (fd2 >= 0 && pm == PM_UNWRITTEN && fallocate(fd2, 0, 0, (off_t)o->size)) {
+		close(fd2);
+		fd2 = -errno;
+	}
+	return fd2;
+}
+
+static void run_contrasts(const struct probe_opts *o, struct probe_result *r, int fd,
+			  struct counters *ctr, void **bufs)
+{
+	unsigned int i;
+	int fd2;
+
+	for (i = PM_CONTRAST_FIRST; i < PM__COUNT; i++) {
+		if (!o->contrast) {
+			fact_fail(&r->modes[i].e, -ECANCELED, "not run: --contrast not given");
+			continue;
+		}
+		if (o->progress)
+			fprintf(stderr, "\ruringlint probe: contrast %s (%u ms)   ", mode_names[i],
+				o->duration_ms);
+		fd2 = contrast_file_open(o, (enum probe_mode)i, fd);
+		if (fd2 < 0) {
+			fact_fail(&r->modes[i].e, fd2 < 0 ? -errno : -EIO, "could not prepare the file: %s",
+				  strerror(errno));
+			continue;
+		}
+		run_mode(o, r, (enum probe_mode)i, fd2, 0, false, ctr, bufs);
+		close(fd2);
+	}
+}
+
+int probe_run(const struct probe_opts *o, struct probe_result *r)
+{
+	struct counters ctr = { 0 };
+	void **bufs = NULL;
+	int fd, err;
+	unsigned int i;
+	bool tmp;
+
+	probe_result_init(o, r);
+	err = probe_dir_check(o, r);
+	if (err)
+		return err;
 	fd = tmpfile_open(o->dir, O_DIRECT, &tmp);
 	r->o_tmpfile = tmp;
 	if (fd == -EACCES || fd == -EPERM || fd == -EROFS) {
@@ -461,87 +645,15 @@ int probe_run(const struct probe_opts *o, struct probe_result *r)
 			fact_fail(&r->modes[i].e, -EOPNOTSUPP, "not run: no direct I/O in '%s'", o->dir);
 		goto out;
 	}
-	if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) && (stx.stx_mask & STATX_DIOALIGN)) {
-		r->dio_mem_align = stx.stx_dio_mem_align;
-		r->dio_offset_align = stx.stx_dio_offset_align;
-		if (r->dio_offset_align && o->bs % r->dio_offset_align) {
-			fact_fail(&r->e, -EINVAL, "--bs %u is not a multiple of the O_DIRECT alignment "
-				  "of '%s' (%u bytes)", o->bs, o->dir, r->dio_offset_align);
-			err = r->e.err;
-			goto out;
-		}
-	}
-	err = tmpfile_fill(fd, o->size, r->dio_mem_align, o->progress ? progress : NULL);
-	if (o->progress)
-		fputs("\r\033[K", stderr);
-	if (err) {
-		fact_fail(&r->e, err, "writing the probe file in '%s' failed: %s", o->dir, strerror(-err));
+	err = probe_file_fill(o, r, fd);
+	if (err)
 		goto out;
-	}
-	bufs = calloc(o->depth, sizeof(*bufs));
-	for (i = 0; bufs && i < o->depth; i++)
-		if (posix_memalign(&bufs[i], r->dio_mem_align > 4096 ? r->dio_mem_align : 4096, o->bs))
-			bufs[i] = NULL;
-	for (i = 0; bufs && i < o->depth; i++)
-		if (!bufs[i])
-			break;
-	if (!bufs || i < o->depth) {
-		fact_fail(&r->e, -ENOMEM, "out of memory for %u buffers", o->depth);
-		err = -ENOMEM;
+	err = probe_bufs_alloc(o, r, &bufs);
+	if (err)
 		goto out;
-	}
-	for (i = 0; i < o->depth; i++)
-		memset(bufs[i], 0x5a, o->bs);
 	open_counters(r, &ctr);
-
-	for (i = 0; i < PM_CONTRAST_FIRST; i++) {
-		static const unsigned int flags[] = {
-			[PM_DEFAULT] = 0,
-			[PM_COOP] = IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
-			[PM_DEFER] = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
-			[PM_SQPOLL] = IORING_SETUP_SQPOLL,
-			[PM_SQPOLL_FIXED] = IORING_SETUP_SQPOLL,
-		};
-
-		if (!(o->modes & (1u << i))) {
-			fact_fail(&r->modes[i].e, -ECANCELED, "not selected by --mode");
-			continue;
-		}
-		if (o->progress)
-			fprintf(stderr, "\ruringlint probe: mode %s (%u ms)   ", mode_names[i],
-				o->duration_ms);
-		run_mode(o, r, (enum probe_mode)i, fd, flags[i], i == PM_SQPOLL_FIXED, &ctr, bufs);
-	}
-	for (i = PM_CONTRAST_FIRST; i < PM__COUNT; i++) {
-		char self[64];
-
-		if (!o->contrast) {
-			fact_fail(&r->modes[i].e, -ECANCELED, "not run: --contrast not given");
-			continue;
-		}
-		if (o->progress)
-			fprintf(stderr, "\ruringlint probe: contrast %s (%u ms)   ", mode_names[i],
-				o->duration_ms);
-		if (i == PM_BUFFERED) {
-			/* The same inode through a second, buffered open file description. */
-			snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-			fd2 = open(self, O_RDWR | O_CLOEXEC);
-		} else {
-			fd2 = tmpfile_open(o->dir, O_DIRECT | (i == PM_APPEND ? O_APPEND : 0), &tmp);
-			if (fd2 >= 0 && i == PM_UNWRITTEN && fallocate(fd2, 0, 0, (off_t)o->size)) {
-				close(fd2);
-				fd2 = -errno;
-			}
-		}
-		if (fd2 < 0) {
-			fact_fail(&r->modes[i].e, fd2 < 0 ? -errno : -EIO, "could not prepare the file: %s",
-				  strerror(errno));
-			continue;
-		}
-		run_mode(o, r, (enum probe_mode)i, fd2, 0, false, &ctr, bufs);
-		close(fd2);
-		fd2 = -1;
-	}
+	run_modes(o, r, fd, &ctr, bufs);
+	run_contrasts(o, r, fd, &ctr, bufs);
 	if (o->progress)
 		fputs("\r\033[K", stderr);
 out:
