@@ -29,6 +29,7 @@ suite() { # NAME CMD...: runs one suite, keeps its exit status
 	[ "$st" -eq 0 ] || [ "$st" -eq 77 ] || { echo "$name: exit $st"; rc=1; }
 }
 suite layers bash tests/layers.sh
+suite shape bash tests/shape.sh
 suite unit sh tests/run-unit.sh "$@"
 suite replay bash tests/fuzz/replay.sh
 suite deps bash tests/deps.sh
