@@ -120,7 +120,7 @@ struct check_ctx {
 };
 
 /*
- * Why a filesystem punts a kind of request, on which kernels (punt_rules.c):
+ * Why a filesystem punts a kind of request, on which kernels (fs_punt_rules.c):
  * certain when every such request is punted whatever the load.
  */
 enum punt_kind {
@@ -152,7 +152,7 @@ const struct punt_rule *punt_rule_find(const char *fstype, const struct kernel_v
 const struct thresholds *check_thresholds(const struct check_ctx *ctx);
 
 /*
- * One rule for every punt check (checks/punt_rule.c): fail when the punts
+ * One rule for every punt check (checks/punt_chance.c): fail when the punts
  * show a share of reqs over the tolerance, more than chance would give at
  * the tolerated share (or reqs is unknown); info when they do not; pass
  * without punts.

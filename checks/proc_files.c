@@ -151,7 +151,7 @@ static struct finding *buffered_finding(const struct check *c, struct check_ctx 
 				"only while the page cache absorbs it",
 				(unsigned long long)uf->reqs, (unsigned long long)uf->writes,
 				punt_watch_span(pf->watch).s);
-	/* The filesystem's rule for buffered writes, from the kernel source (punt_rules.c). */
+	/* The filesystem's rule for buffered writes, from the kernel source (fs_punt_rules.c). */
 	rule = punt_rule_find(fs, kernel_of(ctx), PUNT_BUFFERED_WRITE);
 	if (rule && rule->certain)
 		return proc_add(c, ctx, STATUS_FAIL, subject,

@@ -3,7 +3,7 @@
  * Why io_uring punted a file's requests, for file-punts (proc_punts.c):
  * what the io-wq workers were seen doing (watch/uring_trace.c), else the
  * causes the file's flags and state support by the filesystem's rules
- * (punt_rules.c). State makes a cause likely, not certain, and the text
+ * (fs_punt_rules.c). State makes a cause likely, not certain, and the text
  * says which is which.
  */
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 #!/bin/bash
-# End-to-end for the punt rule (checks/punt_rule.c): a share of punts over
+# End-to-end for the punt rule (checks/punt_chance.c): a share of punts over
 # punt-tolerance (1%) fails only when more than chance gives it. The pathology
 # mode async-every makes real punts at a rate this suite sets (IOSQE_ASYNC on
 # every Nth O_DIRECT overwrite, which always punts), in one burst of a known
