@@ -17,6 +17,7 @@
 
 #include "array.h"
 #include "uring_trace.h"
+#include "uring_trace_impl.h"
 
 #define REQS_MAX (1u << 22)
 /* Multishot requests followed at once: a power of two, emptied when half full. */
@@ -37,31 +38,6 @@ static const char *const event_names[UT_NEVENTS] = {
 	[UT_C_IOMAP_ALLOC] = "xfs/xfs_iomap_alloc",
 	[UT_C_DIRTY] = "writeback/balance_dirty_pages",
 };
-
-/* Each cause's event, its name in the evidence. */
-static const struct {
-	enum ut_event ev;
-	const char *name, *event;
-} causes[UT_NCAUSES] = {
-	[UT_CAUSE_TIMESTAMP] = { UT_C_UPDATE_TIME, "timestamp", "xfs:xfs_update_time" },
-	[UT_CAUSE_ALLOC] = { UT_C_IOMAP_ALLOC, "allocation", "xfs:xfs_iomap_alloc" },
-	[UT_CAUSE_DIRTY] = { UT_C_DIRTY, "dirty-throttling", "writeback:balance_dirty_pages" },
-};
-
-const char *uring_trace_cause_name(enum ut_cause c)
-{
-	return c < UT_NCAUSES ? causes[c].name : "unknown";
-}
-
-const char *uring_trace_cause_event(enum ut_cause c)
-{
-	return c < UT_NCAUSES ? causes[c].event : "";
-}
-
-bool uring_trace_cause_watched(const struct uring_trace *ut, enum ut_cause c)
-{
-	return c < UT_NCAUSES && ut->have[causes[c].ev];
-}
 
 void uring_trace_setup(struct uring_trace *ut)
 {
@@ -178,7 +154,7 @@ static int reqs_grow(struct uring_trace *ut)
 }
 
 /* The request's slot; a new one when create (and the pointer was not seen). */
-static struct ut_req *req_slot(struct uring_trace *ut, uint64_t req, bool create)
+struct ut_req *ut_req_slot(struct uring_trace *ut, uint64_t req, bool create)
 {
 	size_t h;
 
@@ -202,7 +178,7 @@ static struct ut_req *req_slot(struct uring_trace *ut, uint64_t req, bool create
 	return &ut->reqs[h];
 }
 
-static struct ut_file *file_of(struct uring_trace *ut, int fd)
+struct ut_file *ut_file_of(struct uring_trace *ut, int fd)
 {
 	struct ut_file *f;
 
@@ -269,7 +245,7 @@ static struct ut_ring_op *ring_op(struct ut_ring *ring, uint8_t opcode)
 	return &ring->ops[ring->nops++];
 }
 
-static struct ut_thread *thread_of(struct uring_trace *ut, pid_t tid, bool create)
+struct ut_thread *ut_thread_of(struct uring_trace *ut, pid_t tid, bool create)
 {
 	size_t i;
 
@@ -297,7 +273,7 @@ const struct ut_thread *uring_trace_thread(const struct uring_trace *ut, pid_t t
 }
 
 /* The file's count of opcode; a new one when there is room, else NULL. */
-static unsigned int file_op(struct ut_file *f, uint8_t opcode)
+unsigned int ut_file_op(struct ut_file *f, uint8_t opcode)
 {
 	unsigned int i;
 
@@ -313,7 +289,7 @@ static unsigned int file_op(struct ut_file *f, uint8_t opcode)
 
 static void count_op(struct ut_file *f, uint8_t opcode, bool req, bool punt)
 {
-	unsigned int i = file_op(f, opcode);
+	unsigned int i = ut_file_op(f, opcode);
 
 	if (i == f->nops)
 		return;
@@ -496,7 +472,7 @@ void uring_trace_cut(struct uring_trace *ut)
 
 static void on_enter(struct uring_trace *ut, const struct tp_record *r)
 {
-	struct ut_thread *e = thread_of(ut, r->tid, true);
+	struct ut_thread *e = ut_thread_of(ut, r->tid, true);
 	uint64_t fd, flags = 0;
 
 	if (!e)
@@ -533,7 +509,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 			op->async_reqs += (flags & UT_REQ_FORCE_ASYNC) && !(flags & UT_REQ_IO_DRAIN);
 		}
 		add_submitter(ring, r->tid, sq != 0, r->cpu);
-		e = sq ? NULL : thread_of(ut, r->tid, false);
+		e = sq ? NULL : ut_thread_of(ut, r->tid, false);
 		if (e && e->fd >= 0 && ring->fd != e->fd) {
 			ring->fd_ambiguous |= ring->fd >= 0;
 			ring->fd = e->fd;
@@ -541,7 +517,7 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 			ring->fd_ambiguous = true;
 		}
 	}
-	q = req_slot(ut, req, true);
+	q = ut_req_slot(ut, req, true);
 	if (!q)
 		return;
 	if (q->ctx) {
@@ -584,7 +560,7 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 	tp_field_u64(ut->f_ctx[UT_FILE_GET], r->raw, r->len, &ctx);
 	if (!tp_field_u64(ut->f_fd, r->raw, r->len, &fd))
 		return;
-	q = req_slot(ut, req, false);
+	q = ut_req_slot(ut, req, false);
 	/*
 	 * Another ring's request under a reused pointer, one that already has
 	 * its file, or a registered-file one, is not this request.
@@ -596,13 +572,13 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 		ut->edge_reqs++;
 		return;
 	}
-	f = file_of(ut, (int)(int32_t)fd);
+	f = ut_file_of(ut, (int)(int32_t)fd);
 	if (!f)
 		return;
 	q->fd = f->fd;
 	/* After a punt, a lookup from another thread is the io-wq worker running it. */
 	if (q->punted && r->tid != q->tid) {
-		struct ut_thread *t = thread_of(ut, r->tid, true);
+		struct ut_thread *t = ut_thread_of(ut, r->tid, true);
 
 		q->worker = r->tid;
 		q->worker_time = r->time;
@@ -631,146 +607,6 @@ static void on_file_get(struct uring_trace *ut, const struct tp_record *r)
 		ut->punts_unattributed++;
 }
 
-/* A punted request joins the ones waiting for a worker's cause event; the oldest goes when full. */
-static void wait_for_worker(struct uring_trace *ut, const struct ut_req *q)
-{
-	size_t at;
-
-	if (!ut->waiting) {
-		ut->waiting = calloc(UT_MAX_WAITING, sizeof(*ut->waiting));
-		if (!ut->waiting) {
-			ut->oom = true;
-			return;
-		}
-	}
-	if (ut->waiting_len == UT_MAX_WAITING) {
-		ut->waiting_head = (ut->waiting_head + 1) % UT_MAX_WAITING;
-		ut->waiting_len--;
-	}
-	at = (ut->waiting_head + ut->waiting_len++) % UT_MAX_WAITING;
-	ut->waiting[at] = (struct ut_waiting){ q->req, q->ctx, q->time };
-}
-
-/* The request a waiting entry names, if it is still that request and open. */
-static struct ut_req *waiting_req(struct uring_trace *ut, const struct ut_waiting *e)
-{
-	struct ut_req *q = e->req ? req_slot(ut, e->req, false) : NULL;
-
-	if (!q || q->ctx != e->ctx || q->time != e->time || q->completed || q->worker)
-		return NULL;
-	return q;
-}
-
-/*
- * The oldest open punted request of the process an idle worker (tid, of
- * pid) may be running: not submitted by that thread, submitted before the
- * event. Closed ones at the head go.
- */
-static struct ut_req *claim_waiting(struct uring_trace *ut, const struct tp_record *r)
-{
-	size_t i;
-
-	while (ut->waiting_len && !waiting_req(ut, &ut->waiting[ut->waiting_head])) {
-		ut->waiting_head = (ut->waiting_head + 1) % UT_MAX_WAITING;
-		ut->waiting_len--;
-	}
-	for (i = 0; i < ut->waiting_len; i++) {
-		struct ut_waiting *e = &ut->waiting[(ut->waiting_head + i) % UT_MAX_WAITING];
-		struct ut_req *q = waiting_req(ut, e);
-
-		if (!q || q->pid != r->pid || q->tid == r->tid || q->time > r->time)
-			continue;
-		e->req = 0;
-		return q;
-	}
-	return NULL;
-}
-
-/*
- * A cause event on a thread. Only an io-wq worker's count: a thread seen
- * in io_uring_enter submits, and what it does is its own. The request is
- * the one the worker was seen running (its file_get after an IOSQE_ASYNC
- * punt, or its last cause event), while that request is open and has not
- * shown this cause already: a write meets each check once, so the same
- * event again is the worker's next request. Otherwise the worker took
- * the oldest open punted request of its process.
- */
-static void on_cause(struct uring_trace *ut, const struct tp_record *r, enum ut_cause c)
-{
-	struct ut_thread *t = thread_of(ut, r->tid, true);
-	uint8_t bit = (uint8_t)(1u << c);
-	struct ut_req *q = NULL;
-
-	if (!t || t->enters)
-		return;
-	ut->cause_events[c]++;
-	if (t->run_req) {
-		q = req_slot(ut, t->run_req, false);
-		if (q && (q->ctx != t->run_ctx || q->time != t->run_time || q->completed ||
-			  (t->run_seen & bit)))
-			q = NULL;
-	}
-	if (!q) {
-		q = claim_waiting(ut, r);
-		if (!q) {
-			t->run_req = 0;
-			ut->cause_events_unclaimed[c]++;
-			return;
-		}
-		q->worker = r->tid;
-		q->worker_time = r->time;
-		t->run_req = q->req;
-		t->run_ctx = q->ctx;
-		t->run_time = q->time;
-		t->run_seen = 0;
-	}
-	t->run_seen |= bit;
-	q->causes |= bit;
-	if (c == UT_CAUSE_TIMESTAMP && !q->fixed) {
-		struct ut_file *f = file_of(ut, q->fd);
-
-		if (f) {
-			f->ts_prev = f->ts_last;
-			f->ts_last = r->time;
-		}
-	}
-}
-
-/*
- * A punted write's first CQE: its worker is done with it, and the first
- * cause it showed (enum ut_cause order) is its file's. IOSQE_ASYNC ones
- * were punted by the application, whatever the worker did after.
- */
-static void count_observed(struct uring_trace *ut, const struct ut_req *q)
-{
-	struct ut_file *f;
-	unsigned int c, i;
-
-	if (!q->punted || q->async || q->fixed || q->fd < 0 ||
-	    uring_trace_op_dir(ut, q->opcode) != UT_DIR_WRITE ||
-	    uring_trace_op_always_async(ut, q->opcode) || uring_op_socket_only(q->opcode))
-		return;
-	f = file_of(ut, q->fd);
-	if (!f)
-		return;
-	/*
-	 * No cause of its own: refused in the tick before an update of the
-	 * file's times, it was refused for them. io-wq runs a file's writes in
-	 * order (hashed by inode), so that update's worker ran before its CQE.
-	 */
-	if (!q->causes) {
-		f->ts_same_tick += f->ts_last && q->time <= f->ts_last && q->time > f->ts_prev &&
-				   f->ts_last - q->time <= UT_TICK_MAX_NS;
-		return;
-	}
-	for (c = 0; !(q->causes & (1u << c)); c++)
-		;
-	f->observed[c]++;
-	i = file_op(f, q->opcode);
-	if (i < f->nops)
-		f->ops[i].observed[c]++;
-}
-
 static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 {
 	uint64_t req = 0, ctx = 0, opcode = 0;
@@ -787,7 +623,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	ring = ring_of(ut, ctx);
 	if (ring)
 		ring->punts++;
-	q = req_slot(ut, req, false);
+	q = ut_req_slot(ut, req, false);
 	if (q && q->ctx != ctx)
 		q = NULL;
 	if (!q) {
@@ -819,9 +655,9 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		}
 	}
 	q->punted = true;
-	wait_for_worker(ut, q);
+	ut_wait_for_worker(ut, q);
 	if (q->fd >= 0) {
-		struct ut_file *f = file_of(ut, q->fd);
+		struct ut_file *f = ut_file_of(ut, q->fd);
 
 		if (f)
 			file_punt(ut, f, q);
@@ -936,7 +772,7 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 			ms_count(ut, ctx, user_data);
 		return;
 	}
-	q = req_slot(ut, req, false);
+	q = ut_req_slot(ut, req, false);
 	if (q && q->ctx != ctx)
 		q = NULL;
 	if (v < 0)
@@ -964,7 +800,7 @@ static void on_complete(struct uring_trace *ut, const struct tp_record *r)
 	}
 	op->errors += v < 0;
 	if (!q->completed)
-		count_observed(ut, q);
+		ut_count_observed(ut, q);
 	if (!q->completed && r->time >= q->time) {
 		op->latency[uring_trace_lat_bucket(r->time - q->time)]++;
 		op->latency_n++;
@@ -1038,7 +874,7 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
  */
 static void on_tw_run(struct uring_trace *ut, const struct tp_record *r)
 {
-	struct ut_thread *t = thread_of(ut, r->tid, true);
+	struct ut_thread *t = ut_thread_of(ut, r->tid, true);
 	uint64_t count = 0;
 
 	if (!t)
@@ -1051,7 +887,7 @@ static void on_tw_run(struct uring_trace *ut, const struct tp_record *r)
 
 static void on_leave(struct uring_trace *ut, const struct tp_record *r)
 {
-	struct ut_thread *t = thread_of(ut, r->tid, true);
+	struct ut_thread *t = ut_thread_of(ut, r->tid, true);
 
 	if (t)
 		t->where = UT_OUT_OF_ENTER;
@@ -1071,7 +907,7 @@ static void on_poll_arm(struct uring_trace *ut, const struct tp_record *r)
 
 	tp_field_u64(ut->f_req[UT_POLL_ARM], r->raw, r->len, &req);
 	tp_field_u64(ut->f_ctx[UT_POLL_ARM], r->raw, r->len, &ctx);
-	q = req_slot(ut, req, false);
+	q = ut_req_slot(ut, req, false);
 	if (!q || q->ctx != ctx || q->polled)
 		return;
 	q->polled = true;
@@ -1115,13 +951,13 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		on_poll_arm(ut, r);
 		break;
 	case UT_C_UPDATE_TIME:
-		on_cause(ut, r, UT_CAUSE_TIMESTAMP);
+		ut_on_cause(ut, r, UT_CAUSE_TIMESTAMP);
 		break;
 	case UT_C_IOMAP_ALLOC:
-		on_cause(ut, r, UT_CAUSE_ALLOC);
+		ut_on_cause(ut, r, UT_CAUSE_ALLOC);
 		break;
 	case UT_C_DIRTY:
-		on_cause(ut, r, UT_CAUSE_DIRTY);
+		ut_on_cause(ut, r, UT_CAUSE_DIRTY);
 		break;
 	}
 }
