@@ -150,7 +150,7 @@ $(B)/tests/%: tests/unit/%.c $(LIB_A) $(B)/FLAGS
 
 # A unit test of a command's logic links the files that hold it, as a fuzz
 # harness does (without main.c and the command table).
-DIFF_CMD_SRC := cmd/diff_compare.c cmd/merge_read.c cmd/messages.c
+DIFF_CMD_SRC := cmd/diff_compare.c cmd/diff_procs.c cmd/merge_read.c cmd/messages.c
 $(B)/tests/test_diff: $(DIFF_CMD_SRC:%.c=$(B)/%.o)
 
 # Installs the Debian packages that are missing when run as root; otherwise
@@ -213,7 +213,7 @@ check-valgrind: deps-check
 # runs the saved regression inputs in `make check`; built with clang and
 # libFuzzer (`make fuzz FUZZ_SECONDS=N`) it fuzzes from testdata seeds.
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_CMD_SRC := cmd/config.c cmd/diff_compare.c cmd/merge_read.c cmd/messages.c
+FUZZ_CMD_SRC := cmd/config.c cmd/diff_compare.c cmd/diff_procs.c cmd/merge_read.c cmd/messages.c
 REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/tests/replay_%)
 
 $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_CMD_SRC:%.c=$(B)/%.o) $(LIB_A)

@@ -4,6 +4,7 @@
 
 #include <json-c/json.h>
 #include <stddef.h>
+#include <stdbool.h>
 
 #include "report.h"
 
@@ -73,6 +74,14 @@ struct diff_counts {
  * status, or -1 for never. Returns 0, or EXIT_USAGE after one line on
  * stderr when the two are reports of different hosts.
  */
+/* diff_procs.c: the processes paired by identity, each one's change as a finding into r. */
+void diff_procs(struct report *r, struct diff_side *a, struct diff_side *b);
+/* A finding's old and new process (pid, identity) and, for a punt check, its share and rate. */
+void diff_change_process(struct finding *f, const struct diff_entry *o,
+			 const struct diff_entry *n);
+/* Whether a JSON value is a number (int or double). */
+bool diff_is_number(struct json_object *v);
+
 int diff_sides(struct diff_side *old, struct diff_side *new, int fail_on, struct report *r,
 	       struct diff_counts *counts);
 
