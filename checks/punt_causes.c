@@ -107,6 +107,28 @@ bool writes_always_punt(const struct check_ctx *ctx, const struct proc_file *pfi
 }
 
 /*
+ * The causes state_causes named from index first on are each given the
+ * same punts: alternatives for one set of writes, any of which may hold
+ * (a sparse file that also grew, holes and unwritten extents), not writes
+ * of their own. Each after the first says so ("alternative_to": the
+ * first's cause), so that the entries without it add up to the punts.
+ */
+static void mark_alternatives(struct causes *c, unsigned int first)
+{
+	struct json_object *head, *id;
+	unsigned int i;
+
+	if (c->n < first + 2)
+		return;
+	head = json_object_array_get_idx(c->list, first);
+	if (!json_object_object_get_ex(head, "cause", &id))
+		return;
+	for (i = first + 1; i < c->n; i++)
+		json_object_object_add(json_object_array_get_idx(c->list, i), "alternative_to",
+				       json_object_new_string(json_object_get_string(id)));
+}
+
+/*
  * Punts not explained by IOSQE_ASYNC, in one direction, against the file's
  * flags and its state as first seen (and as last seen, for growth).
  */
@@ -206,6 +228,7 @@ void state_causes(struct causes *c, const struct check_ctx *ctx,
 		      "looks: something writes it through the page cache, and O_DIRECT reads wait "
 		      "for its writeback or its inode lock", (unsigned long long)cached,
 		      wf ? wf->cache_reads : 0);
+	mark_alternatives(c, before);
 	if (c->n == before)
 		causes_add(c, "unknown", punts, false, NULL,
 		      "cause unknown for %llu punted %s: %s%s, %s",

@@ -788,10 +788,9 @@ else
 		   jq -e '[.findings[] | select(.id == "file-punts" and (.evidence.path // "" | endswith("sparse.dat")))] |
 			length == 1 and .[0].status == "fail" and
 			([.[0].evidence.causes[] | select(.observed)] | max_by(.punts) | .cause == "allocation") and
-			# The observed and same-tick entries are each their own writes; the rule-inferred
-			# rest may be named by alternatives (holes, unwritten), each with the same count.
-			(([.[0].evidence.causes[] | select(.observed or .same_tick) | .punts] | add) +
-			 ([.[0].evidence.causes[] | select((.observed or .same_tick) | not) | .punts] | max // 0)) ==
+			# Each entry is writes of its own but an alternative for the same writes
+			# (holes, unwritten: the rule-inferred rest), which says so.
+			([.[0].evidence.causes[] | select(has("alternative_to") | not) | .punts] | add) ==
 				.[0].evidence.write_punts' "$TMP/sparse.json" >/dev/null; then
 			ok "observed causes: allocation in $(jq '.processes[0].watch.files[] | select(.path | endswith("sparse.dat")) | "\(.observed_causes.allocation) of \(.write_punts)"' "$TMP/sparse.json") punts of a sparse file (perf: $truth xfs_iomap_alloc on the workers); causes add up to the punts"
 		else

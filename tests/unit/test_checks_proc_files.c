@@ -306,6 +306,39 @@ static void test_file_punts(void **state)
 	assert_contains(finding_fix(f), "fallocate");
 	report_free(&r);
 	/*
+	 * A sparse file that also grew: writes at its end and into holes are
+	 * alternatives for the same 440 writes, each with their count, the
+	 * second saying whose alternative it is, so the entries without
+	 * alternative_to add up to the punts.
+	 */
+	watch_file5(1000, 1000, 440);
+	wfiles[0].first.allocated = 4096;
+	wfiles[0].last.size = wfiles[0].first.size + 4096;
+	f = run("file-punts", &r);
+	{
+		struct json_object *causes, *e, *v;
+		int64_t sum = 0;
+		size_t i, n, alts = 0;
+
+		assert_true(json_object_object_get_ex(f->evidence, "causes", &causes));
+		n = json_object_array_length(causes);
+		for (i = 0; i < n; i++) {
+			e = json_object_array_get_idx(causes, i);
+			assert_true(json_object_object_get_ex(e, "punts", &v));
+			assert_int_equal(json_object_get_int64(v), 440);
+			if (json_object_object_get_ex(e, "alternative_to", &v)) {
+				assert_string_equal(json_object_get_string(v), "extending");
+				alts++;
+			} else {
+				sum += 440;
+			}
+		}
+		assert_true(n >= 2);
+		assert_int_equal(alts, n - 1);
+		assert_int_equal(sum, 440);
+	}
+	report_free(&r);
+	/*
 	 * 5 of 4619 (0.11%) with pages another reader left in the cache: under the
 	 * punt tolerance, named with its cause as advice, not a failure.
 	 */
