@@ -103,10 +103,13 @@ void dr_open_item(struct drawing *d, enum target t, int pid, long n, const char 
 	size_t first = 0;
 	enum check_status w = dr_worst_on(d, t, pid, n, &first);
 
+	const char *lvl = w == STATUS_PASS ? "" : status_name(w);
+
+	if (d->unmeasured && (w == STATUS_FAIL || w == STATUS_ERROR))
+		lvl = "unmeasured";
 	if (w != STATUS_PASS)
 		fprintf(d->out, "<a href=\"#f%zu\">", first);
-	fprintf(d->out, "<g class=\"%s%s%s\"><title>", cls, w != STATUS_PASS ? " lvl-" : "",
-		w != STATUS_PASS ? status_name(w) : "");
+	fprintf(d->out, "<g class=\"%s%s%s\"><title>", cls, *lvl ? " lvl-" : "", lvl);
 	xml_put(d->out, what, 0, flags);
 	findings_title(d, t, pid, n);
 	fputs("</title>", d->out);

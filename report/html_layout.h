@@ -54,6 +54,12 @@ struct drawing {
 	struct placed *placed;
 	size_t nplaced, capplaced;
 	int width, y;
+	/*
+	 * The item being opened had nothing measured on it (a file with no
+	 * request while watched, or not watched): a fail judged from its flags
+	 * is drawn dashed amber, red being kept for what was measured wrong.
+	 */
+	bool unmeasured;
 };
 
 /* What a finding can be drawn on: by its subject ("cpu N", "pid P", "pid P fd N ..."). */

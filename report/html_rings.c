@@ -99,17 +99,42 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	line_to_threads(d, pid, wr, ring, x + RING_W / 2, y);
 }
 
+/* measured: the watch saw requests on the file; only then can it be drawn red. */
 static void draw_file(struct drawing *d, int pid, long fd, const char *path, const char *counts,
-		      int x, int y)
+		      int x, int y, bool measured)
 {
 	char line[4400];
 
 	snprintf(line, sizeof(line), "fd %ld %s%s", fd, path ? path : "(closed)", counts);
+	d->unmeasured = !measured;
 	dr_open_item(d, ON_FD, pid, fd, "file", line, ESCAPE_KEEP_BACKSLASH);
+	d->unmeasured = false;
 	fprintf(d->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>", x, y,
 		d->width - x - MARGIN, LINE + 1);
 	dr_text(d, x + 4, y + LINE - 3, NULL, line, CHARS(d->width - x - MARGIN), ESCAPE_KEEP_BACKSLASH);
 	dr_close_item(d, ON_FD, pid, fd);
+}
+
+/*
+ * Whether a finding of pid measured punts on path: a registered file's, which
+ * the tracepoints name by the ring's table rather than by fd.
+ */
+static bool punts_measured(const struct drawing *d, int pid, const char *path)
+{
+	size_t i;
+
+	for (i = 0; path && i < d->r->nfindings; i++) {
+		const struct finding *f = &d->r->findings[i];
+		const char *p = str(f->evidence, "path");
+		size_t ls = strlen(f->subject), lp = strlen(path);
+		/* file-punts names a registered file in its subject: "... registered file PATH" */
+		bool named = (p && !strcmp(p, path)) ||
+			     (ls > lp && f->subject[ls - lp - 1] == ' ' && !strcmp(f->subject + ls - lp, path));
+
+		if (f->pid == pid && named && num(f->evidence, "punts", 0) > 0)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -130,7 +155,7 @@ static size_t draw_files(struct drawing *d, struct json_object *proc, int x, int
 		snprintf(counts, sizeof(counts), ": %ld requests, %ld punted",
 			 num(f, "requests", 0), num(f, "punts", 0));
 		draw_file(d, pid, num(f, "fd", -1), str(f, "path"), counts, x,
-			  y + (int)n * (LINE + 3));
+			  y + (int)n * (LINE + 3), num(f, "requests", 0) > 0);
 	}
 	for (i = 0; i < len(files) && n < FILES_MAX; i++) {
 		struct json_object *f = json_object_array_get_idx(files, i);
@@ -141,7 +166,8 @@ static size_t draw_files(struct drawing *d, struct json_object *proc, int x, int
 			drawn |= num(json_object_array_get_idx(seen, k), "fd", -2) == fd;
 		if (drawn || dr_worst_on(d, ON_FD, pid, fd, &first) == STATUS_PASS)
 			continue;
-		draw_file(d, pid, fd, str(f, "path"), "", x, y + (int)n * (LINE + 3));
+		draw_file(d, pid, fd, str(f, "path"), "", x, y + (int)n * (LINE + 3),
+			  punts_measured(d, pid, str(f, "path")));
 		n++;
 	}
 	return n;

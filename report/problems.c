@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The problems a report opens with (problems.h): the warn, fail and error
+ * findings folded into one entry per problem, with who it holds for, on
+ * which files, what was measured and one fix, ranked worst first.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "json_bytes.h"
+#include "problems.h"
+#include "xalloc.h"
+
+/*
+ * A check whose finding shows, from the process's side, what another
+ * check's problem causes: it joins the first of causes found failing or
+ * warning on the same process. The punts counted per process, the io-wq
+ * workers that run them and the CPU they burn follow from the punts each
+ * file or socket takes; a buffered data file's open flags are the file's
+ * punts seen before any request.
+ */
+static const struct {
+	const char *symptom;
+	const char *causes[7];
+} symptoms[] = {
+	{ "fd-o-direct", { "file-punts" } },
+	{ "iowq-punts", { "file-punts", "net-punts", "ring-iosqe-async", "fd-append" } },
+	{ "iowq-workers", { "file-punts", "net-punts", "ring-iosqe-async", "fd-append",
+			    "fd-o-direct", "iowq-punts" } },
+	{ "scene-iowq", { "file-punts", "net-punts", "ring-iosqe-async", "fd-append",
+			  "fd-o-direct", "iowq-punts", "iowq-workers" } },
+};
+
+static bool is_problem(const struct finding *f)
+{
+	return f->status == STATUS_WARN || f->status == STATUS_FAIL || f->status == STATUS_ERROR;
+}
+
+static struct json_object *ev(const struct finding *f, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return f->evidence && json_object_object_get_ex(f->evidence, key, &v) ? v : NULL;
+}
+
+static const char *ev_str(const struct finding *f, const char *key)
+{
+	struct json_object *v = ev(f, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static bool ev_num(const struct finding *f, const char *key, double *out)
+{
+	struct json_object *v = ev(f, key);
+
+	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+/* s with each run of digits as '#' and every copy of cut (a path) left out, appended to buf. */
+static void put_norm(char **buf, size_t *len, size_t *cap, const char *s, const char *cut)
+{
+	size_t ncut = cut ? strlen(cut) : 0;
+
+	for (; s && *s; s++) {
+		if (ncut && !strncmp(s, cut, ncut)) {
+			s += ncut - 1;
+			continue;
+		}
+		xarray_grow(buf, cap, *len + 2);
+		if (isdigit((unsigned char)*s)) {
+			while (isdigit((unsigned char)s[1]))
+				s++;
+			(*buf)[(*len)++] = '#';
+			continue;
+		}
+		(*buf)[(*len)++] = *s;
+	}
+	xarray_grow(buf, cap, *len + 2);
+	(*buf)[(*len)++] = '\x1f';
+	(*buf)[*len] = '\0';
+}
+
+/* The causes the evidence names, in its order ("buffered,append"). */
+static void put_causes(char **buf, size_t *len, size_t *cap, const struct finding *f)
+{
+	struct json_object *cs = ev(f, "causes"), *c;
+	size_t i;
+
+	for (i = 0; cs && json_object_is_type(cs, json_type_array) &&
+		    i < json_object_array_length(cs); i++) {
+		c = json_object_array_get_idx(cs, i);
+		struct json_object *id = NULL;
+
+		if (json_object_object_get_ex(c, "cause", &id))
+			put_norm(buf, len, cap, json_object_get_string(id), NULL);
+	}
+}
+
+static char *key_of(const struct finding *f)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	char st[2] = { (char)('a' + f->status), '\0' };
+
+	put_norm(&buf, &len, &cap, f->check->id, NULL);
+	put_norm(&buf, &len, &cap, st, NULL);
+	put_causes(&buf, &len, &cap, f);
+	put_norm(&buf, &len, &cap, finding_fix(f), ev_str(f, "path"));
+	return buf;
+}
+
+/* The watch's length for pid, from the finding that counts its punts: 0 unknown. */
+static double watched_secs(const struct report *r, int pid)
+{
+	double s;
+	size_t i;
+
+	for (i = 0; pid > 0 && i < r->nfindings; i++)
+		if (r->findings[i].pid == pid &&
+		    (ev_num(&r->findings[i], "seconds_watched", &s) ||
+		     ev_num(&r->findings[i], "seconds", &s)) && s > 0)
+			return s;
+	return 0;
+}
+
+static int sev_rank(const struct problem *p, const struct report *r)
+{
+	return (int)r->findings[p->lead].check->severity;
+}
+
+static int status_rank(enum check_status s)
+{
+	return s == STATUS_FAIL ? 3 : s == STATUS_WARN ? 2 : 1;
+}
+
+static const struct report *sort_r;
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct problem *x = a, *y = b;
+	int d;
+
+	if ((d = status_rank(y->status) - status_rank(x->status)))
+		return d;
+	if ((d = sev_rank(y, sort_r) - sev_rank(x, sort_r)))
+		return d;
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? 1 : -1;
+	if (x->punts != y->punts)
+		return x->punts < y->punts ? 1 : -1;
+	if (x->npids != y->npids)
+		return x->npids < y->npids ? 1 : -1;
+	return (x->members[0] > y->members[0]) - (x->members[0] < y->members[0]);
+}
+
+/* The problem of cause check id on pid, as an index into p->v; -1 none. */
+static long problem_on(const struct problems *p, const struct report *r, const char *id, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfindings; i++)
+		if (p->of[i] && r->findings[i].pid == pid && !strcmp(r->findings[i].check->id, id))
+			return (long)p->of[i] - 1;
+	return -1;
+}
+
+/* The symptom entry of check id, or -1. */
+static int symptom_of(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(symptoms); i++)
+		if (!strcmp(symptoms[i].symptom, id))
+			return (int)i;
+	return -1;
+}
+
+static size_t count_pids(const struct report *r, const size_t *idx, size_t n)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		int pid = r->findings[idx[i]].pid;
+
+		for (j = 0; j < i && r->findings[idx[j]].pid != pid; j++)
+			;
+		k += j == i && pid > 0;
+	}
+	return k;
+}
+
+void problems_build(struct problems *p, const struct report *r)
+{
+	char **key = xcalloc(r->nfindings + 1, sizeof(*key));
+	size_t i, j, cap = 0, pass, *remap;
+	bool *folded = xcalloc(r->nfindings + 1, sizeof(*folded));
+
+	memset(p, 0, sizeof(*p));
+	p->of = xcalloc(r->nfindings + 1, sizeof(*p->of));
+	/* First the symptoms whose cause is a problem on the same process. */
+	for (i = 0; i < r->nfindings; i++) {
+		const struct finding *f = &r->findings[i];
+		int s = symptom_of(f->check->id);
+
+		if (!is_problem(f) || f->pid <= 0 || s < 0)
+			continue;
+		for (j = 0; j < r->nfindings && !folded[i]; j++) {
+			const struct finding *c = &r->findings[j];
+			size_t k;
+
+			if (j == i || !is_problem(c) || c->pid != f->pid)
+				continue;
+			for (k = 0; k < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[k]; k++)
+				if (!strcmp(symptoms[s].causes[k], c->check->id))
+					folded[i] = true;
+		}
+	}
+	/* The problems: alike findings together. */
+	for (i = 0; i < r->nfindings; i++) {
+		if (!is_problem(&r->findings[i]) || folded[i])
+			continue;
+		key[i] = key_of(&r->findings[i]);
+		for (j = 0; j < i; j++)
+			if (key[j] && !strcmp(key[j], key[i]))
+				break;
+		if (j < i) {
+			struct problem *pb = &p->v[p->of[j] - 1];
+
+			pb->members = xreallocarray(pb->members, pb->nmembers + 1, sizeof(*pb->members));
+			pb->members[pb->nmembers++] = i;
+			p->of[i] = p->of[j];
+			continue;
+		}
+		xarray_grow(&p->v, &cap, p->n + 1);
+		memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
+		p->v[p->n].members = xcalloc(1, sizeof(size_t));
+		p->v[p->n].members[0] = i;
+		p->v[p->n].nmembers = 1;
+		p->v[p->n].status = r->findings[i].status;
+		p->v[p->n].lead = i;
+		p->of[i] = ++p->n;
+	}
+	/*
+	 * The symptoms join their cause's problem, the first of the table's
+	 * order; a cause that is itself a symptom has joined one in an earlier
+	 * pass (the table has no cycle: a check's causes come before it).
+	 */
+	for (pass = 0; pass < ARRAY_SIZE(symptoms); pass++) {
+		for (i = 0; i < r->nfindings; i++) {
+			const struct finding *f = &r->findings[i];
+			int s;
+			long at = -1;
+			size_t k;
+
+			if (!folded[i] || p->of[i])
+				continue;
+			s = symptom_of(f->check->id);
+			for (k = 0; at < 0 && k < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[k]; k++)
+				at = problem_on(p, r, symptoms[s].causes[k], f->pid);
+			if (at < 0)
+				continue;
+			p->v[at].also = xreallocarray(p->v[at].also, p->v[at].nalso + 1, sizeof(size_t));
+			p->v[at].also[p->v[at].nalso++] = i;
+			p->of[i] = (size_t)at + 1;
+		}
+	}
+	/* What each costs: punts, requests and punts a second over its members. */
+	for (i = 0; i < p->n; i++) {
+		struct problem *pb = &p->v[i];
+		double best = -1;
+
+		pb->punts = pb->requests = -1;
+		pb->rate = -1;
+		pb->npids = count_pids(r, pb->members, pb->nmembers);
+		for (j = 0; j < pb->nmembers; j++) {
+			const struct finding *f = &r->findings[pb->members[j]];
+			double punts, reqs, secs;
+
+			if (!ev_num(f, "punts", &punts))
+				continue;
+			if (punts > best) {
+				best = punts;
+				pb->lead = pb->members[j];
+			}
+			pb->punts = (pb->punts < 0 ? 0 : pb->punts) + (int64_t)punts;
+			if (ev_num(f, "requests", &reqs) || ev_num(f, "submitted", &reqs))
+				pb->requests = (pb->requests < 0 ? 0 : pb->requests) + (int64_t)reqs;
+			secs = watched_secs(r, f->pid);
+			if (secs > 0)
+				pb->rate = (pb->rate < 0 ? 0 : pb->rate) + punts / secs;
+		}
+	}
+	sort_r = r;
+	qsort(p->v, p->n, sizeof(*p->v), by_rank);
+	/* of[] named the problems before the sort. */
+	remap = xcalloc(p->n + 1, sizeof(*remap));
+	for (i = 0; i < p->n; i++)
+		remap[p->of[p->v[i].members[0]] - 1] = i + 1;
+	for (i = 0; i < r->nfindings; i++)
+		if (p->of[i])
+			p->of[i] = remap[p->of[i] - 1];
+	free(remap);
+	for (i = 0; i < r->nfindings; i++)
+		free(key[i]);
+	free(key);
+	free(folded);
+}
+
+void problems_free(struct problems *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->v[i].members);
+		free(p->v[i].also);
+	}
+	free(p->v);
+	free(p->of);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct problem *problems_of(const struct problems *p, size_t i)
+{
+	return p->of && p->of[i] ? &p->v[p->of[i] - 1] : NULL;
+}
+
+size_t problem_rank(const struct problems *p, const struct problem *pb)
+{
+	return (size_t)(pb - p->v) + 1;
+}
+
+/* --- words ------------------------------------------------------------------------- */
+
+static const struct report_owner *owner_of(const struct report *r, int pid)
+{
+	size_t i;
+
+	for (i = r->nowners; i-- > 0;)
+		if (r->owners[i].pid == pid)
+			return &r->owners[i];
+	return NULL;
+}
+
+struct who {
+	char *name;
+	size_t n;
+	int pid[3];
+};
+
+/* *s (NULL: empty) followed by fmt's two strings. */
+static void append(char **s, const char *fmt, const char *a, const char *b)
+{
+	char *t = xasprintf(fmt, *s ? *s : "", a, b);
+
+	free(*s);
+	*s = t;
+}
+
+char *problem_who(const struct report *r, const struct problem *pb)
+{
+	struct who *w = NULL;
+	size_t nw = 0, cap = 0, i, j, np = 0;
+	char *s, num[64];
+
+	for (i = 0; i < pb->nmembers; i++) {
+		int pid = r->findings[pb->members[i]].pid;
+		const struct report_owner *o = owner_of(r, pid);
+		char *name;
+
+		if (pid <= 0)
+			continue;
+		for (j = 0; j < i && r->findings[pb->members[j]].pid != pid; j++)
+			;
+		if (j < i)
+			continue;
+		np++;
+		if (!o)
+			name = xstrdup("?");
+		else if (o->unit[0])
+			name = xasprintf("%s of unit %s", o->comm, o->unit);
+		else if (o->container[0])
+			name = xasprintf("%s in %s", o->comm, o->container);
+		else
+			name = xstrdup(o->comm);
+		for (j = 0; j < nw && strcmp(w[j].name, name); j++)
+			;
+		if (j == nw) {
+			xarray_grow(&w, &cap, nw + 1);
+			memset(&w[nw], 0, sizeof(w[nw]));
+			w[nw++].name = name;
+		} else {
+			free(name);
+		}
+		if (w[j].n < 3)
+			w[j].pid[w[j].n] = pid;
+		w[j].n++;
+	}
+	if (!np) {
+		free(w);
+		return NULL;
+	}
+	s = xasprintf("%zu process%s: ", np, np == 1 ? "" : "es");
+	for (i = 0; i < nw; i++) {
+		append(&s, "%s%s%s", i ? ", " : "", w[i].name);
+		if (i >= 5) {
+			size_t rest = 0;
+
+			for (j = i; j < nw; j++)
+				rest += w[j].n;
+			snprintf(num, sizeof(num), " and %zu processes of %zu others", rest, nw - i);
+			append(&s, "%s%s%s", num, "");
+			break;
+		}
+		if (w[i].n > 3) {
+			snprintf(num, sizeof(num), " (%zu processes", w[i].n);
+			append(&s, "%s%s%s", num, "");
+			for (j = 0; j < 3; j++) {
+				snprintf(num, sizeof(num), "%s %d", j ? "," : ", pids", w[i].pid[j]);
+				append(&s, "%s%s%s", num, "");
+			}
+			snprintf(num, sizeof(num), " and %zu more)", w[i].n - 3);
+			append(&s, "%s%s%s", num, "");
+			continue;
+		}
+		for (j = 0; j < w[i].n; j++) {
+			snprintf(num, sizeof(num), "%s %d", j ? "," : w[i].n > 1 ? " (pids" : " (pid",
+				 w[i].pid[j]);
+			append(&s, "%s%s%s", num, "");
+		}
+		append(&s, "%s%s%s", ")", "");
+	}
+	for (i = 0; i < nw; i++)
+		free(w[i].name);
+	free(w);
+	return s;
+}
+
+char *problem_where(const struct report *r, const struct problem *pb, size_t max)
+{
+	const char **v = xcalloc(pb->nmembers + pb->nalso + 1, sizeof(*v));
+	size_t i, j, n = 0, shown;
+	char *s = NULL, num[48];
+
+	for (i = 0; i < pb->nmembers + pb->nalso; i++) {
+		const struct finding *f = &r->findings[i < pb->nmembers ? pb->members[i]
+								   : pb->also[i - pb->nmembers]];
+		const char *where = ev_str(f, "path");
+
+		if (!where && f->pid <= 0 && strcmp(f->subject, "host"))
+			where = f->subject;
+		if (!where)
+			continue;
+		for (j = 0; j < n && strcmp(v[j], where); j++)
+			;
+		if (j == n)
+			v[n++] = where;
+	}
+	shown = n > max ? max : n;
+	for (i = 0; i < shown; i++)
+		append(&s, "%s%s%s", i ? ", " : "", v[i]);
+	if (n > shown) {
+		snprintf(num, sizeof(num), " and %zu more", n - shown);
+		append(&s, "%s%s%s", num, "");
+	}
+	free(v);
+	return s;
+}
+
+char *problem_measured(const struct report *r, const struct problem *pb)
+{
+	struct cause {
+		const char *id;
+		double punts;
+		bool observed;
+	} c[16];
+	size_t nc = 0, i, j, k;
+	char *s = NULL, num[160];
+
+	for (i = 0; i < pb->nmembers; i++) {
+		struct json_object *cs = ev(&r->findings[pb->members[i]], "causes");
+
+		for (j = 0; cs && json_object_is_type(cs, json_type_array) &&
+			    j < json_object_array_length(cs); j++) {
+			struct json_object *o = json_object_array_get_idx(cs, j), *v;
+			const char *id;
+
+			if (!json_object_object_get_ex(o, "cause", &v))
+				continue;
+			id = json_object_get_string(v);
+			for (k = 0; k < nc && strcmp(c[k].id, id); k++)
+				;
+			if (k == nc) {
+				if (nc == ARRAY_SIZE(c))
+					continue;
+				c[nc++] = (struct cause){ .id = id };
+			}
+			if (json_object_object_get_ex(o, "punts", &v))
+				c[k].punts += json_object_get_double(v);
+			if (json_object_object_get_ex(o, "observed", &v) && json_object_get_boolean(v))
+				c[k].observed = true;
+		}
+	}
+	for (k = 0; k < nc; k++) {
+		snprintf(num, sizeof(num), " (%.0f punts, %s)", c[k].punts,
+			 c[k].observed ? "observed" : "inferred");
+		append(&s, "%s%s%s", k ? ", " : "cause ", c[k].id);
+		append(&s, "%s%s%s", num, "");
+	}
+	if (pb->punts >= 0) {
+		if (pb->requests > 0)
+			snprintf(num, sizeof(num), "%" PRId64 " of %" PRId64 " requests punted (%.0f%%)",
+				 pb->punts, pb->requests, 100.0 * (double)pb->punts / (double)pb->requests);
+		else
+			snprintf(num, sizeof(num), "%" PRId64 " requests punted", pb->punts);
+		append(&s, "%s%s%s", s ? "; " : "", num);
+		if (pb->rate >= 0) {
+			snprintf(num, sizeof(num), ", %.0f/s", pb->rate);
+			append(&s, "%s%s%s", num, "");
+		}
+	}
+	return s;
+}
+
+char *problem_also(const struct report *r, const struct problem *pb)
+{
+	char *s = NULL;
+	size_t i, j;
+
+	for (i = 0; i < pb->nalso; i++) {
+		const char *id = r->findings[pb->also[i]].check->id;
+
+		for (j = 0; j < i && strcmp(r->findings[pb->also[j]].check->id, id); j++)
+			;
+		if (j == i)
+			append(&s, "%s%s%s", s ? ", " : "", id);
+	}
+	return s;
+}
+
+char *problem_what(const struct report *r, const struct problem *pb)
+{
+	const struct finding *f = &r->findings[pb->lead];
+	const char *subject = strcmp(f->subject, "host") ? f->subject : NULL;
+
+	if (pb->nmembers > 1)
+		return subject ? xasprintf("as %s: %s", subject, f->message)
+			       : xasprintf("as one: %s", f->message);
+	return subject ? xasprintf("%s: %s", subject, f->message) : xstrdup(f->message);
+}
+
+static struct json_object *indices(const size_t *v, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)v[i]));
+	return a;
+}
+
+static struct json_object *words(char *s)
+{
+	struct json_object *o = s ? json_bytes_string(s) : NULL;
+
+	free(s);
+	return o;
+}
+
+struct json_object *problems_to_json(const struct report *r, const struct problems *p)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		const struct problem *pb = &p->v[i];
+		const struct finding *f = &r->findings[pb->lead];
+		struct json_object *o = json_object_new_object(), *pids = json_object_new_array();
+		const char *fix = finding_fix(f);
+
+		for (j = 0; j < pb->nmembers; j++) {
+			int pid = r->findings[pb->members[j]].pid;
+			size_t k;
+
+			for (k = 0; k < j && r->findings[pb->members[k]].pid != pid; k++)
+				;
+			if (k == j && pid > 0)
+				json_object_array_add(pids, json_object_new_int(pid));
+		}
+		json_object_object_add(o, "rank", json_object_new_int64((int64_t)i + 1));
+		json_object_object_add(o, "id", json_object_new_string(f->check->id));
+		json_object_object_add(o, "status", json_object_new_string(status_name(pb->status)));
+		json_object_object_add(o, "severity",
+				       json_object_new_string(severity_name(f->check->severity)));
+		json_object_object_add(o, "lead", json_object_new_int64((int64_t)pb->lead));
+		json_object_object_add(o, "findings", indices(pb->members, pb->nmembers));
+		json_object_object_add(o, "also", indices(pb->also, pb->nalso));
+		json_object_object_add(o, "pids", pids);
+		json_object_object_add(o, "who", words(problem_who(r, pb)));
+		json_object_object_add(o, "where", words(problem_where(r, pb, SIZE_MAX)));
+		json_object_object_add(o, "measured", words(problem_measured(r, pb)));
+		json_object_object_add(o, "punts", pb->punts >= 0 ? json_object_new_int64(pb->punts) : NULL);
+		json_object_object_add(o, "requests",
+				       pb->requests >= 0 ? json_object_new_int64(pb->requests) : NULL);
+		json_object_object_add(o, "punts_per_second",
+				       pb->rate >= 0 ? json_object_new_double(pb->rate) : NULL);
+		json_object_object_add(o, "fix", fix ? json_bytes_string(fix) : NULL);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
