@@ -65,7 +65,7 @@ want='null|{"how": "cgroup v2 path /system.slice/docker-'$ID'.scope", "id": "'$I
 grep -q "^pid $pid (pathology) in docker container ${ID:0:12}: " "$TMP/docker.txt" &&
 	ok "the text heads the process with its container" ||
 	bad "the text heads the process with its container" "$(grep '^pid' "$TMP/docker.txt")"
-grep -A1 'FAIL   uring-fallback' "$TMP/docker.txt" | grep -q "fix: start container ${ID:0:12} with docker run --ulimit memlock=-1:-1 (compose: ulimits: memlock: -1)" &&
+grep -A3 '^ *[0-9]*\. FAIL  uring-fallback' "$TMP/docker.txt" | grep -q "fix: start container ${ID:0:12} with docker run --ulimit memlock=-1:-1 (compose: ulimits: memlock: -1)" &&
 	ok "uring-fallback's memlock fix is docker's --ulimit for that container" ||
 	bad "uring-fallback's memlock fix is docker's" "$(grep -A1 uring-fallback "$TMP/docker.txt")"
 "$BIN" audit "$pid" --watch 0 --format prometheus --fail-on never >"$TMP/docker.prom" 2>&1
@@ -187,6 +187,111 @@ grep -Eq "^$m processes watched for 2 s: ring fd [0-9]+ never took a request .*\
 	[ "$(grep -c 'watched for 2 s' "$TMP/watched.md")" -eq 1 ] &&
 	ok "Markdown folds the $m alike watch notes the same" ||
 	bad "Markdown folds the alike watch notes" "$(grep -m3 'watched for' "$TMP/watched.md" | cut -c1-300)"
+
+# A host-wide run: the alike processes, two fio jobs writing buffered (each punting
+# every write) beside one writing O_DIRECT, and pathology processes with other
+# problems (an overflowed CQ, unaligned registered buffers, a fragmented file,
+# unshared SQPOLL threads), audited together in every format. Each format opens with
+# the problems, worst first, each once with its fix once; the text's first 40 lines
+# hold every problem; each warn or fail of the JSON belongs to one problem.
+extra=()
+for m in cq-overflow unaligned-buffers fragmented many-sqpoll; do
+	start "$m"
+	extra+=("$pid")
+done
+mkdir -p "$TMP/fio"
+fiopids=()
+for job in buf1:0 buf2:0 direct:1; do
+	fio --name="${job%:*}" --directory="$TMP/fio" --ioengine=io_uring --rw=randwrite --bs=4k \
+		--size=16M --time_based --runtime=60 --iodepth=8 --direct="${job#*:}" >"$TMP/fio/${job%:*}.out" 2>&1 &
+	pids+=($!)
+	fiopids+=($!)
+done
+fiojobs=()
+for _ in $(seq 100); do
+	fiojobs=()
+	for f in "${fiopids[@]}"; do
+		for c in $(pgrep -P "$f"); do ls -l /proc/"$c"/fd 2>/dev/null | grep -q io_uring && fiojobs+=("$c"); done
+	done
+	[ "${#fiojobs[@]}" -ge 3 ] && break
+	sleep 0.1
+done
+pids+=("${fiojobs[@]}")
+host=("${grp[@]}" "${extra[@]}" "${fiojobs[@]}")
+"$BIN" audit "${host[@]}" --watch 2 --fail-on never --format json >"$TMP/host.json" 2>"$TMP/host.err"
+for fmt in text markdown html; do
+	"$BIN" audit "${host[@]}" --watch 2 --fail-on never --no-color --format "$fmt" -o "$TMP/host.$fmt" 2>>"$TMP/host.err"
+done
+if python3 - "$TMP/host.json" "$TMP/host.text" "$TMP/host.markdown" "$TMP/host.html" "${#fiojobs[@]}" <<'PY'
+import json, re, sys, html
+import xml.etree.ElementTree as ET
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().splitlines()
+md = open(sys.argv[3]).read()
+page = open(sys.argv[4]).read()
+errs = []
+probs = doc.get("problems") or []
+if int(sys.argv[5]) < 3:
+    errs.append("fio jobs with a ring: %s of 3" % sys.argv[5])
+ids = {p["id"] for p in probs}
+for want in ("uring-fallback", "file-punts", "cq-overflow", "fixed-buf-alignment"):
+    if want not in ids:
+        errs.append("no problem %s in the JSON: %s" % (want, sorted(ids)))
+# every warn and fail finding is one problem's, member or also, and only one's
+owned = {}
+for p in probs:
+    for i in p["findings"] + p["also"]:
+        owned[i] = owned.get(i, 0) + 1
+for i, f in enumerate(doc["findings"]):
+    if f["status"] in ("warn", "fail") and owned.get(i) != 1:
+        errs.append("finding %d %s %s in %s problems" % (i, f["id"], f["subject"], owned.get(i)))
+fp = [p for p in probs if p["id"] == "file-punts"]
+if fp and (len(fp[0]["pids"]) < 2 or not fp[0]["punts"] or not fp[0]["punts_per_second"]):
+    errs.append("file-punts: one problem for both buffered fio jobs, with punts and a rate: %s" % fp[0])
+# text: the problems first, every one in the first 40 lines, each fix once
+first = next((n for n, l in enumerate(text) if l.startswith("Problems, worst first")), None)
+details = next((n for n, l in enumerate(text) if re.match(r"^\S.* processes (audited|watched|alike)", l) or l in ("Rings and SQPOLL threads", "Data files")), None)
+if first is None or details is None or first > details:
+    errs.append("text: the problems do not come before the details (lines %s, %s)" % (first, details))
+top = "\n".join(text[:40])
+for p in probs:
+    head = "%d. %-5s %s (" % (p["rank"], p["status"].upper(), p["id"])
+    if head not in top:
+        errs.append("text: problem %r not in the first 40 lines" % head)
+    if sum(l.count(head) for l in text) != 1:
+        errs.append("text: problem %r said %d times" % (head, sum(l.count(head) for l in text)))
+    if p["fix"] and "\n".join(text).count(p["fix"]) != 1:
+        errs.append("text: the fix of %s said %d times" % (p["id"], "\n".join(text).count(p["fix"])))
+    if p["fix"] and p["fix"] not in top:
+        errs.append("text: the fix of %s not in the first 40 lines" % p["id"])
+# Markdown: a Problems section before the Details, each problem's fix once
+mp, md_d = md.find("\n## Problems, worst first"), md.find("\n## Details")
+if mp < 0 or md_d < 0 or mp > md_d:
+    errs.append("markdown: problems at %d, details at %d" % (mp, md_d))
+plain = md.replace("\\", "")
+for p in probs:
+    if plain.count("%d. **%s**" % (p["rank"], p["id"])) != 1:
+        errs.append("markdown: problem %s not once" % p["id"])
+    if p["fix"] and plain.count(p["fix"]) != 1:
+        errs.append("markdown: the fix of %s said %d times" % (p["id"], plain.count(p["fix"])))
+# HTML: the problems section before the drawing; each fix once in the page's text
+root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", page))
+alltext = "".join(root.itertext())
+ps, svg = page.find('<section id="problems">'), page.find("<svg")
+if ps < 0 or svg < 0 or ps > svg:
+    errs.append("html: problems at %d, drawing at %d" % (ps, svg))
+for p in probs:
+    if p["fix"] and alltext.count(p["fix"]) != 1:
+        errs.append("html: the fix of %s said %d times" % (p["id"], alltext.count(p["fix"])))
+if len({(p["id"], p["fix"]) for p in probs}) != len(probs):
+    errs.append("a problem said twice: %s" % [(p["id"], p["status"], p["pids"], p["fix"][:60]) for p in probs])
+print("%d problems: %s" % (len(probs), ", ".join("%s(%s)" % (p["id"], len(p["pids"])) for p in probs)))
+if errs:
+    print("\n".join(errs[:12]), file=sys.stderr)
+    sys.exit(1)
+PY
+then ok "host-wide: $n alike, ${#extra[@]} pathologies, ${#fiojobs[@]} fio jobs in text, Markdown and HTML: problems first, each once with its fix once, all in the text's first 40 lines ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["problems"]))' "$TMP/host.json") problems)"
+else bad "host-wide: problems first, each once with its fix once" "$(head -3 "$TMP/host.err")" "$(head -40 "$TMP/host.text" | cut -c1-160)"; fi
 
 echo "operator: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
