@@ -47,6 +47,25 @@ static void line_to_threads(struct drawing *d, int pid, struct json_object *wr,
 	}
 }
 
+/*
+ * "submitter tid 8367 on CPU 1": the ring names its thread and where it
+ * last ran, so the ring reads without its line to the CPU (drawn only for
+ * a few processes).
+ */
+static void submitter_line(const struct drawing *d, int pid, struct json_object *sub, char *line,
+			   size_t sz)
+{
+	long tid = num(sub, "tid", -1);
+	size_t k;
+
+	for (k = 0; k < d->nthr; k++)
+		if (d->thr[k].pid == pid && d->thr[k].tid == tid && d->thr[k].cpu >= 0) {
+			snprintf(line, sz, "submitter tid %ld on CPU %d", tid, d->thr[k].cpu);
+			return;
+		}
+	snprintf(line, sz, "submitter tid %ld", tid);
+}
+
 static void draw_ring(struct drawing *d, struct json_object *proc, struct json_object *ring,
 		      int x, int y)
 {
@@ -75,6 +94,9 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	if (sq)
 		snprintf(l[2], sizeof(l[2]), "SQPOLL thread %ld on CPU %ld", num(sq, "tid", 0),
 			 num(sq, "cpu", -1));
+	else if (len(get(wr, "submitters")) == 1)
+		submitter_line(d, pid, json_object_array_get_idx(get(wr, "submitters"), 0), l[2],
+			       sizeof(l[2]));
 	else
 		snprintf(l[2], sizeof(l[2]), "%zu submitting thread%s", len(get(wr, "submitters")),
 			 len(get(wr, "submitters")) == 1 ? "" : "s");
@@ -96,7 +118,9 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	for (i = 0; i < 5; i++)
 		dr_text(d, x + 6, y + (int)(i + 1) * LINE + 2, i ? NULL : "head", l[i], CHARS(RING_W), 0);
 	dr_close_item(d, ON_RING, pid, fd);
-	line_to_threads(d, pid, wr, ring, x + RING_W / 2, y);
+	/* Past a few processes the lines cross every ring: the ring names its thread instead. */
+	if (len(d->procs) <= LINK_PROCS_MAX)
+		line_to_threads(d, pid, wr, ring, x + RING_W / 2, y);
 }
 
 /* measured: the watch saw requests on the file; only then can it be drawn red. */

@@ -41,6 +41,7 @@ static const char style[] =
 	"svg .submit rect{fill:#dbeafe;stroke:#6b9bd8}svg .sqpoll rect{fill:#ede9fe;stroke:#9d7fe0}"
 	"svg .iowq rect{fill:#ffedd5;stroke:#e0a060}svg .dstate rect{fill:#ffd7d5;"
 	"stroke:#cf222e;stroke-dasharray:3 2}svg .other rect{fill:#f3f4f6;stroke:#d0d7de}\n"
+	"svg .device rect{fill:#f0f7ff;stroke:#8cb4e0}svg .scene{fill:#0a4a8a}\n"
 	"svg .ring rect{fill:#fff;stroke:#57606a}svg .file rect{fill:#fff;stroke:#d0d7de}"
 	"svg .link{stroke:#6b9bd8;stroke-width:1.2;opacity:.55}\n"
 	"svg .lvl-info rect{stroke:#3b82f6;stroke-width:2.5}svg .lvl-warn rect{stroke:#d4a72c;"
