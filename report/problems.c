@@ -332,6 +332,23 @@ const struct problem *problems_of(const struct problems *p, size_t i)
 	return p->of && p->of[i] ? &p->v[p->of[i] - 1] : NULL;
 }
 
+size_t problems_fix_ref(const struct problems *p, const struct report *r, size_t i)
+{
+	const struct problem *pb = problems_of(p, i);
+	const char *own, *lead;
+	size_t j;
+
+	if (!pb)
+		return 0;
+	for (j = 0; j < pb->nmembers && pb->members[j] != i; j++)
+		;
+	if (j == pb->nmembers)
+		return p->of[i];	/* also there: its problem's fix is the one */
+	own = finding_fix(&r->findings[i]);
+	lead = finding_fix(&r->findings[pb->lead]);
+	return !own || !lead || !strcmp(own, lead) ? p->of[i] : 0;
+}
+
 size_t problem_rank(const struct problems *p, const struct problem *pb)
 {
 	return (size_t)(pb - p->v) + 1;

@@ -47,6 +47,12 @@ void problems_free(struct problems *p);
 
 /* The problem finding i is part of (as member or also), or NULL. */
 const struct problem *problems_of(const struct problems *p, size_t i);
+/*
+ * The problem whose fix finding i's details point to: 1 + its index, or 0
+ * when the finding says its own fix there (it is in no problem, or it is
+ * one whose fix names another file than the one its problem's fix names).
+ */
+size_t problems_fix_ref(const struct problems *p, const struct report *r, size_t i);
 /* Its rank, counted from 1. */
 size_t problem_rank(const struct problems *p, const struct problem *pb);
 

@@ -102,7 +102,7 @@ static void findings_table(FILE *out, const struct report *r, const struct probl
 		bool problem = f->status != STATUS_PASS && f->status != STATUS_SKIP;
 
 		if (problem == problems)
-			finding_row(out, f, i, p->of[i]);
+			finding_row(out, f, i, problems_fix_ref(p, r, i));
 	}
 	fputs("</table>\n", out);
 }

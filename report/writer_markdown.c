@@ -144,8 +144,8 @@ int write_report_markdown(FILE *out, const struct report *r)
 			fputs(": ", out);
 			put_inline(out, f->message);
 			fputc('\n', out);
-			if (p.of[j]) {
-				fprintf(out, "  - Fix: see problem %zu above\n", p.of[j]);
+			if (problems_fix_ref(&p, r, j)) {
+				fprintf(out, "  - Fix: see problem %zu above\n", problems_fix_ref(&p, r, j));
 			} else if (fix) {
 				fputs("  - Fix: ", out);
 				put_inline(out, fix);

@@ -269,7 +269,7 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 			}
 			head = text_group_head(r, &g, j);
 			tail = text_group_tail(r, &g, j);
-			put_finding(out, f, idw, o, head, tail, p.of[j]);
+			put_finding(out, f, idw, o, head, tail, problems_fix_ref(&p, r, j));
 			free(head);
 			free(tail);
 		}
