@@ -248,41 +248,62 @@ for i, f in enumerate(doc["findings"]):
 fp = [p for p in probs if p["id"] == "file-punts"]
 if fp and (len(fp[0]["pids"]) < 2 or not fp[0]["punts"] or not fp[0]["punts_per_second"]):
     errs.append("file-punts: one problem for both buffered fio jobs, with punts and a rate: %s" % fp[0])
-# text: the problems first, every one in the first 40 lines, each fix once
+# Each format is its own run (a watch each): each is judged on the problems it lists.
+need = {"uring-fallback", "file-punts", "cq-overflow", "fixed-buf-alignment"}
+def judge(fmt, listed, whole, before):
+    """listed: [(rank, id, fix)] in the order shown; whole: the document's text"""
+    if not before:
+        errs.append("%s: the problems do not come before the details" % fmt)
+    if [r for r, _, _ in listed] != list(range(1, len(listed) + 1)):
+        errs.append("%s: ranks %s" % (fmt, [r for r, _, _ in listed]))
+    if not need <= {i for _, i, _ in listed}:
+        errs.append("%s: problems %s, not all of %s" % (fmt, sorted({i for _, i, _ in listed}), sorted(need)))
+    if len({(i, f) for _, i, f in listed}) != len(listed):
+        errs.append("%s: a problem listed twice: %s" % (fmt, [(i, f[:40]) for _, i, f in listed]))
+    for _, i, f in listed:
+        if not f or whole.count(f) != 1:
+            errs.append("%s: the fix of %s said %d times: %r" % (fmt, i, whole.count(f) if f else 0, f[:80]))
+# text: the problems first, every one with its fix in the first 40 lines
+t = "\n".join(text)
 first = next((n for n, l in enumerate(text) if l.startswith("Problems, worst first")), None)
-details = next((n for n, l in enumerate(text) if re.match(r"^\S.* processes (audited|watched|alike)", l) or l in ("Rings and SQPOLL threads", "Data files")), None)
-if first is None or details is None or first > details:
-    errs.append("text: the problems do not come before the details (lines %s, %s)" % (first, details))
-top = "\n".join(text[:40])
-for p in probs:
-    head = "%d. %-5s %s (" % (p["rank"], p["status"].upper(), p["id"])
-    if head not in top:
-        errs.append("text: problem %r not in the first 40 lines" % head)
-    if sum(l.count(head) for l in text) != 1:
-        errs.append("text: problem %r said %d times" % (head, sum(l.count(head) for l in text)))
-    if p["fix"] and "\n".join(text).count(p["fix"]) != 1:
-        errs.append("text: the fix of %s said %d times" % (p["id"], "\n".join(text).count(p["fix"])))
-    if p["fix"] and p["fix"] not in top:
-        errs.append("text: the fix of %s not in the first 40 lines" % p["id"])
-# Markdown: a Problems section before the Details, each problem's fix once
-mp, md_d = md.find("\n## Problems, worst first"), md.find("\n## Details")
-if mp < 0 or md_d < 0 or mp > md_d:
-    errs.append("markdown: problems at %d, details at %d" % (mp, md_d))
+details = next((n for n, l in enumerate(text) if l in ("Rings and SQPOLL threads", "Data files")), None)
+listed, cur = [], None
+for n, l in enumerate(text):
+    m = re.match(r"^\s*(\d+)\. (FAIL|WARN|ERROR)\s+(\S+) \(", l)
+    if m and (details is None or n < details):
+        cur = [int(m.group(1)), m.group(3), "", n]
+        listed.append(cur)
+    elif cur and l.startswith("     fix: ") and not cur[2]:
+        cur[2] = l[len("     fix: "):]
+        if n >= 40:
+            errs.append("text: problem %s's fix on line %d, past the first 40" % (cur[1], n + 1))
+judge("text", [(r, i, f) for r, i, f, _ in listed], t,
+      first is not None and details is not None and first < details)
+# Markdown: a Problems section before the Details
 plain = md.replace("\\", "")
-for p in probs:
-    if plain.count("%d. **%s**" % (p["rank"], p["id"])) != 1:
-        errs.append("markdown: problem %s not once" % p["id"])
-    if p["fix"] and plain.count(p["fix"]) != 1:
-        errs.append("markdown: the fix of %s said %d times" % (p["id"], plain.count(p["fix"])))
-# HTML: the problems section before the drawing; each fix once in the page's text
+mp, md_d = plain.find("\n## Problems, worst first"), plain.find("\n## Details")
+listed, cur = [], None
+for l in plain[mp:md_d].splitlines():
+    m = re.match(r"^(\d+)\. \*\*(\S+)\*\* \(", l)
+    if m:
+        cur = [int(m.group(1)), m.group(2), ""]
+        listed.append(cur)
+    elif cur and l.startswith("   - **Fix:** "):
+        cur[2] = l[len("   - **Fix:** "):]
+judge("markdown", [tuple(x) for x in listed], plain, 0 <= mp < md_d)
+# HTML: the problems' section before the drawing
 root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", page))
+ns = "{http://www.w3.org/1999/xhtml}"
 alltext = "".join(root.itertext())
+listed = []
+for n, li in enumerate(root.iter(ns + "li")):
+    if not (li.get("id") or "").startswith("p"):
+        continue
+    pid = li.find(ns + "b").text
+    fix = next(("".join(d.itertext())[len("Fix: "):] for d in li.iter(ns + "div") if d.get("class") == "pfix"), "")
+    listed.append((int(li.get("id")[1:]), pid, fix))
 ps, svg = page.find('<section id="problems">'), page.find("<svg")
-if ps < 0 or svg < 0 or ps > svg:
-    errs.append("html: problems at %d, drawing at %d" % (ps, svg))
-for p in probs:
-    if p["fix"] and alltext.count(p["fix"]) != 1:
-        errs.append("html: the fix of %s said %d times" % (p["id"], alltext.count(p["fix"])))
+judge("html", listed, alltext, 0 <= ps < svg)
 if len({(p["id"], p["fix"]) for p in probs}) != len(probs):
     errs.append("a problem said twice: %s" % [(p["id"], p["status"], p["pids"], p["fix"][:60]) for p in probs])
 print("%d problems: %s" % (len(probs), ", ".join("%s(%s)" % (p["id"], len(p["pids"])) for p in probs)))
