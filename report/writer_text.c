@@ -182,7 +182,7 @@ static void put_problems(FILE *out, const struct report *r, const struct problem
 			free(shown_text);
 		}
 		put_labelled(out, "", what, o);
-		if (where && (pb->nmembers > 1 || pb->nalso))
+		if (where && pb->nmembers > 1)
 			put_labelled(out, "on: ", where, o);
 		if (measured)
 			put_labelled(out, "measured: ", measured, o);

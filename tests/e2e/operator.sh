@@ -217,12 +217,30 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 pids+=("${fiojobs[@]}")
-host=("${grp[@]}" "${extra[@]}" "${fiojobs[@]}")
+# And qemu-nbd with io_uring and the page cache (--cache=writeback), written through its
+# socket by qemu-img bench for as long as the audits run.
+nbd=()
+if command -v qemu-nbd >/dev/null && command -v qemu-img >/dev/null; then
+	qemu-img create -q -f raw -o preallocation=full "$TMP/fio/nbd.img" 64M
+	qemu-nbd --persistent --shared=4 --format=raw --cache=writeback --aio=io_uring \
+		--socket="$TMP/fio/nbd.sock" "$TMP/fio/nbd.img" >"$TMP/fio/nbd.log" 2>&1 &
+	pids+=($!)
+	nbd=($!)
+	for _ in $(seq 100); do [ -S "$TMP/fio/nbd.sock" ] && break; sleep 0.05; done
+	(while [ ! -e "$TMP/fio/nbd.stop" ]; do
+		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 "nbd+unix:///?socket=$TMP/fio/nbd.sock" >/dev/null 2>&1 || sleep 0.1
+	done) &
+	pids+=($!)
+else
+	skip "host-wide: qemu-nbd" "qemu-nbd and qemu-img are missing (make deps installs DEB_APPS)"
+fi
+host=("${grp[@]}" "${extra[@]}" "${fiojobs[@]}" "${nbd[@]}")
 "$BIN" audit "${host[@]}" --watch 2 --fail-on never --format json >"$TMP/host.json" 2>"$TMP/host.err"
 for fmt in text markdown html; do
 	"$BIN" audit "${host[@]}" --watch 2 --fail-on never --no-color --format "$fmt" -o "$TMP/host.$fmt" 2>>"$TMP/host.err"
 done
-if python3 - "$TMP/host.json" "$TMP/host.text" "$TMP/host.markdown" "$TMP/host.html" "${#fiojobs[@]}" <<'PY'
+touch "$TMP/fio/nbd.stop"
+if python3 - "$TMP/host.json" "$TMP/host.text" "$TMP/host.markdown" "$TMP/host.html" "${#fiojobs[@]}" "${nbd[@]}" <<'PY'
 import json, re, sys, html
 import xml.etree.ElementTree as ET
 doc = json.load(open(sys.argv[1]))
@@ -234,6 +252,8 @@ probs = doc.get("problems") or []
 if int(sys.argv[5]) < 3:
     errs.append("fio jobs with a ring: %s of 3" % sys.argv[5])
 ids = {p["id"] for p in probs}
+if len(sys.argv) > 6 and not any(int(sys.argv[6]) in p["pids"] for p in probs):
+    errs.append("qemu-nbd (pid %s) in no problem: %s" % (sys.argv[6], [(p["id"], p["pids"][:4]) for p in probs]))
 for want in ("uring-fallback", "file-punts", "cq-overflow", "fixed-buf-alignment"):
     if want not in ids:
         errs.append("no problem %s in the JSON: %s" % (want, sorted(ids)))
@@ -311,7 +331,7 @@ if errs:
     print("\n".join(errs[:12]), file=sys.stderr)
     sys.exit(1)
 PY
-then ok "host-wide: $n alike, ${#extra[@]} pathologies, ${#fiojobs[@]} fio jobs in text, Markdown and HTML: problems first, each once with its fix once, all in the text's first 40 lines ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["problems"]))' "$TMP/host.json") problems)"
+then ok "host-wide: $n alike, ${#extra[@]} pathologies, ${#fiojobs[@]} fio jobs, ${#nbd[@]} qemu-nbd in text, Markdown and HTML: problems first, each once with its fix once, all in the text's first 40 lines ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["problems"]))' "$TMP/host.json") problems)"
 else bad "host-wide: problems first, each once with its fix once" "$(head -3 "$TMP/host.err")" "$(head -40 "$TMP/host.text" | cut -c1-160)"; fi
 
 echo "operator: $passed passed, $failed failed, $skipped skipped"
