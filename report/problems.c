@@ -117,20 +117,6 @@ static char *key_of(const struct finding *f)
 	return buf;
 }
 
-/* The watch's length for pid, from the finding that counts its punts: 0 unknown. */
-static double watched_secs(const struct report *r, int pid)
-{
-	double s;
-	size_t i;
-
-	for (i = 0; pid > 0 && i < r->nfindings; i++)
-		if (r->findings[i].pid == pid &&
-		    (ev_num(&r->findings[i], "seconds_watched", &s) ||
-		     ev_num(&r->findings[i], "seconds", &s)) && s > 0)
-			return s;
-	return 0;
-}
-
 static int sev_rank(const struct problem *p, const struct report *r)
 {
 	return (int)r->findings[p->lead].check->severity;
@@ -161,17 +147,6 @@ static int by_rank(const void *a, const void *b)
 	return (x->members[0] > y->members[0]) - (x->members[0] < y->members[0]);
 }
 
-/* The problem of cause check id on pid, as an index into p->v; -1 none. */
-static long problem_on(const struct problems *p, const struct report *r, const char *id, int pid)
-{
-	size_t i;
-
-	for (i = 0; i < r->nfindings; i++)
-		if (p->of[i] && r->findings[i].pid == pid && !strcmp(r->findings[i].check->id, id))
-			return (long)p->of[i] - 1;
-	return -1;
-}
-
 /* The symptom entry of check id, or -1. */
 static int symptom_of(const char *id)
 {
@@ -183,70 +158,170 @@ static int symptom_of(const char *id)
 	return -1;
 }
 
-static size_t count_pids(const struct report *r, const size_t *idx, size_t n)
+static int by_int(const void *a, const void *b)
 {
-	size_t i, j, k = 0;
+	int x = *(const int *)a, y = *(const int *)b;
 
-	for (i = 0; i < n; i++) {
-		int pid = r->findings[idx[i]].pid;
+	return (x > y) - (x < y);
+}
 
-		for (j = 0; j < i && r->findings[idx[j]].pid != pid; j++)
-			;
-		k += j == i && pid > 0;
-	}
-	return k;
+/* How many distinct pids (> 0) the findings idx[0..n) are of: sorted, not compared pairwise. */
+static size_t count_pids(const struct report *r, const size_t *idx, size_t n, int **out)
+{
+	int *v = xcalloc(n + 1, sizeof(*v));
+	size_t i, k = 0, u = 0;
+
+	for (i = 0; i < n; i++)
+		if (r->findings[idx[i]].pid > 0)
+			v[k++] = r->findings[idx[i]].pid;
+	qsort(v, k, sizeof(*v), by_int);
+	for (i = 0; i < k; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	if (out)
+		*out = v;
+	else
+		free(v);
+	return u;
+}
+
+/* A finding by its pid, for the walk of one process's findings at a time. */
+struct by_proc {
+	int pid;
+	size_t i;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct by_proc *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* A key and its finding, sorted to find the alike ones without comparing every pair. */
+struct keyed {
+	char *key;
+	size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * In g[0..n), one process's findings: the first warn, fail or error finding
+ * of check id other than skip, as an index into the report; SIZE_MAX none.
+ * A process has a few dozen checks: its findings' distinct ids are few.
+ */
+static size_t first_of(const struct report *r, const struct by_proc *g, size_t n, const char *id,
+		       size_t skip)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (g[k].i != skip && is_problem(&r->findings[g[k].i]) &&
+		    !strcmp(r->findings[g[k].i].check->id, id))
+			return g[k].i;
+	return SIZE_MAX;
+}
+
+static void add_index(size_t **v, size_t *n, size_t *cap, size_t i)
+{
+	xarray_grow(v, cap, *n + 1);
+	(*v)[(*n)++] = i;
 }
 
 void problems_build(struct problems *p, const struct report *r)
 {
-	char **key = xcalloc(r->nfindings + 1, sizeof(*key));
-	size_t i, j, cap = 0, pass, *remap;
+	struct by_proc *procs = xcalloc(r->nfindings + 1, sizeof(*procs));
+	struct keyed *keys = xcalloc(r->nfindings + 1, sizeof(*keys));
 	bool *folded = xcalloc(r->nfindings + 1, sizeof(*folded));
+	double *secs = xcalloc(r->nfindings + 1, sizeof(*secs));
+	size_t *mcap, *acap, *remap;
+	size_t i, j, k, g, gn, nk = 0, cap = 0, pass;
 
 	memset(p, 0, sizeof(*p));
 	p->of = xcalloc(r->nfindings + 1, sizeof(*p->of));
-	/* First the symptoms whose cause is a problem on the same process. */
-	for (i = 0; i < r->nfindings; i++) {
-		const struct finding *f = &r->findings[i];
-		int s = symptom_of(f->check->id);
+	p->is_also = xcalloc(r->nfindings + 1, sizeof(*p->is_also));
+	for (i = 0; i < r->nfindings; i++)
+		procs[i] = (struct by_proc){ r->findings[i].pid, i };
+	qsort(procs, r->nfindings, sizeof(*procs), by_pid);
+	/*
+	 * Process by process: the watch's length (from the finding that counts
+	 * its punts), and the symptoms whose cause is a problem there too.
+	 */
+	for (g = 0; g < r->nfindings; g = g + gn) {
+		double watched = 0;
 
-		if (!is_problem(f) || f->pid <= 0 || s < 0)
+		for (gn = 1; g + gn < r->nfindings && procs[g + gn].pid == procs[g].pid; gn++)
+			;
+		if (procs[g].pid <= 0)
 			continue;
-		for (j = 0; j < r->nfindings && !folded[i]; j++) {
-			const struct finding *c = &r->findings[j];
-			size_t k;
+		for (k = g; k < g + gn; k++) {
+			double v;
 
-			if (j == i || !is_problem(c) || c->pid != f->pid)
+			if ((ev_num(&r->findings[procs[k].i], "seconds_watched", &v) ||
+			     ev_num(&r->findings[procs[k].i], "seconds", &v)) && v > watched)
+				watched = v;
+		}
+		for (k = g; k < g + gn; k++) {
+			const struct finding *f = &r->findings[procs[k].i];
+			int s = symptom_of(f->check->id);
+
+			secs[procs[k].i] = watched;
+			if (!is_problem(f) || s < 0)
 				continue;
-			for (k = 0; k < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[k]; k++)
-				if (!strcmp(symptoms[s].causes[k], c->check->id))
-					folded[i] = true;
+			for (j = 0; j < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[j]; j++)
+				if (first_of(r, procs + g, gn, symptoms[s].causes[j], procs[k].i) != SIZE_MAX)
+					folded[procs[k].i] = true;
 		}
 	}
-	/* The problems: alike findings together. */
-	for (i = 0; i < r->nfindings; i++) {
-		if (!is_problem(&r->findings[i]) || folded[i])
-			continue;
-		key[i] = key_of(&r->findings[i]);
-		for (j = 0; j < i; j++)
-			if (key[j] && !strcmp(key[j], key[i]))
-				break;
-		if (j < i) {
-			struct problem *pb = &p->v[p->of[j] - 1];
+	/* The problems: alike findings together, each problem numbered by its first finding. */
+	for (i = 0; i < r->nfindings; i++)
+		if (is_problem(&r->findings[i]) && !folded[i])
+			keys[nk++] = (struct keyed){ key_of(&r->findings[i]), i };
+	qsort(keys, nk, sizeof(*keys), by_key);
+	for (i = 0; i < nk; i = j) {
+		for (j = i + 1; j < nk && !strcmp(keys[j].key, keys[i].key); j++)
+			p->of[keys[j].i] = keys[i].i + 1;	/* for now: 1 + its first finding */
+		p->of[keys[i].i] = keys[i].i + 1;
+	}
+	for (i = 0; i < nk; i++)
+		free(keys[i].key);
+	qsort(keys, nk, sizeof(*keys), by_first);
+	remap = xcalloc(r->nfindings + 1, sizeof(*remap));
+	mcap = NULL;
+	for (i = 0; i < nk; i++) {
+		size_t first = p->of[keys[i].i] - 1;
 
-			pb->members = xreallocarray(pb->members, pb->nmembers + 1, sizeof(*pb->members));
-			pb->members[pb->nmembers++] = i;
-			p->of[i] = p->of[j];
-			continue;
+		if (first == keys[i].i) {
+			xarray_grow(&p->v, &cap, p->n + 1);
+			memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
+			p->v[p->n].status = r->findings[first].status;
+			p->v[p->n].lead = first;
+			remap[first] = ++p->n;
 		}
-		xarray_grow(&p->v, &cap, p->n + 1);
-		memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
-		p->v[p->n].members = xcalloc(1, sizeof(size_t));
-		p->v[p->n].members[0] = i;
-		p->v[p->n].nmembers = 1;
-		p->v[p->n].status = r->findings[i].status;
-		p->v[p->n].lead = i;
-		p->of[i] = ++p->n;
+	}
+	mcap = xcalloc(p->n + 1, sizeof(*mcap));
+	acap = xcalloc(p->n + 1, sizeof(*acap));
+	for (i = 0; i < nk; i++) {
+		size_t at = remap[p->of[keys[i].i] - 1] - 1;
+
+		p->of[keys[i].i] = at + 1;
+		add_index(&p->v[at].members, &p->v[at].nmembers, &mcap[at], keys[i].i);
 	}
 	/*
 	 * The symptoms join their cause's problem, the first of the table's
@@ -254,23 +329,43 @@ void problems_build(struct problems *p, const struct report *r)
 	 * pass (the table has no cycle: a check's causes come before it).
 	 */
 	for (pass = 0; pass < ARRAY_SIZE(symptoms); pass++) {
-		for (i = 0; i < r->nfindings; i++) {
-			const struct finding *f = &r->findings[i];
-			int s;
-			long at = -1;
-			size_t k;
+		for (g = 0; g < r->nfindings; g = g + gn) {
+			for (gn = 1; g + gn < r->nfindings && procs[g + gn].pid == procs[g].pid; gn++)
+				;
+			for (k = g; k < g + gn; k++) {
+				size_t f = procs[k].i, c = SIZE_MAX;
+				int s;
 
-			if (!folded[i] || p->of[i])
-				continue;
-			s = symptom_of(f->check->id);
-			for (k = 0; at < 0 && k < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[k]; k++)
-				at = problem_on(p, r, symptoms[s].causes[k], f->pid);
-			if (at < 0)
-				continue;
-			p->v[at].also = xreallocarray(p->v[at].also, p->v[at].nalso + 1, sizeof(size_t));
-			p->v[at].also[p->v[at].nalso++] = i;
-			p->of[i] = (size_t)at + 1;
+				if (!folded[f] || p->of[f])
+					continue;
+				s = symptom_of(r->findings[f].check->id);
+				for (j = 0; c == SIZE_MAX && j < ARRAY_SIZE(symptoms[s].causes) &&
+					    symptoms[s].causes[j]; j++) {
+					c = first_of(r, procs + g, gn, symptoms[s].causes[j], f);
+					if (c != SIZE_MAX && !p->of[c])
+						c = SIZE_MAX;	/* not placed yet: the next pass */
+				}
+				if (c == SIZE_MAX)
+					continue;
+				p->of[f] = p->of[c];
+				p->is_also[f] = true;
+				add_index(&p->v[p->of[f] - 1].also, &p->v[p->of[f] - 1].nalso,
+					  &acap[p->of[f] - 1], f);
+			}
 		}
+	}
+	/* A symptom whose causes were all symptoms left unplaced: its own problem, never lost. */
+	for (i = 0; i < r->nfindings; i++) {
+		if (!folded[i] || p->of[i])
+			continue;
+		xarray_grow(&p->v, &cap, p->n + 1);
+		memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
+		p->v[p->n].status = r->findings[i].status;
+		p->v[p->n].lead = i;
+		p->v[p->n].members = xcalloc(1, sizeof(size_t));
+		p->v[p->n].members[0] = i;
+		p->v[p->n].nmembers = 1;
+		p->of[i] = ++p->n;
 	}
 	/* What each costs: punts, requests and punts a second over its members. */
 	for (i = 0; i < p->n; i++) {
@@ -279,10 +374,10 @@ void problems_build(struct problems *p, const struct report *r)
 
 		pb->punts = pb->requests = -1;
 		pb->rate = -1;
-		pb->npids = count_pids(r, pb->members, pb->nmembers);
+		pb->npids = count_pids(r, pb->members, pb->nmembers, NULL);
 		for (j = 0; j < pb->nmembers; j++) {
 			const struct finding *f = &r->findings[pb->members[j]];
-			double punts, reqs, secs;
+			double punts, reqs;
 
 			if (!ev_num(f, "punts", &punts))
 				continue;
@@ -293,25 +388,26 @@ void problems_build(struct problems *p, const struct report *r)
 			pb->punts = (pb->punts < 0 ? 0 : pb->punts) + (int64_t)punts;
 			if (ev_num(f, "requests", &reqs) || ev_num(f, "submitted", &reqs))
 				pb->requests = (pb->requests < 0 ? 0 : pb->requests) + (int64_t)reqs;
-			secs = watched_secs(r, f->pid);
-			if (secs > 0)
-				pb->rate = (pb->rate < 0 ? 0 : pb->rate) + punts / secs;
+			if (secs[pb->members[j]] > 0)
+				pb->rate = (pb->rate < 0 ? 0 : pb->rate) + punts / secs[pb->members[j]];
 		}
 	}
 	sort_r = r;
 	qsort(p->v, p->n, sizeof(*p->v), by_rank);
 	/* of[] named the problems before the sort. */
-	remap = xcalloc(p->n + 1, sizeof(*remap));
+	memset(remap, 0, (r->nfindings + 1) * sizeof(*remap));
 	for (i = 0; i < p->n; i++)
 		remap[p->of[p->v[i].members[0]] - 1] = i + 1;
 	for (i = 0; i < r->nfindings; i++)
 		if (p->of[i])
 			p->of[i] = remap[p->of[i] - 1];
 	free(remap);
-	for (i = 0; i < r->nfindings; i++)
-		free(key[i]);
-	free(key);
+	free(mcap);
+	free(acap);
+	free(keys);
+	free(procs);
 	free(folded);
+	free(secs);
 }
 
 void problems_free(struct problems *p)
@@ -324,6 +420,7 @@ void problems_free(struct problems *p)
 	}
 	free(p->v);
 	free(p->of);
+	free(p->is_also);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -336,13 +433,10 @@ size_t problems_fix_ref(const struct problems *p, const struct report *r, size_t
 {
 	const struct problem *pb = problems_of(p, i);
 	const char *own, *lead;
-	size_t j;
 
 	if (!pb)
 		return 0;
-	for (j = 0; j < pb->nmembers && pb->members[j] != i; j++)
-		;
-	if (j == pb->nmembers)
+	if (p->is_also[i])
 		return p->of[i];	/* also there: its problem's fix is the one */
 	own = finding_fix(&r->findings[i]);
 	lead = finding_fix(&r->findings[pb->lead]);
@@ -384,21 +478,16 @@ static void append(char **s, const char *fmt, const char *a, const char *b)
 char *problem_who(const struct report *r, const struct problem *pb)
 {
 	struct who *w = NULL;
-	size_t nw = 0, cap = 0, i, j, np = 0;
+	size_t nw = 0, cap = 0, i, j, np;
 	char *s, num[64];
+	int *pids;
 
-	for (i = 0; i < pb->nmembers; i++) {
-		int pid = r->findings[pb->members[i]].pid;
+	np = count_pids(r, pb->members, pb->nmembers, &pids);
+	for (i = 0; i < np; i++) {
+		int pid = pids[i];
 		const struct report_owner *o = owner_of(r, pid);
 		char *name;
 
-		if (pid <= 0)
-			continue;
-		for (j = 0; j < i && r->findings[pb->members[j]].pid != pid; j++)
-			;
-		if (j < i)
-			continue;
-		np++;
 		if (!o)
 			name = xstrdup("?");
 		else if (o->unit[0])
@@ -420,6 +509,7 @@ char *problem_who(const struct report *r, const struct problem *pb)
 			w[j].pid[w[j].n] = pid;
 		w[j].n++;
 	}
+	free(pids);
 	if (!np) {
 		free(w);
 		return NULL;
@@ -460,10 +550,15 @@ char *problem_who(const struct report *r, const struct problem *pb)
 	return s;
 }
 
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 char *problem_where(const struct report *r, const struct problem *pb, size_t max)
 {
 	const char **v = xcalloc(pb->nmembers + pb->nalso + 1, sizeof(*v));
-	size_t i, j, n = 0, shown;
+	size_t i, n = 0, u = 0, shown;
 	char *s = NULL, num[48];
 
 	for (i = 0; i < pb->nmembers + pb->nalso; i++) {
@@ -473,18 +568,19 @@ char *problem_where(const struct report *r, const struct problem *pb, size_t max
 
 		if (!where && f->pid <= 0 && strcmp(f->subject, "host"))
 			where = f->subject;
-		if (!where)
-			continue;
-		for (j = 0; j < n && strcmp(v[j], where); j++)
-			;
-		if (j == n)
+		if (where)
 			v[n++] = where;
 	}
-	shown = n > max ? max : n;
+	/* Sorted, each once: a problem on 10,000 files is not compared pair by pair. */
+	qsort(v, n, sizeof(*v), by_str);
+	for (i = 0; i < n; i++)
+		if (!u || strcmp(v[u - 1], v[i]))
+			v[u++] = v[i];
+	shown = u > max ? max : u;
 	for (i = 0; i < shown; i++)
 		append(&s, "%s%s%s", i ? ", " : "", v[i]);
-	if (n > shown) {
-		snprintf(num, sizeof(num), " and %zu more", n - shown);
+	if (u > shown) {
+		snprintf(num, sizeof(num), " and %zu more", u - shown);
 		append(&s, "%s%s%s", num, "");
 	}
 	free(v);
@@ -548,16 +644,20 @@ char *problem_measured(const struct report *r, const struct problem *pb)
 
 char *problem_also(const struct report *r, const struct problem *pb)
 {
+	const char *seen[ARRAY_SIZE(symptoms)];
+	size_t i, j, n = 0;
 	char *s = NULL;
-	size_t i, j;
 
-	for (i = 0; i < pb->nalso; i++) {
+	/* Each symptom check once, in the order first seen: a few ids, however many findings. */
+	for (i = 0; i < pb->nalso && n < ARRAY_SIZE(seen); i++) {
 		const char *id = r->findings[pb->also[i]].check->id;
 
-		for (j = 0; j < i && strcmp(r->findings[pb->also[j]].check->id, id); j++)
+		for (j = 0; j < n && strcmp(seen[j], id); j++)
 			;
-		if (j == i)
-			append(&s, "%s%s%s", s ? ", " : "", id);
+		if (j < n)
+			continue;
+		seen[n++] = id;
+		append(&s, "%s%s%s", s ? ", " : "", id);
 	}
 	return s;
 }
@@ -601,16 +701,12 @@ struct json_object *problems_to_json(const struct report *r, const struct proble
 		const struct finding *f = &r->findings[pb->lead];
 		struct json_object *o = json_object_new_object(), *pids = json_object_new_array();
 		const char *fix = finding_fix(f);
+		int *v;
+		size_t np = count_pids(r, pb->members, pb->nmembers, &v);
 
-		for (j = 0; j < pb->nmembers; j++) {
-			int pid = r->findings[pb->members[j]].pid;
-			size_t k;
-
-			for (k = 0; k < j && r->findings[pb->members[k]].pid != pid; k++)
-				;
-			if (k == j && pid > 0)
-				json_object_array_add(pids, json_object_new_int(pid));
-		}
+		for (j = 0; j < np; j++)
+			json_object_array_add(pids, json_object_new_int(v[j]));
+		free(v);
 		json_object_object_add(o, "rank", json_object_new_int64((int64_t)i + 1));
 		json_object_object_add(o, "id", json_object_new_string(f->check->id));
 		json_object_object_add(o, "status", json_object_new_string(status_name(pb->status)));

@@ -40,6 +40,7 @@ struct problems {
 	struct problem *v;
 	size_t n;
 	size_t *of;		/* per finding: 1 + the index of its problem, 0 none */
+	bool *is_also;		/* per finding: joined its problem as "also" */
 };
 
 void problems_build(struct problems *p, const struct report *r);
