@@ -13,6 +13,7 @@
 #include "array.h"
 #include "json_bytes.h"
 #include "problems.h"
+#include "keyed.h"
 #include "xalloc.h"
 
 /*
@@ -158,12 +159,6 @@ static int symptom_of(const char *id)
 	return -1;
 }
 
-static int by_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* How many distinct pids (> 0) the findings idx[0..n) are of: sorted, not compared pairwise. */
 static size_t count_pids(const struct report *r, const size_t *idx, size_t n, int **out)
@@ -174,7 +169,7 @@ static size_t count_pids(const struct report *r, const size_t *idx, size_t n, in
 	for (i = 0; i < n; i++)
 		if (r->findings[idx[i]].pid > 0)
 			v[k++] = r->findings[idx[i]].pid;
-	qsort(v, k, sizeof(*v), by_int);
+	qsort(v, k, sizeof(*v), keyed_by_int);
 	for (i = 0; i < k; i++)
 		if (!u || v[u - 1] != v[i])
 			v[u++] = v[i];
@@ -200,20 +195,7 @@ static int by_pid(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* A key and its finding, sorted to find the alike ones without comparing every pair. */
-struct keyed {
-	char *key;
-	size_t i;
-};
-
-static int by_key(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
+/* Back in report order: the problems numbered by their first finding. */
 static int by_first(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
@@ -293,7 +275,7 @@ void problems_build(struct problems *p, const struct report *r)
 	for (i = 0; i < r->nfindings; i++)
 		if (is_problem(&r->findings[i]) && !folded[i])
 			keys[nk++] = (struct keyed){ key_of(&r->findings[i]), i };
-	qsort(keys, nk, sizeof(*keys), by_key);
+	qsort(keys, nk, sizeof(*keys), keyed_by_key);
 	for (i = 0; i < nk; i = j) {
 		for (j = i + 1; j < nk && !strcmp(keys[j].key, keys[i].key); j++)
 			p->of[keys[j].i] = keys[i].i + 1;	/* for now: 1 + its first finding */
