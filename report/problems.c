@@ -226,104 +226,133 @@ static void add_index(size_t **v, size_t *n, size_t *cap, size_t i)
 	(*v)[(*n)++] = i;
 }
 
-void problems_build(struct problems *p, const struct report *r)
+/* What problems_build works on, step by step. */
+struct build {
+	const struct report *r;
+	struct problems *p;
+	struct by_proc *procs;	/* the findings by pid */
+	bool *folded;		/* per finding: a symptom of a cause on its process */
+	double *secs;		/* per finding: its process's watch in seconds, 0 none */
+	size_t cap;		/* of p->v */
+	size_t *mcap, *acap;	/* per problem: of its members and also */
+};
+
+/* The length of the group of one pid's findings that starts at procs[g]. */
+static size_t group_len(const struct build *b, size_t g)
 {
-	struct by_proc *procs = xcalloc(r->nfindings + 1, sizeof(*procs));
-	struct keyed *keys = xcalloc(r->nfindings + 1, sizeof(*keys));
-	bool *folded = xcalloc(r->nfindings + 1, sizeof(*folded));
-	double *secs = xcalloc(r->nfindings + 1, sizeof(*secs));
-	size_t *mcap, *acap, *remap;
-	size_t i, j, k, g, gn, nk = 0, cap = 0, pass;
+	size_t n = 1;
 
-	memset(p, 0, sizeof(*p));
-	p->of = xcalloc(r->nfindings + 1, sizeof(*p->of));
-	p->is_also = xcalloc(r->nfindings + 1, sizeof(*p->is_also));
-	for (i = 0; i < r->nfindings; i++)
-		procs[i] = (struct by_proc){ r->findings[i].pid, i };
-	qsort(procs, r->nfindings, sizeof(*procs), by_pid);
-	/*
-	 * Process by process: the watch's length (from the finding that counts
-	 * its punts), and the symptoms whose cause is a problem there too.
-	 */
-	for (g = 0; g < r->nfindings; g = g + gn) {
-		double watched = 0;
+	while (g + n < b->r->nfindings && b->procs[g + n].pid == b->procs[g].pid)
+		n++;
+	return n;
+}
 
-		for (gn = 1; g + gn < r->nfindings && procs[g + gn].pid == procs[g].pid; gn++)
-			;
-		if (procs[g].pid <= 0)
+/* A new problem led by finding lead; its index. */
+static size_t new_problem(struct build *b, size_t lead)
+{
+	struct problems *p = b->p;
+
+	xarray_grow(&p->v, &b->cap, p->n + 1);
+	memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
+	p->v[p->n].status = b->r->findings[lead].status;
+	p->v[p->n].lead = lead;
+	return p->n++;
+}
+
+/*
+ * Process by process: the watch's length (from the finding that counts
+ * its punts), and the symptoms whose cause is a problem there too.
+ */
+static void fold_symptoms(struct build *b)
+{
+	const struct report *r = b->r;
+	size_t g, gn, j, k;
+
+	for (g = 0; g < r->nfindings; g += gn) {
+		double watched = 0, v;
+
+		gn = group_len(b, g);
+		if (b->procs[g].pid <= 0)
 			continue;
-		for (k = g; k < g + gn; k++) {
-			double v;
-
-			if ((ev_num(&r->findings[procs[k].i], "seconds_watched", &v) ||
-			     ev_num(&r->findings[procs[k].i], "seconds", &v)) && v > watched)
+		for (k = g; k < g + gn; k++)
+			if ((ev_num(&r->findings[b->procs[k].i], "seconds_watched", &v) ||
+			     ev_num(&r->findings[b->procs[k].i], "seconds", &v)) && v > watched)
 				watched = v;
-		}
 		for (k = g; k < g + gn; k++) {
-			const struct finding *f = &r->findings[procs[k].i];
+			const struct finding *f = &r->findings[b->procs[k].i];
 			int s = symptom_of(f->check->id);
 
-			secs[procs[k].i] = watched;
+			b->secs[b->procs[k].i] = watched;
 			if (!is_problem(f) || s < 0)
 				continue;
 			for (j = 0; j < ARRAY_SIZE(symptoms[s].causes) && symptoms[s].causes[j]; j++)
-				if (first_of(r, procs + g, gn, symptoms[s].causes[j], procs[k].i) != SIZE_MAX)
-					folded[procs[k].i] = true;
+				if (first_of(r, b->procs + g, gn, symptoms[s].causes[j],
+					     b->procs[k].i) != SIZE_MAX)
+					b->folded[b->procs[k].i] = true;
 		}
 	}
-	/* The problems: alike findings together, each problem numbered by its first finding. */
+}
+
+/* The problems: alike findings together (sorted by key), numbered by their first finding. */
+static void group_alike(struct build *b)
+{
+	const struct report *r = b->r;
+	struct problems *p = b->p;
+	struct keyed *keys = xcalloc(r->nfindings + 1, sizeof(*keys));
+	size_t *at = xcalloc(r->nfindings + 1, sizeof(*at));
+	size_t i, j, nk = 0;
+
 	for (i = 0; i < r->nfindings; i++)
-		if (is_problem(&r->findings[i]) && !folded[i])
+		if (is_problem(&r->findings[i]) && !b->folded[i])
 			keys[nk++] = (struct keyed){ key_of(&r->findings[i]), i };
 	qsort(keys, nk, sizeof(*keys), keyed_by_key);
 	for (i = 0; i < nk; i = j) {
-		for (j = i + 1; j < nk && !strcmp(keys[j].key, keys[i].key); j++)
-			p->of[keys[j].i] = keys[i].i + 1;	/* for now: 1 + its first finding */
-		p->of[keys[i].i] = keys[i].i + 1;
+		for (j = i; j < nk && !strcmp(keys[j].key, keys[i].key); j++)
+			at[keys[j].i] = keys[i].i + 1;	/* 1 + the group's first finding */
 	}
 	for (i = 0; i < nk; i++)
 		free(keys[i].key);
 	qsort(keys, nk, sizeof(*keys), by_first);
-	remap = xcalloc(r->nfindings + 1, sizeof(*remap));
-	mcap = NULL;
+	for (i = 0; i < nk; i++)
+		if (at[keys[i].i] == keys[i].i + 1)
+			p->of[keys[i].i] = new_problem(b, keys[i].i) + 1;
+	b->mcap = xcalloc(p->n + 1, sizeof(*b->mcap));
+	b->acap = xcalloc(p->n + 1, sizeof(*b->acap));
 	for (i = 0; i < nk; i++) {
-		size_t first = p->of[keys[i].i] - 1;
+		size_t k = p->of[at[keys[i].i] - 1] - 1;
 
-		if (first == keys[i].i) {
-			xarray_grow(&p->v, &cap, p->n + 1);
-			memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
-			p->v[p->n].status = r->findings[first].status;
-			p->v[p->n].lead = first;
-			remap[first] = ++p->n;
-		}
+		p->of[keys[i].i] = k + 1;
+		add_index(&p->v[k].members, &p->v[k].nmembers, &b->mcap[k], keys[i].i);
 	}
-	mcap = xcalloc(p->n + 1, sizeof(*mcap));
-	acap = xcalloc(p->n + 1, sizeof(*acap));
-	for (i = 0; i < nk; i++) {
-		size_t at = remap[p->of[keys[i].i] - 1] - 1;
+	free(at);
+	free(keys);
+}
 
-		p->of[keys[i].i] = at + 1;
-		add_index(&p->v[at].members, &p->v[at].nmembers, &mcap[at], keys[i].i);
-	}
-	/*
-	 * The symptoms join their cause's problem, the first of the table's
-	 * order; a cause that is itself a symptom has joined one in an earlier
-	 * pass (the table has no cycle: a check's causes come before it).
-	 */
+/*
+ * The symptoms join their cause's problem, the first of the table's order;
+ * a cause that is itself a symptom has joined one in an earlier pass (the
+ * table has no cycle: a check's causes come before it). A symptom left
+ * unplaced is a problem of its own, never lost.
+ */
+static void join_symptoms(struct build *b)
+{
+	const struct report *r = b->r;
+	struct problems *p = b->p;
+	size_t pass, g, gn, j, k;
+
 	for (pass = 0; pass < ARRAY_SIZE(symptoms); pass++) {
-		for (g = 0; g < r->nfindings; g = g + gn) {
-			for (gn = 1; g + gn < r->nfindings && procs[g + gn].pid == procs[g].pid; gn++)
-				;
+		for (g = 0; g < r->nfindings; g += gn) {
+			gn = group_len(b, g);
 			for (k = g; k < g + gn; k++) {
-				size_t f = procs[k].i, c = SIZE_MAX;
+				size_t f = b->procs[k].i, c = SIZE_MAX;
 				int s;
 
-				if (!folded[f] || p->of[f])
+				if (!b->folded[f] || p->of[f])
 					continue;
 				s = symptom_of(r->findings[f].check->id);
 				for (j = 0; c == SIZE_MAX && j < ARRAY_SIZE(symptoms[s].causes) &&
 					    symptoms[s].causes[j]; j++) {
-					c = first_of(r, procs + g, gn, symptoms[s].causes[j], f);
+					c = first_of(r, b->procs + g, gn, symptoms[s].causes[j], f);
 					if (c != SIZE_MAX && !p->of[c])
 						c = SIZE_MAX;	/* not placed yet: the next pass */
 				}
@@ -332,26 +361,31 @@ void problems_build(struct problems *p, const struct report *r)
 				p->of[f] = p->of[c];
 				p->is_also[f] = true;
 				add_index(&p->v[p->of[f] - 1].also, &p->v[p->of[f] - 1].nalso,
-					  &acap[p->of[f] - 1], f);
+					  &b->acap[p->of[f] - 1], f);
 			}
 		}
 	}
-	/* A symptom whose causes were all symptoms left unplaced: its own problem, never lost. */
-	for (i = 0; i < r->nfindings; i++) {
-		if (!folded[i] || p->of[i])
+	for (k = 0; k < r->nfindings; k++) {
+		size_t n;
+
+		if (!b->folded[k] || p->of[k])
 			continue;
-		xarray_grow(&p->v, &cap, p->n + 1);
-		memset(&p->v[p->n], 0, sizeof(p->v[p->n]));
-		p->v[p->n].status = r->findings[i].status;
-		p->v[p->n].lead = i;
-		p->v[p->n].members = xcalloc(1, sizeof(size_t));
-		p->v[p->n].members[0] = i;
-		p->v[p->n].nmembers = 1;
-		p->of[i] = ++p->n;
+		n = new_problem(b, k);
+		p->v[n].members = xcalloc(1, sizeof(size_t));
+		p->v[n].members[0] = k;
+		p->v[n].nmembers = 1;
+		p->of[k] = n + 1;
 	}
-	/* What each costs: punts, requests and punts a second over its members. */
-	for (i = 0; i < p->n; i++) {
-		struct problem *pb = &p->v[i];
+}
+
+/* What each costs: punts, requests and punts a second over its members; its costliest leads. */
+static void cost(struct build *b)
+{
+	const struct report *r = b->r;
+	size_t i, j;
+
+	for (i = 0; i < b->p->n; i++) {
+		struct problem *pb = &b->p->v[i];
 		double best = -1;
 
 		pb->punts = pb->requests = -1;
@@ -370,26 +404,52 @@ void problems_build(struct problems *p, const struct report *r)
 			pb->punts = (pb->punts < 0 ? 0 : pb->punts) + (int64_t)punts;
 			if (ev_num(f, "requests", &reqs) || ev_num(f, "submitted", &reqs))
 				pb->requests = (pb->requests < 0 ? 0 : pb->requests) + (int64_t)reqs;
-			if (secs[pb->members[j]] > 0)
-				pb->rate = (pb->rate < 0 ? 0 : pb->rate) + punts / secs[pb->members[j]];
+			if (b->secs[pb->members[j]] > 0)
+				pb->rate = (pb->rate < 0 ? 0 : pb->rate) + punts / b->secs[pb->members[j]];
 		}
 	}
-	sort_r = r;
+}
+
+/* Worst first; of[] named the problems before the sort. */
+static void rank(struct build *b)
+{
+	struct problems *p = b->p;
+	size_t *remap = xcalloc(p->n + 1, sizeof(*remap)), i;
+
+	sort_r = b->r;
 	qsort(p->v, p->n, sizeof(*p->v), by_rank);
-	/* of[] named the problems before the sort. */
-	memset(remap, 0, (r->nfindings + 1) * sizeof(*remap));
 	for (i = 0; i < p->n; i++)
 		remap[p->of[p->v[i].members[0]] - 1] = i + 1;
-	for (i = 0; i < r->nfindings; i++)
+	for (i = 0; i < b->r->nfindings; i++)
 		if (p->of[i])
 			p->of[i] = remap[p->of[i] - 1];
 	free(remap);
-	free(mcap);
-	free(acap);
-	free(keys);
-	free(procs);
-	free(folded);
-	free(secs);
+}
+
+void problems_build(struct problems *p, const struct report *r)
+{
+	struct build b = { .r = r, .p = p };
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->of = xcalloc(r->nfindings + 1, sizeof(*p->of));
+	p->is_also = xcalloc(r->nfindings + 1, sizeof(*p->is_also));
+	b.procs = xcalloc(r->nfindings + 1, sizeof(*b.procs));
+	b.folded = xcalloc(r->nfindings + 1, sizeof(*b.folded));
+	b.secs = xcalloc(r->nfindings + 1, sizeof(*b.secs));
+	for (i = 0; i < r->nfindings; i++)
+		b.procs[i] = (struct by_proc){ r->findings[i].pid, i };
+	qsort(b.procs, r->nfindings, sizeof(*b.procs), by_pid);
+	fold_symptoms(&b);
+	group_alike(&b);
+	join_symptoms(&b);
+	cost(&b);
+	rank(&b);
+	free(b.mcap);
+	free(b.acap);
+	free(b.procs);
+	free(b.folded);
+	free(b.secs);
 }
 
 void problems_free(struct problems *p)
