@@ -129,6 +129,7 @@ static int status_rank(enum check_status s)
 }
 
 static const struct report *sort_r;
+static const struct problems *sort_p;
 
 static int by_rank(const void *a, const void *b)
 {
@@ -178,6 +179,19 @@ static size_t count_pids(const struct report *r, const size_t *idx, size_t n, in
 	else
 		free(v);
 	return u;
+}
+
+/* The distinct pids of a problem's findings, members and also, sorted; their number. */
+static size_t problem_pids(const struct report *r, const struct problem *pb, int **out)
+{
+	size_t *idx = xcalloc(pb->nmembers + pb->nalso + 1, sizeof(*idx)), n;
+
+	memcpy(idx, pb->members, pb->nmembers * sizeof(*idx));
+	if (pb->nalso)
+		memcpy(idx + pb->nmembers, pb->also, pb->nalso * sizeof(*idx));
+	n = count_pids(r, idx, pb->nmembers + pb->nalso, out);
+	free(idx);
+	return n;
 }
 
 /* A finding by its pid, for the walk of one process's findings at a time. */
@@ -410,6 +424,77 @@ static void cost(struct build *b)
 	}
 }
 
+struct by_fix {
+	const char *fix;
+	size_t at;
+};
+
+static int by_fix_rank(const void *a, const void *b)
+{
+	const struct by_fix *x = a, *y = b;
+	int c = strcmp(x->fix, y->fix);
+
+	return c ? c : by_rank(&sort_p->v[x->at], &sort_p->v[y->at]);
+}
+
+/*
+ * Problems whose fix reads the same, word for word, are one problem: a
+ * process that never set up its ring and the memlock limit that stopped it
+ * name the same limit to raise. The one that ranks first keeps it; the
+ * others' findings join it as "also", so the fix is said once.
+ */
+static void merge_same_fix(struct build *b)
+{
+	struct problems *p = b->p;
+	struct by_fix *v = xcalloc(p->n + 1, sizeof(*v));
+	size_t *map = xcalloc(p->n + 1, sizeof(*map)), *newidx = xcalloc(p->n + 1, sizeof(*newidx));
+	size_t i, j, k, n = 0, live = 0;
+
+	for (i = 0; i < p->n; i++)
+		if (finding_fix(&b->r->findings[p->v[i].lead]))
+			v[n++] = (struct by_fix){ finding_fix(&b->r->findings[p->v[i].lead]), i };
+	sort_r = b->r;
+	sort_p = p;
+	qsort(v, n, sizeof(*v), by_fix_rank);
+	for (i = 0; i < p->n; i++)
+		map[i] = i;
+	for (i = 0; i < n; i = j) {
+		struct problem *keep = &p->v[v[i].at];
+		size_t cap = keep->nalso;
+
+		for (j = i + 1; j < n && !strcmp(v[j].fix, v[i].fix); j++) {
+			struct problem *gone = &p->v[v[j].at];
+
+			for (k = 0; k < gone->nmembers + gone->nalso; k++) {
+				size_t f = k < gone->nmembers ? gone->members[k]
+							      : gone->also[k - gone->nmembers];
+
+				p->is_also[f] = true;
+				add_index(&keep->also, &keep->nalso, &cap, f);
+			}
+			free(gone->members);
+			free(gone->also);
+			gone->members = gone->also = NULL;
+			gone->nmembers = gone->nalso = 0;
+			map[v[j].at] = v[i].at;
+		}
+	}
+	/* The merged ones out, the rest renumbered: map[] held where each went. */
+	for (i = 0; i < p->n; i++) {
+		if (map[i] != i)
+			continue;
+		newidx[i] = live;
+		p->v[live++] = p->v[i];
+	}
+	for (i = 0; i < b->r->nfindings; i++)
+		if (p->of[i])
+			p->of[i] = newidx[map[p->of[i] - 1]] + 1;
+	p->n = live;
+	free(newidx);
+	free(map);
+	free(v);
+}
+
 /* Worst first; of[] named the problems before the sort. */
 static void rank(struct build *b)
 {
@@ -444,6 +529,7 @@ void problems_build(struct problems *p, const struct report *r)
 	group_alike(&b);
 	join_symptoms(&b);
 	cost(&b);
+	merge_same_fix(&b);
 	rank(&b);
 	free(b.mcap);
 	free(b.acap);
@@ -524,7 +610,7 @@ char *problem_who(const struct report *r, const struct problem *pb)
 	char *s, num[64];
 	int *pids;
 
-	np = count_pids(r, pb->members, pb->nmembers, &pids);
+	np = problem_pids(r, pb, &pids);
 	for (i = 0; i < np; i++) {
 		int pid = pids[i];
 		const struct report_owner *o = owner_of(r, pid);
@@ -686,7 +772,7 @@ char *problem_measured(const struct report *r, const struct problem *pb)
 
 char *problem_also(const struct report *r, const struct problem *pb)
 {
-	const char *seen[ARRAY_SIZE(symptoms)];
+	const char *seen[16];
 	size_t i, j, n = 0;
 	char *s = NULL;
 
@@ -744,7 +830,7 @@ struct json_object *problems_to_json(const struct report *r, const struct proble
 		struct json_object *o = json_object_new_object(), *pids = json_object_new_array();
 		const char *fix = finding_fix(f);
 		int *v;
-		size_t np = count_pids(r, pb->members, pb->nmembers, &v);
+		size_t np = problem_pids(r, pb, &v);
 
 		for (j = 0; j < np; j++)
 			json_object_array_add(pids, json_object_new_int(v[j]));
