@@ -13,6 +13,7 @@
 #include "cpulist.h"
 #include "output.h"
 #include "html_layout.h"
+#include "xml_put.h"
 
 static const char *const role_name[ROLES] = { "submitter", "SQPOLL", "io-wq worker", "D state",
 					      "other threads" };
@@ -29,6 +30,7 @@ struct chip {
 	unsigned int count;
 	const char *comm;	/* the thread's, or the process's for a folded one */
 	char state;
+	unsigned int procs;	/* other threads of this many processes in one chip; 0: of pid */
 };
 
 static bool list_has(const char *list, unsigned int cpu)
@@ -151,7 +153,7 @@ static size_t cpu_chips(const struct drawing *d, unsigned int cpu, struct chip *
 			if (r == ROLE_OTHER || per_role[r] > FOLD_AFTER) {
 				if (n < max)
 					chips[n++] = (struct chip){ pid, r, 0, per_role[r], d->thr[i].pcomm,
-								    0 };
+								    0, 0 };
 				else
 					*more += per_role[r];
 				continue;
@@ -162,12 +164,32 @@ static size_t cpu_chips(const struct drawing *d, unsigned int cpu, struct chip *
 				if (t->cpu != (int)cpu || t->role != r)
 					continue;
 				if (n < max)
-					chips[n++] = (struct chip){ pid, r, t->tid, 1, t->comm, t->state };
+					chips[n++] = (struct chip){ pid, r, t->tid, 1, t->comm, t->state, 0 };
 				else
 					(*more)++;
 			}
 		}
 		i = j;
+	}
+	/*
+	 * The other threads of many processes on one CPU are one chip: ten
+	 * processes' "1 thread of ..." would fill the cell and say nothing.
+	 */
+	for (i = 0, c = 0; i < n; i++)
+		c += chips[i].role == ROLE_OTHER;
+	if (c >= FOLD_AFTER) {
+		struct chip other = { 0, ROLE_OTHER, 0, 0, NULL, 0, 0 };
+
+		for (i = 0, k = 0; i < n; i++) {
+			if (chips[i].role == ROLE_OTHER) {
+				other.count += chips[i].count;
+				other.procs++;
+				continue;
+			}
+			chips[k++] = chips[i];
+		}
+		chips[k++] = other;
+		n = k;
 	}
 	/* Chips with a role first, other threads last. */
 	for (i = 0; i < n; i++)
@@ -201,10 +223,39 @@ static unsigned int cpu_irqs(struct json_object *irqs, unsigned int cpu, char *n
 	return n;
 }
 
-/* How tall a CPU's cell is: its header, badges, interrupts and chips. */
-static int cell_height(size_t nchips, unsigned int more, unsigned int irqs)
+/*
+ * The CPU's shares over the watch, as the scene of the first process that
+ * measured it gives them (each process's scene reads the same /proc/stat
+ * line of that CPU): "us/sy/wa/st 41/55/0/0%", false none.
+ */
+static bool cpu_scene(const struct drawing *d, unsigned int cpu, char *line, size_t sz)
 {
-	return 2 * LINE + 8 + (irqs ? LINE : 0) + (int)(nchips + (more ? 1 : 0)) * (LINE + 3) + 8;
+	size_t p, i;
+
+	for (p = 0; p < len(d->procs); p++) {
+		struct json_object *sc = get(json_object_array_get_idx(d->procs, p), "scene");
+		struct json_object *list = get(get(sc, "cpus"), "list");
+
+		if (!sc || !json_object_get_boolean(get(sc, "measured")))
+			continue;
+		for (i = 0; i < len(list); i++) {
+			struct json_object *c = json_object_array_get_idx(list, i);
+
+			if (num(c, "cpu", -1) != (long)cpu)
+				continue;
+			snprintf(line, sz, "us/sy/wa/st %.0f/%.0f/%.0f/%.0f%%", dbl(c, "us"),
+				 dbl(c, "sy"), dbl(c, "wa"), dbl(c, "st"));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* How tall a CPU's cell is: its header, badges, interrupts, scene and chips. */
+static int cell_height(size_t nchips, unsigned int more, unsigned int irqs, bool scene)
+{
+	return 2 * LINE + 8 + (irqs ? LINE : 0) + (scene ? LINE : 0) +
+	       (int)(nchips + (more ? 1 : 0)) * (LINE + 3) + 8;
 }
 
 static void draw_chip(struct drawing *d, const struct chip *c, int x, int y)
@@ -217,6 +268,8 @@ static void draw_chip(struct drawing *d, const struct chip *c, int x, int y)
 
 	if (c->tid)
 		snprintf(label, sizeof(label), "%s %d", comm, c->tid);
+	else if (c->procs)
+		snprintf(label, sizeof(label), "%u threads of %u processes", c->count, c->procs);
 	else if (c->role == ROLE_OTHER)
 		snprintf(label, sizeof(label), "%u thread%s of %s %d", c->count,
 			 c->count == 1 ? "" : "s", comm, c->pid);
@@ -237,7 +290,7 @@ static void draw_chip(struct drawing *d, const struct chip *c, int x, int y)
 static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, unsigned int cpu, int x, int y, int h, const struct chip *chips, size_t n,
 		     unsigned int more)
 {
-	char label[64], badges[128] = "", irqs[256], what[512];
+	char label[64], badges[128] = "", irqs[256], what[640], scene[128];
 	unsigned int nirq = cpu_irqs(get(cpuinfo, "irqs"), cpu, irqs, sizeof(irqs));
 	int cy = y + LINE + 2;
 	size_t i, k;
@@ -256,6 +309,9 @@ static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, unsigned in
 	snprintf(label, sizeof(label), "CPU %u", cpu);
 	snprintf(what, sizeof(what), "CPU %u%s%s", cpu, nirq ? "; interrupts: " : "",
 		 nirq ? irqs : "");
+	if (cpu_scene(d, cpu, scene, sizeof(scene)))
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "; over the watch: %s",
+			 scene);
 	dr_open_item(d, ON_CPU, 0, cpu, list_has(str(cpuinfo, "isolated"), cpu) ? "cpu isolated"
 		     : "cpu", what, ESCAPE_KEEP_BACKSLASH);
 	fprintf(d->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"5\"/>", x, y,
@@ -269,6 +325,10 @@ static void draw_cpu(struct drawing *d, struct json_object *cpuinfo, unsigned in
 		cy += LINE;
 		snprintf(line, sizeof(line), "IRQ %s%s", irqs, nirq > IRQS_SHOWN ? " +more" : "");
 		dr_text(d, x + 6, cy, "irq", line, CHARS(CELL_W), ESCAPE_KEEP_BACKSLASH);
+	}
+	if (cpu_scene(d, cpu, scene, sizeof(scene))) {
+		cy += LINE;
+		dr_text(d, x + 6, cy, "scene", scene, CHARS(CELL_W), 0);
 	}
 	dr_close_item(d, ON_CPU, 0, cpu);
 	cy += 8;
@@ -341,8 +401,10 @@ next:
 		for (unsigned int k = 0; k < col; k++) {
 			char irqs[8];
 			size_t n = cpu_chips(d, row_cpus[k], chips, CHIPS_MAX, &more);
+			char scene[128];
 			int h = cell_height(n, more, cpu_irqs(get(cpuinfo, "irqs"), row_cpus[k], irqs,
-							       sizeof(irqs)));
+							       sizeof(irqs)),
+					    cpu_scene(d, row_cpus[k], scene, sizeof(scene)));
 
 			row_h = h > row_h ? h : row_h;
 		}
@@ -357,3 +419,67 @@ next:
 	}
 }
 
+
+/*
+ * The devices under the processes' files as the scene measured them over
+ * the watch (iostat -x's numbers), each once: a box a device, in rows as
+ * the CPUs are. The scene's table below has every process's.
+ */
+void dr_draw_devices(struct drawing *d)
+{
+	const char *seen[COLS_MAX * 4];
+	size_t nseen = 0, p, i, k;
+	int x = MARGIN, cols = (d->width - 2 * MARGIN + GAP) / (CELL_W + GAP), col = 0;
+	const int h = 4 * LINE + 10;
+
+	for (p = 0; p < len(d->procs); p++) {
+		struct json_object *sc = get(json_object_array_get_idx(d->procs, p), "scene");
+		struct json_object *devs = get(sc, "devices");
+
+		if (!sc || !json_object_get_boolean(get(sc, "measured")))
+			continue;
+		for (i = 0; i < len(devs) && nseen < sizeof(seen) / sizeof(seen[0]); i++) {
+			struct json_object *dv = json_object_array_get_idx(devs, i);
+			const char *name = str(dv, "name"), *role = str(dv, "role");
+			char l[4][96], what[512];
+
+			for (k = 0; name && k < nseen && strcmp(seen[k], name); k++)
+				;
+			if (!name || k < nseen)
+				continue;
+			if (!nseen) {
+				d->y += GAP;
+				dr_text(d, MARGIN, d->y + LINE, "title", "Devices: what iostat showed over "
+					"the watch", 0, 0);
+				d->y += LINE + 10;
+			}
+			seen[nseen++] = name;
+			if (col == cols) {
+				d->y += h + GAP;
+				x = MARGIN;
+				col = 0;
+			}
+			snprintf(l[0], sizeof(l[0]), "%s%s%s%s", name, role ? " (" : "", role ? role : "",
+				 role ? ")" : "");
+			snprintf(l[1], sizeof(l[1]), "%%util %.1f aqu-sz %.2f", dbl(dv, "util_pct"),
+				 dbl(dv, "aqu_sz"));
+			snprintf(l[2], sizeof(l[2]), "r %.0f/s w %.0f/s", dbl(dv, "r_s"), dbl(dv, "w_s"));
+			snprintf(l[3], sizeof(l[3]), "await r %.2f w %.2f ms", dbl(dv, "r_await_ms"),
+				 dbl(dv, "w_await_ms"));
+			snprintf(what, sizeof(what), "device %s; %s; %s; %s; %.0f kB/s read, %.0f kB/s "
+				 "written", l[0], l[1], l[2], l[3], dbl(dv, "rkb_s"), dbl(dv, "wkb_s"));
+			fprintf(d->out, "<g class=\"device\"><title>");
+			xml_put(d->out, what, 0, ESCAPE_KEEP_BACKSLASH);
+			fprintf(d->out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+				"rx=\"5\"/>", x, d->y, CELL_W, h);
+			for (k = 0; k < 4; k++)
+				dr_text(d, x + 6, d->y + (int)(k + 1) * LINE + 2, k ? "scene" : "head", l[k],
+					CHARS(CELL_W), ESCAPE_KEEP_BACKSLASH);
+			fputs("</g>\n", d->out);
+			x += CELL_W + GAP;
+			col++;
+		}
+	}
+	if (nseen)
+		d->y += h + GAP;
+}

@@ -103,10 +103,13 @@ void dr_open_item(struct drawing *d, enum target t, int pid, long n, const char 
 	size_t first = 0;
 	enum check_status w = dr_worst_on(d, t, pid, n, &first);
 
+	const char *lvl = w == STATUS_PASS ? "" : status_name(w);
+
+	if (d->unmeasured && (w == STATUS_FAIL || w == STATUS_ERROR))
+		lvl = "unmeasured";
 	if (w != STATUS_PASS)
 		fprintf(d->out, "<a href=\"#f%zu\">", first);
-	fprintf(d->out, "<g class=\"%s%s%s\"><title>", cls, w != STATUS_PASS ? " lvl-" : "",
-		w != STATUS_PASS ? status_name(w) : "");
+	fprintf(d->out, "<g class=\"%s%s%s\"><title>", cls, *lvl ? " lvl-" : "", lvl);
 	xml_put(d->out, what, 0, flags);
 	findings_title(d, t, pid, n);
 	fputs("</title>", d->out);
@@ -134,7 +137,7 @@ void dr_text(struct drawing *d, int x, int y, const char *cls, const char *s, si
 int html_drawing_write(FILE *out, const struct report *r, struct json_object *host,
 		       struct json_object *procs)
 {
-	struct drawing d = { .r = r, .y = MARGIN };
+	struct drawing d = { .r = r, .procs = procs, .y = MARGIN };
 	char *body = NULL;
 	size_t blen = 0, i;
 	int err = 0;
@@ -148,10 +151,13 @@ int html_drawing_write(FILE *out, const struct report *r, struct json_object *ho
 		return -ENOMEM;
 	}
 	dr_draw_cpus(&d, host);
+	dr_draw_devices(&d);
 	if (len(procs)) {
 		d.y += GAP;
-		dr_text(&d, MARGIN, d.y + LINE, "title", "Processes: rings and files (a line joins a ring "
-			"to the threads that submit to it)", 0, 0);
+		dr_text(&d, MARGIN, d.y + LINE, "title", len(procs) <= LINK_PROCS_MAX ?
+			"Processes: rings and files (a line joins a ring to the threads that submit "
+			"to it)" : "Processes: rings and files (each ring names the thread that "
+			"submits to it and its CPU)", 0, 0);
 		d.y += LINE + 12;
 	}
 	for (i = 0; i < len(procs); i++)

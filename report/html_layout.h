@@ -26,6 +26,7 @@
 #define RING_W 300
 #define RINGS_MAX 16
 #define FILES_MAX 8
+#define LINK_PROCS_MAX 3	/* lines from rings to their threads up to this many processes */
 #define CHARS(w) ((size_t)((w) - 12) / 7)	/* monospace 11.5px: about 7 px a character */
 
 /* Thread roles in the drawing, in the order a CPU lists them. */
@@ -49,11 +50,18 @@ struct thr {
 struct drawing {
 	FILE *out;			/* the SVG's elements, before its size is known */
 	const struct report *r;
+	struct json_object *procs;	/* the processes inventory, for their scenes */
 	struct thr *thr;		/* by process, in the JSON's order */
 	size_t nthr;
 	struct placed *placed;
 	size_t nplaced, capplaced;
 	int width, y;
+	/*
+	 * The item being opened had nothing measured on it (a file with no
+	 * request while watched, or not watched): a fail judged from its flags
+	 * is drawn dashed amber, red being kept for what was measured wrong.
+	 */
+	bool unmeasured;
 };
 
 /* What a finding can be drawn on: by its subject ("cpu N", "pid P", "pid P fd N ..."). */
@@ -71,6 +79,14 @@ static inline const char *str(struct json_object *o, const char *key)
 	struct json_object *v = get(o, key);
 
 	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static inline double dbl(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	return v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+		       ? json_object_get_double(v) : 0;
 }
 
 static inline long num(struct json_object *o, const char *key, long none)
@@ -103,6 +119,8 @@ void dr_text(struct drawing *d, int x, int y, const char *cls, const char *s, si
 /* html_cpus.c: every thread's role, read once (0 or -ENOMEM); the CPU grid. */
 int dr_threads_read(struct drawing *d, struct json_object *procs);
 void dr_draw_cpus(struct drawing *d, struct json_object *host);
+/* The devices the processes' scenes measured, a box each with its iostat numbers. */
+void dr_draw_devices(struct drawing *d);
 /* html_rings.c: a process's heading, rings and files. */
 void dr_draw_process(struct drawing *d, struct json_object *proc);
 

@@ -47,6 +47,25 @@ static void line_to_threads(struct drawing *d, int pid, struct json_object *wr,
 	}
 }
 
+/*
+ * "submitter tid 8367 on CPU 1": the ring names its thread and where it
+ * last ran, so the ring reads without its line to the CPU (drawn only for
+ * a few processes).
+ */
+static void submitter_line(const struct drawing *d, int pid, struct json_object *sub, char *line,
+			   size_t sz)
+{
+	long tid = num(sub, "tid", -1);
+	size_t k;
+
+	for (k = 0; k < d->nthr; k++)
+		if (d->thr[k].pid == pid && d->thr[k].tid == tid && d->thr[k].cpu >= 0) {
+			snprintf(line, sz, "submitter tid %ld on CPU %d", tid, d->thr[k].cpu);
+			return;
+		}
+	snprintf(line, sz, "submitter tid %ld", tid);
+}
+
 static void draw_ring(struct drawing *d, struct json_object *proc, struct json_object *ring,
 		      int x, int y)
 {
@@ -75,6 +94,9 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	if (sq)
 		snprintf(l[2], sizeof(l[2]), "SQPOLL thread %ld on CPU %ld", num(sq, "tid", 0),
 			 num(sq, "cpu", -1));
+	else if (len(get(wr, "submitters")) == 1)
+		submitter_line(d, pid, json_object_array_get_idx(get(wr, "submitters"), 0), l[2],
+			       sizeof(l[2]));
 	else
 		snprintf(l[2], sizeof(l[2]), "%zu submitting thread%s", len(get(wr, "submitters")),
 			 len(get(wr, "submitters")) == 1 ? "" : "s");
@@ -96,20 +118,47 @@ static void draw_ring(struct drawing *d, struct json_object *proc, struct json_o
 	for (i = 0; i < 5; i++)
 		dr_text(d, x + 6, y + (int)(i + 1) * LINE + 2, i ? NULL : "head", l[i], CHARS(RING_W), 0);
 	dr_close_item(d, ON_RING, pid, fd);
-	line_to_threads(d, pid, wr, ring, x + RING_W / 2, y);
+	/* Past a few processes the lines cross every ring: the ring names its thread instead. */
+	if (len(d->procs) <= LINK_PROCS_MAX)
+		line_to_threads(d, pid, wr, ring, x + RING_W / 2, y);
 }
 
+/* measured: the watch saw requests on the file; only then can it be drawn red. */
 static void draw_file(struct drawing *d, int pid, long fd, const char *path, const char *counts,
-		      int x, int y)
+		      int x, int y, bool measured)
 {
 	char line[4400];
 
 	snprintf(line, sizeof(line), "fd %ld %s%s", fd, path ? path : "(closed)", counts);
+	d->unmeasured = !measured;
 	dr_open_item(d, ON_FD, pid, fd, "file", line, ESCAPE_KEEP_BACKSLASH);
+	d->unmeasured = false;
 	fprintf(d->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>", x, y,
 		d->width - x - MARGIN, LINE + 1);
 	dr_text(d, x + 4, y + LINE - 3, NULL, line, CHARS(d->width - x - MARGIN), ESCAPE_KEEP_BACKSLASH);
 	dr_close_item(d, ON_FD, pid, fd);
+}
+
+/*
+ * Whether a finding of pid measured punts on path: a registered file's, which
+ * the tracepoints name by the ring's table rather than by fd.
+ */
+static bool punts_measured(const struct drawing *d, int pid, const char *path)
+{
+	size_t i;
+
+	for (i = 0; path && i < d->r->nfindings; i++) {
+		const struct finding *f = &d->r->findings[i];
+		const char *p = str(f->evidence, "path");
+		size_t ls = strlen(f->subject), lp = strlen(path);
+		/* file-punts names a registered file in its subject: "... registered file PATH" */
+		bool named = (p && !strcmp(p, path)) ||
+			     (ls > lp && f->subject[ls - lp - 1] == ' ' && !strcmp(f->subject + ls - lp, path));
+
+		if (f->pid == pid && named && num(f->evidence, "punts", 0) > 0)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -130,7 +179,7 @@ static size_t draw_files(struct drawing *d, struct json_object *proc, int x, int
 		snprintf(counts, sizeof(counts), ": %ld requests, %ld punted",
 			 num(f, "requests", 0), num(f, "punts", 0));
 		draw_file(d, pid, num(f, "fd", -1), str(f, "path"), counts, x,
-			  y + (int)n * (LINE + 3));
+			  y + (int)n * (LINE + 3), num(f, "requests", 0) > 0);
 	}
 	for (i = 0; i < len(files) && n < FILES_MAX; i++) {
 		struct json_object *f = json_object_array_get_idx(files, i);
@@ -141,7 +190,8 @@ static size_t draw_files(struct drawing *d, struct json_object *proc, int x, int
 			drawn |= num(json_object_array_get_idx(seen, k), "fd", -2) == fd;
 		if (drawn || dr_worst_on(d, ON_FD, pid, fd, &first) == STATUS_PASS)
 			continue;
-		draw_file(d, pid, fd, str(f, "path"), "", x, y + (int)n * (LINE + 3));
+		draw_file(d, pid, fd, str(f, "path"), "", x, y + (int)n * (LINE + 3),
+			  punts_measured(d, pid, str(f, "path")));
 		n++;
 	}
 	return n;

@@ -11,6 +11,7 @@
 
 #include "text_groups.h"
 #include "writer.h"
+#include "keyed.h"
 #include "xalloc.h"
 
 /* A process's group in words: its unit, else its container, else its comm. */
@@ -67,25 +68,7 @@ static char *key_of(const struct finding *f)
 	return buf;
 }
 
-struct keyed {
-	char *key;
-	size_t i;
-};
 
-static int by_key(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-static int by_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* The distinct pids of r's process notes, sorted; their number. */
 static size_t note_pids(const struct report *r, int **out)
@@ -96,7 +79,7 @@ static size_t note_pids(const struct report *r, int **out)
 	for (i = 0; i < r->nnotes; i++)
 		if (r->note_pids && r->note_pids[i] > 0)
 			v[n++] = r->note_pids[i];
-	qsort(v, n, sizeof(*v), by_int);
+	qsort(v, n, sizeof(*v), keyed_by_int);
 	for (i = 0; i < n; i++)
 		if (!u || v[u - 1] != v[i])
 			v[u++] = v[i];
@@ -130,7 +113,7 @@ void text_groups_init(struct text_groups *g, const struct report *r, int verbosi
 			k[n++].i = i;
 		}
 	}
-	qsort(k, n, sizeof(*k), by_key);
+	qsort(k, n, sizeof(*k), keyed_by_key);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(k[j].key, k[i].key); j++)
 			g->first[k[j].i] = k[i].i;

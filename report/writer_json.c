@@ -11,6 +11,7 @@
 
 #include "array.h"
 #include "output.h"
+#include "problems.h"
 #include "version.h"
 #include "writer.h"
 
@@ -68,6 +69,7 @@ struct json_object *report_to_json(const struct report *r)
 	struct json_object *tool = json_object_new_object();
 	struct json_object *summary = json_object_new_object();
 	struct json_object *findings = json_object_new_array();
+	struct problems p;
 	unsigned int counts[STATUS__COUNT];
 	size_t i;
 
@@ -87,6 +89,9 @@ struct json_object *report_to_json(const struct report *r)
 	for (i = 0; i < r->nfindings; i++)
 		json_object_array_add(findings, finding_to_json(&r->findings[i]));
 	json_object_object_add(doc, "findings", findings);
+	problems_build(&p, r);
+	json_object_object_add(doc, "problems", problems_to_json(r, &p));
+	problems_free(&p);
 	if (r->probe)
 		json_object_object_add(doc, "probe", json_object_get(r->probe));
 	if (r->diff)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A Markdown checklist a person can paste into a deploy ticket. Strings
+ * A Markdown checklist a person can paste into a deploy ticket: the
+ * problems first, worst first, each once with its fix (problems.h), then
+ * the notes and the checklist, whose items point to their problem rather
+ * than repeat its fix. Strings
  * that may quote a name from the host are escaped as in text output
  * (lib/output/escape.c) and then for Markdown, so a name renders as the text report
  * shows it and cannot forge a list item, a link or markup.
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "problems.h"
 #include "text_groups.h"
 #include "writer.h"
 
@@ -46,9 +50,56 @@ static void put_code(FILE *out, const char *s)
 	free(e);
 }
 
+/* "  - LABEL: words" for words that may be NULL (then nothing); words freed. */
+static void put_item(FILE *out, const char *label, char *words)
+{
+	if (!words)
+		return;
+	fprintf(out, "   - %s: ", label);
+	put_inline(out, words);
+	fputc('\n', out);
+	free(words);
+}
+
+static void put_problems(FILE *out, const struct report *r, const struct problems *p)
+{
+	size_t i;
+
+	if (!p->n) {
+		fputs("\n## Problems\n\nNone: nothing to warn of or fail.\n", out);
+		return;
+	}
+	fprintf(out, "\n## Problems, worst first (%zu)\n\n", p->n);
+	for (i = 0; i < p->n; i++) {
+		const struct problem *pb = &p->v[i];
+		const struct finding *f = &r->findings[pb->lead];
+		const char *fix = finding_fix(f);
+
+		fprintf(out, "%zu. **%s** (%s, %s): ", i + 1, f->check->id, status_name(pb->status),
+			severity_name(f->check->severity));
+		{
+			char *what = problem_what(r, pb);
+
+			put_inline(out, what);
+			free(what);
+		}
+		fputc('\n', out);
+		put_item(out, "Processes", problem_who(r, pb));
+		put_item(out, "On", problem_where(r, pb, 5));
+		put_item(out, "Measured", problem_measured(r, pb));
+		put_item(out, "Also there", problem_also(r, pb));
+		if (fix) {
+			fputs("   - **Fix:** ", out);
+			put_inline(out, fix);
+			fputc('\n', out);
+		}
+	}
+}
+
 int write_report_markdown(FILE *out, const struct report *r)
 {
 	unsigned int n[STATUS__COUNT];
+	struct problems p;
 	size_t i, j;
 
 	fprintf(out, "# uringlint %s: ", r->command);
@@ -61,6 +112,9 @@ int write_report_markdown(FILE *out, const struct report *r)
 			r->host.cpus == 1 ? "" : "s",
 			r->host.live ? "live" : "judged from a captured tree");
 	}
+	problems_build(&p, r);
+	put_problems(out, r, &p);
+	fputs("\n## Details\n", out);
 	if (r->nnotes) {
 		fputs("\n```\n", out);
 		text_groups_put_plain_notes(out, r, text_groups_many(r), false);
@@ -76,7 +130,7 @@ int write_report_markdown(FILE *out, const struct report *r)
 			if (strcmp(f->check->category, check_categories[i].id))
 				continue;
 			if (!header) {
-				fprintf(out, "\n## %s\n\n", check_categories[i].title);
+				fprintf(out, "\n### %s\n\n", check_categories[i].title);
 				header = true;
 			}
 			fprintf(out, "- [%c] **%s**", f->status == STATUS_PASS ? 'x' : ' ', f->check->id);
@@ -90,7 +144,9 @@ int write_report_markdown(FILE *out, const struct report *r)
 			fputs(": ", out);
 			put_inline(out, f->message);
 			fputc('\n', out);
-			if (fix) {
+			if (problems_fix_ref(&p, r, j)) {
+				fprintf(out, "  - Fix: see problem %zu above\n", problems_fix_ref(&p, r, j));
+			} else if (fix) {
 				fputs("  - Fix: ", out);
 				put_inline(out, fix);
 				fputc('\n', out);
@@ -99,6 +155,7 @@ int write_report_markdown(FILE *out, const struct report *r)
 				fprintf(out, "  - Reference: <%s>\n", f->check->reference);
 		}
 	}
+	problems_free(&p);
 	report_count(r, n);
 	fprintf(out, "\n**%zu checks:** %u pass, %u warn, %u fail, %u skip, %u error", r->nfindings,
 		n[STATUS_PASS], n[STATUS_WARN], n[STATUS_FAIL], n[STATUS_SKIP], n[STATUS_ERROR]);

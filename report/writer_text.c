@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The human report: findings grouped by category in table order, one line
- * each (wrapped with a hanging indent on a terminal), the fix under every
- * finding that needs one, and a closing summary line. Every string that
+ * The human report: the problems first, worst first (problems.h), each
+ * once with who it holds for, its files, what was measured and its fix;
+ * then the notes, and the findings grouped by category in table order, one
+ * line each (wrapped with a hanging indent on a terminal), the fix under
+ * every finding outside a problem that needs one, and a closing summary
+ * line. Every string that
  * may quote a name from the host is escaped here (lib/output/escape.c), whole, so no
  * name can move the cursor or start a line of its own.
  */
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "output.h"
+#include "problems.h"
 #include "text_groups.h"
 #include "writer.h"
 #include "xalloc.h"
@@ -81,10 +85,17 @@ static void put_info_line(FILE *out, const struct report *r, const struct writer
 
 /* head and tail: a group's words (text_groups.h) before the subject and after the fix. */
 static void put_finding(FILE *out, const struct finding *f, size_t idw, const struct writer_opts *o,
-			const char *head, const char *tail)
+			const char *head, const char *tail, size_t problem)
 {
 	size_t indent = 2 + 5 + 2 + idw + 2;
 	const char *fix = finding_fix(f);
+	char ref[64];
+
+	/* A problem's fix is said once, at the top. */
+	if (problem) {
+		snprintf(ref, sizeof(ref), "see problem %zu above", problem);
+		fix = ref;
+	}
 	char *line, *shown_text;
 
 	fprintf(out, "  %s%-5s%s  %-*s  ", o->color ? status_color[f->status] : "",
@@ -124,6 +135,67 @@ static void put_finding(FILE *out, const struct finding *f, size_t idw, const st
 	}
 }
 
+/* s escaped and wrapped after a label at column 5, its lines hanging under it. */
+static void put_labelled(FILE *out, const char *label, const char *s, const struct writer_opts *o)
+{
+	size_t indent = 5 + strlen(label);
+	char *shown_text = escape_text(s, 0, 0);
+
+	fprintf(out, "     %s", label);
+	text_wrap(out, shown_text, indent, indent, o->width);
+	free(shown_text);
+}
+
+/*
+ * The problems, worst first: a head line (rank, status, check, severity,
+ * who), what the costliest finding says, where, what was measured, and
+ * the fix, once.
+ */
+static void put_problems(FILE *out, const struct report *r, const struct problems *p,
+			 const struct writer_opts *o)
+{
+	size_t i;
+
+	if (!p->n) {
+		fputs("\nNo problems: nothing to warn of or fail (the details follow).\n", out);
+		return;
+	}
+	fprintf(out, "\nProblems, worst first: %zu (the details follow)\n", p->n);
+	for (i = 0; i < p->n; i++) {
+		const struct problem *pb = &p->v[i];
+		const struct finding *f = &r->findings[pb->lead];
+		char *who = problem_who(r, pb), *what = problem_what(r, pb);
+		char *where = problem_where(r, pb, 3), *measured = problem_measured(r, pb);
+		char *also = problem_also(r, pb), *head;
+		const char *fix = finding_fix(f);
+
+		head = xasprintf("%s (%s)%s%s%s%s%s", f->check->id, severity_name(f->check->severity),
+				 who ? " in " : "", who ? who : "", also ? "; also " : "",
+				 also ? also : "", also ? " there" : "");
+		fprintf(out, "%3zu. %s%-5s%s ", i + 1, o->color ? status_color[pb->status] : "",
+			status_tag[pb->status], o->color ? C_RESET : "");
+		{
+			char *shown_text = escape_text(head, 0, 0);
+
+			text_wrap(out, shown_text, 11, 11, o->width);
+			free(shown_text);
+		}
+		put_labelled(out, "", what, o);
+		if (where && pb->nmembers > 1)
+			put_labelled(out, "on: ", where, o);
+		if (measured)
+			put_labelled(out, "measured: ", measured, o);
+		if (fix)
+			put_labelled(out, "fix: ", fix, o);
+		free(head);
+		free(who);
+		free(what);
+		free(where);
+		free(measured);
+		free(also);
+	}
+}
+
 static void put_summary(FILE *out, const struct report *r)
 {
 	unsigned int n[STATUS__COUNT];
@@ -146,6 +218,7 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	char *host = escape_text(r->host.hostname, 0, 0), *root = escape_text(r->host.root, 0, 0);
 	char *kernel = escape_text(r->host.kernel, 0, 0);
 	struct text_groups g;
+	struct problems p;
 	size_t i, j, idw = 0;
 
 	if (!r->host.kernel[0]) {
@@ -165,6 +238,8 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 	free(host);
 	free(root);
 	free(kernel);
+	problems_build(&p, r);
+	put_problems(out, r, &p, o);
 	text_groups_init(&g, r, o->verbosity);
 	if (r->nnotes)
 		fputc('\n', out);
@@ -193,12 +268,13 @@ int write_report_text(FILE *out, const struct report *r, const struct writer_opt
 			}
 			head = text_group_head(r, &g, j);
 			tail = text_group_tail(r, &g, j);
-			put_finding(out, f, idw, o, head, tail);
+			put_finding(out, f, idw, o, head, tail, problems_fix_ref(&p, r, j));
 			free(head);
 			free(tail);
 		}
 	}
 	text_groups_free(&g);
+	problems_free(&p);
 	put_info_line(out, r, o);
 	fputc('\n', out);
 	put_summary(out, r);

@@ -383,6 +383,21 @@ static void keep_span(struct uring_trace *ut, const struct ut_req *q, const stru
 	s->done_tid = r ? r->tid : 0;
 	s->worker = q->worker;
 	s->worker_time = q->worker_time;
+	/*
+	 * A punted request no worker was seen taking the file of (its file was
+	 * got at submit, as a plain write's is): the thread its CQE was posted
+	 * from, when not the submitter, is the io-wq worker that ran it. On a
+	 * ring without DEFER_TASKRUN, io_wq_submit_work() issues the request in
+	 * the worker and posts its CQE there (io_req_complete_post(), which
+	 * fires io_uring_complete in that thread: io_uring/io_uring.c, 6.1 to
+	 * 6.18); task work, the other road, runs in the submitting task, so a
+	 * CQE from the submitter names no worker. When it took the request is
+	 * not known (worker_time 0).
+	 */
+	if (!s->worker && q->punted && r && r->tid != q->tid) {
+		s->worker = r->tid;
+		s->worker_time = 0;
+	}
 	s->fd = q->fixed ? -1 : q->fd;
 	s->res = res;
 	s->opcode = q->opcode;

@@ -257,11 +257,13 @@ static void put_span(struct json_put *j, bool *first, const struct watch_trace_p
 	}
 	/*
 	 * Its submit on the submitter's track; the io-wq worker that ran it, when
-	 * one was seen taking its file, on the worker's; its CQE on the track of
+	 * one was seen taking its file, on the worker's (one known from the CQE
+	 * it posted shows there by that CQE); its CQE on the track of
 	 * the thread that posted it.
 	 */
 	for (e = 0; e < 3; e++) {
-		if ((e == 1 && !s->worker) || (e == 2 && !s->completed))
+		/* A worker known from its CQE alone has no time it took the request. */
+		if ((e == 1 && (!s->worker || !s->worker_time)) || (e == 2 && !s->completed))
 			continue;
 		put_sep(j, first);
 		json_put_begin(j);

@@ -80,6 +80,37 @@ else
 	bad "captured tree: the CPUs and the interrupt's CPU" "IRQ $irq on CPU $cpu"
 fi
 
+# first_screen PAGE: the problems' section as chromium built it comes before the drawing, its
+# first problem with its fix; prints "N problems, first ID: FIX" or why not.
+first_screen() {
+	python3 - "$1.dom" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+sec, svg = dom.find('<section id="problems">'), dom.find("<svg")
+if sec < 0 or svg < 0 or sec > svg:
+    sys.exit("the problems' section at %d, the drawing at %d" % (sec, svg))
+body = dom[sec:dom.find("</section>", sec)]
+items = re.findall(r'<li id="p(\d+)".*?</li>', body, re.S)
+if "None: nothing to warn of or fail" in body and not items:
+    print("no problems: the section says so above the drawing")
+    sys.exit(0)
+first = re.search(r'<li id="p1"[^>]*>.*?<b class="id">([^<]*)</b>.*?<div class="pfix">Fix: <span>([^<]*)</span>', body, re.S)
+if not first:
+    sys.exit("no first problem with its fix in: " + body[:300])
+print("%d problems above the drawing, first %s, fix: %s" % (len(items), first.group(1), first.group(2)[:60]))
+PY
+}
+
+# --- a healthy host: a captured tree with nothing to warn of ---------------------------
+"$BIN" preflight --root testdata/proc-6.18 --format html -o "$TMP/healthy.html" --fail-on never 2>/dev/null
+if browse "$TMP/healthy.html" "$TMP/healthy.png" && png_ok "$TMP/healthy.png" 1400 1000 &&
+	msg=$(first_screen "$TMP/healthy.html"); then
+	ok "healthy host page at 1400 px: $msg"
+else
+	bad "healthy host page: its first screen says there is no problem, above the drawing" "${msg:-}" "$(tail -3 "$TMP/chromium.out")"
+fi
+[ -n "${HTML_SHOTS:-}" ] && cp "$TMP/healthy.png" "$HTML_SHOTS/"
+
 if [ "$(id -u)" -ne 0 ]; then
 	skip "watched audit page" "the watch needs root"
 	finish
@@ -128,6 +159,37 @@ if start buffered "$TMP/data"; then
 	else
 		bad "chromium renders the audit page" "$(tail -3 "$TMP/chromium.out")"
 	fi
+	[ -n "${HTML_SHOTS:-}" ] && cp "$TMP/audit.png" "$HTML_SHOTS/one-problem.png"
+	if msg=$(first_screen "$page") && grep -q "first file-punts, fix: open the file with O_DIRECT" <<<"$msg"; then
+		ok "one problem: $msg"
+	else
+		bad "one problem: file-punts and its fix first, above the drawing" "${msg:-}"
+	fi
+	# The scene on the drawing: the CPU the process ran on shows its shares, and the data
+	# directory's device (as findmnt names it) its iostat numbers, in the SVG chromium built.
+	sdev=$(basename "$(findmnt -no SOURCE -T "$TMP/data")")
+	if python3 - "$page.dom" "$sdev" <<'PY'
+import re, sys
+dom, dev = open(sys.argv[1]).read(), sys.argv[2]
+svg = dom[dom.find("<svg"):dom.find("</svg>")]
+cpu = re.search(r'class="head">CPU \d+<.*?class="scene">us/sy/wa/st \d+/\d+/\d+/\d+%<', svg, re.S)
+box = re.search(r'<g class="device"><title>device %s[^<]*</title>.*?%%util [0-9.]+ aqu-sz [0-9.]+<' % re.escape(dev), svg, re.S)
+sys.exit(0 if cpu and box else 1)
+PY
+	then
+		ok "the scene on the drawing: a CPU cell with its shares, device $sdev (findmnt) with its %util and aqu-sz"
+	else
+		bad "the scene on the drawn CPUs and devices" "device $sdev" "$(grep -o 'class="scene">[^<]*' "$page.dom" | head -4)"
+	fi
+	# Not watched (--watch 0): the buffered file fails on its flags alone, nothing measured on
+	# it: drawn dashed amber, not red.
+	"$BIN" audit "$pid" --watch 0 --format html -o "$TMP/unwatched.html" --fail-on never 2>/dev/null
+	if grep -q "<g class=\"file lvl-unmeasured\"><title>fd [0-9]* $TMP/data/" "$TMP/unwatched.html" &&
+		! grep -q '<g class="file lvl-fail">' "$TMP/unwatched.html"; then
+		ok "not watched: the buffered file, failed from its flags alone, is outlined as not measured, not red"
+	else
+		bad "a file with no request measured is not drawn red" "$(grep -o '<g class="file[^"]*"><title>[^<]\{0,80\}' "$TMP/unwatched.html")"
+	fi
 	# The scene: the device under the data directory (as findmnt names it) and the CPUs the
 	# process ran on, in the table chromium built, with the numbers the watch measured.
 	sdev=$(basename "$(findmnt -no SOURCE -T "$TMP/data")")
@@ -152,4 +214,44 @@ if start buffered "$TMP/data"; then
 	fi
 	stop "$pid"
 fi
+
+# --- ten processes: three punting, the others idle or with other problems --------------
+ten=()
+for m in buffered buffered buffered cq-overflow fragmented unaligned-buffers many-sqpoll idle-ring idle-ring idle-ring; do
+	mkdir -p "$TMP/ten${#ten[@]}"
+	PATHOLOGY_IO_MS=1000 start "$m" "$TMP/ten${#ten[@]}" && ten+=("$pid")
+done
+"$BIN" audit "${ten[@]}" --watch 2 --format html -o "$TMP/ten.html" --fail-on never 2>"$TMP/ten.err"
+if browse "$TMP/ten.html" "$TMP/ten.png" && png_ok "$TMP/ten.png" 1400 1000 &&
+	msg=$(first_screen "$TMP/ten.html"); then
+	ok "ten processes at 1400 px: $msg"
+else
+	bad "ten processes: the problems and their fixes above the drawing" "${msg:-}" "$(head -3 "$TMP/ten.err")"
+fi
+[ -n "${HTML_SHOTS:-}" ] && cp "$TMP/ten.png" "$HTML_SHOTS/"
+# Legible at ten: no line crosses the page; each ring with one submitter names it and its CPU,
+# the process's own thread; no CPU lists three chips or more of other threads, one a process.
+if python3 - "$TMP/ten.html.dom" "${ten[@]}" <<'PY'
+import re, sys
+dom, pids = open(sys.argv[1]).read(), sys.argv[2:]
+svg = dom[dom.find("<svg"):dom.find("</svg>")]
+errs = []
+if "<line" in svg:
+    errs.append("%d lines drawn" % svg.count("<line"))
+named = re.findall(r">submitter tid (\d+) on CPU (\d+)<", svg)
+if len(named) < 3 or any(tid not in pids for tid, _ in named):
+    errs.append("rings naming their submitter (each a pathology's main thread): %s" % named)
+for cell in re.split(r'class="head">CPU \d+<', svg)[1:]:
+    n = len(re.findall(r">\d+ threads? of pathology \d+<", cell))
+    if n >= 3:
+        errs.append("a CPU lists %d chips of other threads, one a process" % n)
+print("; ".join(errs) or "%d rings name their submitter" % len(named))
+sys.exit(1 if errs else 0)
+PY
+then
+	ok "ten processes: no line across the page, each ring names its submitting thread and CPU, other threads one chip a CPU"
+else
+	bad "ten processes: the drawing stays legible" "$(grep -o '<line[^>]*>' "$TMP/ten.html.dom" | wc -l) lines"
+fi
+for p in "${ten[@]}"; do stop "$p"; done
 finish

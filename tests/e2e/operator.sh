@@ -65,7 +65,7 @@ want='null|{"how": "cgroup v2 path /system.slice/docker-'$ID'.scope", "id": "'$I
 grep -q "^pid $pid (pathology) in docker container ${ID:0:12}: " "$TMP/docker.txt" &&
 	ok "the text heads the process with its container" ||
 	bad "the text heads the process with its container" "$(grep '^pid' "$TMP/docker.txt")"
-grep -A1 'FAIL   uring-fallback' "$TMP/docker.txt" | grep -q "fix: start container ${ID:0:12} with docker run --ulimit memlock=-1:-1 (compose: ulimits: memlock: -1)" &&
+grep -A3 '^ *[0-9]*\. FAIL  uring-fallback' "$TMP/docker.txt" | grep -q "fix: start container ${ID:0:12} with docker run --ulimit memlock=-1:-1 (compose: ulimits: memlock: -1)" &&
 	ok "uring-fallback's memlock fix is docker's --ulimit for that container" ||
 	bad "uring-fallback's memlock fix is docker's" "$(grep -A1 uring-fallback "$TMP/docker.txt")"
 "$BIN" audit "$pid" --watch 0 --format prometheus --fail-on never >"$TMP/docker.prom" 2>&1
@@ -187,6 +187,152 @@ grep -Eq "^$m processes watched for 2 s: ring fd [0-9]+ never took a request .*\
 	[ "$(grep -c 'watched for 2 s' "$TMP/watched.md")" -eq 1 ] &&
 	ok "Markdown folds the $m alike watch notes the same" ||
 	bad "Markdown folds the alike watch notes" "$(grep -m3 'watched for' "$TMP/watched.md" | cut -c1-300)"
+
+# A host-wide run: the alike processes, two fio jobs writing buffered (each punting
+# every write) beside one writing O_DIRECT, and pathology processes with other
+# problems (an overflowed CQ, unaligned registered buffers, a fragmented file,
+# unshared SQPOLL threads), audited together in every format. Each format opens with
+# the problems, worst first, each once with its fix once; the text's first 40 lines
+# hold every problem; each warn or fail of the JSON belongs to one problem.
+extra=()
+for m in cq-overflow unaligned-buffers fragmented many-sqpoll; do
+	start "$m"
+	extra+=("$pid")
+done
+mkdir -p "$TMP/fio"
+fiopids=()
+for job in buf1:0 buf2:0 direct:1; do
+	fio --name="${job%:*}" --directory="$TMP/fio" --ioengine=io_uring --rw=randwrite --bs=4k \
+		--size=16M --time_based --runtime=60 --iodepth=8 --direct="${job#*:}" >"$TMP/fio/${job%:*}.out" 2>&1 &
+	pids+=($!)
+	fiopids+=($!)
+done
+fiojobs=()
+for _ in $(seq 100); do
+	fiojobs=()
+	for f in "${fiopids[@]}"; do
+		for c in $(pgrep -P "$f"); do ls -l /proc/"$c"/fd 2>/dev/null | grep -q io_uring && fiojobs+=("$c"); done
+	done
+	[ "${#fiojobs[@]}" -ge 3 ] && break
+	sleep 0.1
+done
+pids+=("${fiojobs[@]}")
+# And qemu-nbd with io_uring and the page cache (--cache=writeback), written through its
+# socket by qemu-img bench for as long as the audits run.
+nbd=()
+if command -v qemu-nbd >/dev/null && command -v qemu-img >/dev/null; then
+	qemu-img create -q -f raw -o preallocation=full "$TMP/fio/nbd.img" 64M
+	qemu-nbd --persistent --shared=4 --format=raw --cache=writeback --aio=io_uring \
+		--socket="$TMP/fio/nbd.sock" "$TMP/fio/nbd.img" >"$TMP/fio/nbd.log" 2>&1 &
+	pids+=($!)
+	nbd=($!)
+	for _ in $(seq 100); do [ -S "$TMP/fio/nbd.sock" ] && break; sleep 0.05; done
+	(while [ ! -e "$TMP/fio/nbd.stop" ]; do
+		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 "nbd+unix:///?socket=$TMP/fio/nbd.sock" >/dev/null 2>&1 || sleep 0.1
+	done) &
+	pids+=($!)
+else
+	skip "host-wide: qemu-nbd" "qemu-nbd and qemu-img are missing (make deps installs DEB_APPS)"
+fi
+host=("${grp[@]}" "${extra[@]}" "${fiojobs[@]}" "${nbd[@]}")
+"$BIN" audit "${host[@]}" --watch 2 --fail-on never --format json >"$TMP/host.json" 2>"$TMP/host.err"
+for fmt in text markdown html; do
+	"$BIN" audit "${host[@]}" --watch 2 --fail-on never --no-color --format "$fmt" -o "$TMP/host.$fmt" 2>>"$TMP/host.err"
+done
+touch "$TMP/fio/nbd.stop"
+if python3 - "$TMP/host.json" "$TMP/host.text" "$TMP/host.markdown" "$TMP/host.html" "${#fiojobs[@]}" "${nbd[@]}" <<'PY'
+import json, re, sys, html
+import xml.etree.ElementTree as ET
+doc = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().splitlines()
+md = open(sys.argv[3]).read()
+page = open(sys.argv[4]).read()
+errs = []
+probs = doc.get("problems") or []
+if int(sys.argv[5]) < 3:
+    errs.append("fio jobs with a ring: %s of 3" % sys.argv[5])
+ids = {p["id"] for p in probs}
+if len(sys.argv) > 6 and not any(int(sys.argv[6]) in p["pids"] for p in probs):
+    errs.append("qemu-nbd (pid %s) in no problem: %s" % (sys.argv[6], [(p["id"], p["pids"][:4]) for p in probs]))
+for want in ("uring-fallback", "file-punts", "cq-overflow", "fixed-buf-alignment"):
+    if want not in ids:
+        errs.append("no problem %s in the JSON: %s" % (want, sorted(ids)))
+# every warn and fail finding is one problem's, member or also, and only one's
+owned = {}
+for p in probs:
+    for i in p["findings"] + p["also"]:
+        owned[i] = owned.get(i, 0) + 1
+for i, f in enumerate(doc["findings"]):
+    if f["status"] in ("warn", "fail") and owned.get(i) != 1:
+        errs.append("finding %d %s %s in %s problems" % (i, f["id"], f["subject"], owned.get(i)))
+fp = [p for p in probs if p["id"] == "file-punts"]
+if fp and (len(fp[0]["pids"]) < 2 or not fp[0]["punts"] or not fp[0]["punts_per_second"]):
+    errs.append("file-punts: one problem for both buffered fio jobs, with punts and a rate: %s" % fp[0])
+# Each format is its own run (a watch each): each is judged on the problems it lists.
+need = {"uring-fallback", "file-punts", "cq-overflow", "fixed-buf-alignment"}
+def judge(fmt, listed, whole, before):
+    """listed: [(rank, id, fix)] in the order shown; whole: the document's text"""
+    if not before:
+        errs.append("%s: the problems do not come before the details" % fmt)
+    if [r for r, _, _ in listed] != list(range(1, len(listed) + 1)):
+        errs.append("%s: ranks %s" % (fmt, [r for r, _, _ in listed]))
+    if not need <= {i for _, i, _ in listed}:
+        errs.append("%s: problems %s, not all of %s" % (fmt, sorted({i for _, i, _ in listed}), sorted(need)))
+    if len({(i, f) for _, i, f in listed}) != len(listed):
+        errs.append("%s: a problem listed twice: %s" % (fmt, [(i, f[:40]) for _, i, f in listed]))
+    for _, i, f in listed:
+        if not f or whole.count(f) != 1:
+            errs.append("%s: the fix of %s said %d times: %r" % (fmt, i, whole.count(f) if f else 0, f[:80]))
+# text: the problems first, every one with its fix in the first 40 lines
+t = "\n".join(text)
+first = next((n for n, l in enumerate(text) if l.startswith("Problems, worst first")), None)
+details = next((n for n, l in enumerate(text) if l in ("Rings and SQPOLL threads", "Data files")), None)
+listed, cur = [], None
+for n, l in enumerate(text):
+    m = re.match(r"^\s*(\d+)\. (FAIL|WARN|ERROR)\s+(\S+) \(", l)
+    if m and (details is None or n < details):
+        cur = [int(m.group(1)), m.group(3), "", n]
+        listed.append(cur)
+    elif cur and l.startswith("     fix: ") and not cur[2]:
+        cur[2] = l[len("     fix: "):]
+        if n >= 40:
+            errs.append("text: problem %s's fix on line %d, past the first 40" % (cur[1], n + 1))
+judge("text", [(r, i, f) for r, i, f, _ in listed], t,
+      first is not None and details is not None and first < details)
+# Markdown: a Problems section before the Details
+plain = md.replace("\\", "")
+mp, md_d = plain.find("\n## Problems, worst first"), plain.find("\n## Details")
+listed, cur = [], None
+for l in plain[mp:md_d].splitlines():
+    m = re.match(r"^(\d+)\. \*\*(\S+)\*\* \(", l)
+    if m:
+        cur = [int(m.group(1)), m.group(2), ""]
+        listed.append(cur)
+    elif cur and l.startswith("   - **Fix:** "):
+        cur[2] = l[len("   - **Fix:** "):]
+judge("markdown", [tuple(x) for x in listed], plain, 0 <= mp < md_d)
+# HTML: the problems' section before the drawing
+root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", page))
+ns = "{http://www.w3.org/1999/xhtml}"
+alltext = "".join(root.itertext())
+listed = []
+for n, li in enumerate(root.iter(ns + "li")):
+    if not (li.get("id") or "").startswith("p"):
+        continue
+    pid = li.find(ns + "b").text
+    fix = next(("".join(d.itertext())[len("Fix: "):] for d in li.iter(ns + "div") if d.get("class") == "pfix"), "")
+    listed.append((int(li.get("id")[1:]), pid, fix))
+ps, svg = page.find('<section id="problems">'), page.find("<svg")
+judge("html", listed, alltext, 0 <= ps < svg)
+if len({(p["id"], p["fix"]) for p in probs}) != len(probs):
+    errs.append("a problem said twice: %s" % [(p["id"], p["status"], p["pids"], p["fix"][:60]) for p in probs])
+print("%d problems: %s" % (len(probs), ", ".join("%s(%s)" % (p["id"], len(p["pids"])) for p in probs)))
+if errs:
+    print("\n".join(errs[:12]), file=sys.stderr)
+    sys.exit(1)
+PY
+then ok "host-wide: $n alike, ${#extra[@]} pathologies, ${#fiojobs[@]} fio jobs, ${#nbd[@]} qemu-nbd in text, Markdown and HTML: problems first, each once with its fix once, all in the text's first 40 lines ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["problems"]))' "$TMP/host.json") problems)"
+else bad "host-wide: problems first, each once with its fix once" "$(head -3 "$TMP/host.err")" "$(head -40 "$TMP/host.text" | cut -c1-160)"; fi
 
 echo "operator: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -190,4 +190,51 @@ PY
 fi
 kill "$fio_pid" 2>/dev/null
 wait "$fio_pid" 2>/dev/null
+
+# Plain buffered writes punted on a ring without DEFER_TASKRUN (the pathology's): the
+# worker re-issues each without a file lookup of its own, and posts its CQE itself. Each
+# completed punted request names as io_wq_worker the thread io_uring_complete fired in
+# when that is not the submitter (an iou-wrk thread of the process, as /proc lists them
+# during the watch), and null only when the CQE came from the submitter (task work, as
+# fio's DEFER_TASKRUN rings do: the kernel names no worker then).
+mkdir -p "$TMP/pw"
+"$HELPERS/pathology" buffered "$TMP/pw" >"$TMP/pw/out" 2>&1 &
+pw=$!
+for _ in $(seq 100); do grep -q ready "$TMP/pw/out" && break; sleep 0.05; done
+"$BIN" audit "$pw" --watch 1 --trace "$TMP/pw.trace.json" --format json --fail-on never >/dev/null 2>"$TMP/pw.err" &
+au=$!
+: >"$TMP/pw.workers"
+while kill -0 "$au" 2>/dev/null; do
+	for t in /proc/"$pw"/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in iou-wrk-*) basename "$t" >>"$TMP/pw.workers" ;; esac
+	done
+	sleep 0.1
+done
+wait "$au"
+kill "$pw" 2>/dev/null
+wait "$pw" 2>/dev/null
+if msg=$(python3 - "$TMP/pw.workers" "$TMP/pw.trace.json" <<'PY'
+import json, re, sys
+wrk = {int(l) for l in open(sys.argv[1]) if l.strip()}
+named, null, wrong = 0, 0, []
+for e in json.load(open(sys.argv[2]))["traceEvents"]:
+    a = e.get("args", {})
+    if e.get("ph") != "b" or not a.get("punted") or not a.get("completed"):
+        continue
+    w, by = a.get("io_wq_worker"), a.get("completed_by")
+    if by != e["tid"] and (w != by or w not in wrk):
+        wrong.append((e["name"], w, by))
+    elif w is None and by == e["tid"]:
+        null += 1
+    else:
+        named += 1
+print("punted WRITEs completed: %d name their worker, %d from the submitter null; iou-wrk tids /proc listed: %s%s" %
+      (named, null, sorted(wrk)[:6], "; wrong: %s" % wrong[:4] if wrong else ""))
+sys.exit(0 if named and not wrong else 1)
+PY
+); then
+	ok "buffered writes punted without IOSQE_ASYNC: $msg"
+else
+	bad "buffered writes punted: each names the io-wq worker the kernel posted its CQE from" "$msg" "$(head -3 "$TMP/pw.err")"
+fi
 finish

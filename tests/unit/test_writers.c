@@ -8,6 +8,7 @@
 
 #include "array.h"
 #include "checks.h"
+#include "problems.h"
 #include "testutil.h"
 #include "output.h"
 #include "writer.h"
@@ -518,6 +519,98 @@ static void test_formats(void **state)
 	assert_true(output_format_supported(fmt));
 }
 
+
+/* A count of needle in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/*
+ * The problems: two processes' punting files are one problem, their
+ * fd-o-direct and iowq-punts join it as "also", and it ranks before a fail
+ * of the same severity that measured nothing and a host warn; each fix is
+ * said once in text and Markdown, the details pointing to it.
+ */
+static void test_problems(void **state)
+{
+	const struct check_info *fp = &check_find("file-punts")->info,
+				*od = &check_find("fd-o-direct")->info,
+				*ip = &check_find("iowq-punts")->info,
+				*cq = &check_find("cq-overflow")->info,
+				*ml = &check_find("memlock-limit")->info;
+	struct writer_opts o = { .width = 0 };
+	struct problems p;
+	struct report r;
+	struct finding *f;
+	char *buf, subject[64];
+	int pid;
+
+	(void)state;
+	report_init(&r, "audit");
+	report_add(&r, ml, STATUS_WARN, "host", "RLIMIT_MEMLOCK is 8 MiB");
+	f = report_add(&r, cq, STATUS_FAIL, "pid 12 ring fd 3", "16 completions overflowed");
+	f->pid = 12;
+	for (pid = 10; pid <= 11; pid++) {
+		report_set_owner(&r, pid, "fio", "", "", false);
+		snprintf(subject, sizeof(subject), "pid %d fd 3 /d/f%d", pid, pid);
+		f = report_add(&r, od, STATUS_FAIL, subject, "opened without O_DIRECT");
+		f->pid = pid;
+		finding_ev_str(f, "path", subject + strlen("pid 10 fd 3 "));
+		finding_set_fix(f, "open %s with O_DIRECT", subject + strlen("pid 10 fd 3 "));
+		snprintf(subject, sizeof(subject), "pid %d", pid);
+		f = report_add(&r, ip, STATUS_FAIL, subject, "100 requests punted");
+		f->pid = pid;
+		finding_ev_int(f, "punts", 100);
+		finding_ev_int(f, "submitted", 100);
+		finding_ev_int(f, "seconds_watched", 2);
+		snprintf(subject, sizeof(subject), "pid %d fd 3 /d/f%d", pid, pid);
+		f = report_add(&r, fp, STATUS_FAIL, subject, "100 of 100 punted");
+		f->pid = pid;
+		finding_ev_str(f, "path", subject + strlen("pid 10 fd 3 "));
+		finding_ev_int(f, "punts", 100);
+		finding_ev_int(f, "requests", 100);
+		finding_set_fix(f, "open the file with O_DIRECT");
+	}
+	report_set_owner(&r, 12, "db", "db.service", "", true);
+	problems_build(&p, &r);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(r.findings[p.v[0].lead].check->id, "file-punts");
+	assert_int_equal(p.v[0].nmembers, 2);
+	assert_int_equal(p.v[0].nalso, 4);
+	assert_int_equal(p.v[0].npids, 2);
+	assert_int_equal(p.v[0].punts, 200);
+	assert_true(p.v[0].rate > 99.9 && p.v[0].rate < 100.1);
+	assert_string_equal(r.findings[p.v[1].lead].check->id, "cq-overflow");
+	assert_string_equal(r.findings[p.v[2].lead].check->id, "memlock-limit");
+	buf = problem_who(&r, &p.v[0]);
+	assert_string_equal(buf, "2 processes: fio (pids 10, 11)");
+	free(buf);
+	buf = problem_measured(&r, &p.v[0]);
+	assert_string_equal(buf, "200 of 200 requests punted (100%), 100/s");
+	free(buf);
+	problems_free(&p);
+
+	buf = render(&r, FORMAT_TEXT, &o);
+	assert_true(strstr(buf, "Problems, worst first: 3") < strstr(buf, "Data files"));
+	assert_non_null(strstr(buf, "  1. FAIL  file-punts (high) in 2 processes: fio (pids 10, 11); "
+				    "also fd-o-direct, iowq-punts there\n"));
+	assert_int_equal(count_of(buf, "open the file with O_DIRECT"), 1);
+	/* Both file-punts, and fd-o-direct and iowq-punts of each process, point to it. */
+	assert_int_equal(count_of(buf, "fix: see problem 1 above"), 6);
+	assert_int_equal(count_of(buf, "open /d/f11 with O_DIRECT"), 0);
+	free(buf);
+	buf = render(&r, FORMAT_MARKDOWN, &o);
+	assert_true(strstr(buf, "## Problems, worst first (3)") < strstr(buf, "## Details"));
+	assert_int_equal(count_of(buf, "open the file with O"), 1);
+	free(buf);
+	report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -533,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_prometheus_metrics),
 		cmocka_unit_test(test_text_groups),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_problems),
 	};
 
 	return cmocka_run_group_tests_name("writers", tests, NULL, NULL);
