@@ -129,6 +129,35 @@ static void mark_alternatives(struct causes *c, unsigned int first)
 }
 
 /*
+ * What the page cache held of a file written or read with O_DIRECT: an
+ * O_DIRECT write drops those pages first, an O_DIRECT read waits for the
+ * dirty ones to be written back.
+ */
+static void cache_causes(struct causes *c, uint64_t punts, bool writes, uint64_t cached,
+			 uint64_t dirty, const char *how, unsigned int looks)
+{
+	if (writes && cached)
+		causes_add(c, "page-cache", punts, false, FIX_CACHE,
+		      "up to %llu pages of the file were in the page cache (%s): an O_DIRECT write "
+		      "must drop them first", (unsigned long long)cached, how);
+	if (!writes && dirty)
+		causes_add(c, "dirty-page-cache", punts, false, FIX_CACHE,
+		      "up to %llu dirty pages of the file were in the page cache: an O_DIRECT read "
+		      "must wait for them to be written back", (unsigned long long)dirty);
+	/*
+	 * Dirty pages come and go between two looks (each punted read writes its
+	 * range back); cached pages of an O_DIRECT file still mean a buffered
+	 * user of it, whose writes also hold the inode lock reads must wait for.
+	 */
+	else if (!writes && cached)
+		causes_add(c, "dirty-page-cache", punts, false, FIX_CACHE,
+		      "up to %llu pages of the file were in the page cache, none seen dirty in %u "
+		      "looks: something writes it through the page cache, and O_DIRECT reads wait "
+		      "for its writeback or its inode lock", (unsigned long long)cached,
+		      looks);
+}
+
+/*
  * Punts not explained by IOSQE_ASYNC, in one direction, against the file's
  * flags and its state as first seen (and as last seen, for growth).
  */
@@ -209,25 +238,7 @@ void state_causes(struct causes *c, const struct check_ctx *ctx,
 		causes_add(c, "unwritten", punts, rule && rule->certain, FIX_UNWRITTEN,
 		      "writes into unwritten extents (%u of %u extents)%s%s",
 		      a->unwritten, a->extents, rule ? ": " : "", rule ? rule->why : "");
-	if (writes && cached)
-		causes_add(c, "page-cache", punts, false, FIX_CACHE,
-		      "up to %llu pages of the file were in the page cache (%s): an O_DIRECT write "
-		      "must drop them first", (unsigned long long)cached, how);
-	if (!writes && dirty)
-		causes_add(c, "dirty-page-cache", punts, false, FIX_CACHE,
-		      "up to %llu dirty pages of the file were in the page cache: an O_DIRECT read "
-		      "must wait for them to be written back", (unsigned long long)dirty);
-	/*
-	 * Dirty pages come and go between two looks (each punted read writes its
-	 * range back); cached pages of an O_DIRECT file still mean a buffered
-	 * user of it, whose writes also hold the inode lock reads must wait for.
-	 */
-	else if (!writes && cached)
-		causes_add(c, "dirty-page-cache", punts, false, FIX_CACHE,
-		      "up to %llu pages of the file were in the page cache, none seen dirty in %u "
-		      "looks: something writes it through the page cache, and O_DIRECT reads wait "
-		      "for its writeback or its inode lock", (unsigned long long)cached,
-		      wf ? wf->cache_reads : 0);
+	cache_causes(c, punts, writes, cached, dirty, how, wf ? wf->cache_reads : 0);
 	mark_alternatives(c, before);
 	if (c->n == before)
 		causes_add(c, "unknown", punts, false, NULL,
