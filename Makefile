@@ -11,7 +11,7 @@ DESTDIR ?=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := liburing blkid json-c smartcols libproc2 libmnl
+PKGS := liburing blkid json-c smartcols libproc2
 
 # Debian packages, by what needs them: `make run` installs DEB_BUILD alone (to
 # build and run: the compiler, the C library's headers, the libraries), `make
@@ -19,7 +19,7 @@ PKGS := liburing blkid json-c smartcols libproc2 libmnl
 # (CI) all of them. tests/deps.sh proves that every header and library the build
 # uses comes from DEB_BUILD or what it depends on.
 DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-dev \
-	libjson-c-dev libsmartcols-dev libproc2-dev libmnl-dev
+	libjson-c-dev libsmartcols-dev libproc2-dev
 # Real io_uring applications for tests/e2e/apps_lib.sh: the -core packages ship
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
@@ -125,8 +125,7 @@ layer-flags-%:
 
 VERSION_DEFS = -DURINGLINT_VERSION='"$(VERSION)"' \
 	-DLIBURING_VERSION='"$(shell $(PKG_CONFIG) --modversion liburing)"' \
-	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"' \
-	-DLIBMNL_VERSION='"$(shell $(PKG_CONFIG) --modversion libmnl)"'
+	-DLIBPROC2_VERSION='"$(shell $(PKG_CONFIG) --modversion libproc2)"'
 $(B)/lib/version.o: ALL_CFLAGS += $(VERSION_DEFS)
 
 # lib/apps/app_fixes.tbl, the application fix table, compiled into lib/apps/app_fixes.c

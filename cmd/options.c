@@ -59,9 +59,9 @@ static void print_version(void)
 	blkid_get_library_version(&blkid, NULL);
 	scols_get_library_version(&scols);
 	printf("uringlint %s\n", uringlint_version);
-	printf("liburing %s (built with), libproc2 %s (built with), libmnl %s (built with), "
-	       "libblkid %s, libsmartcols %s, json-c %s\n", liburing_build_version,
-	       libproc2_build_version, libmnl_build_version, blkid, scols, json_c_version());
+	printf("liburing %s (built with), libproc2 %s (built with), libblkid %s, "
+	       "libsmartcols %s, json-c %s\n", liburing_build_version, libproc2_build_version,
+	       blkid, scols, json_c_version());
 	if (uname(&u) == 0)
 		printf("kernel %s %s\n", u.release, u.machine);
 }

@@ -10,5 +10,3 @@ const char uringlint_version[] = URINGLINT_VERSION;
 const char liburing_build_version[] = LIBURING_VERSION;
 /* libproc2 (procps 4) has no run-time version call either. */
 const char libproc2_build_version[] = LIBPROC2_VERSION;
-/* Nor has libmnl. */
-const char libmnl_build_version[] = LIBMNL_VERSION;

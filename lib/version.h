@@ -6,6 +6,5 @@
 extern const char uringlint_version[];
 extern const char liburing_build_version[];
 extern const char libproc2_build_version[];
-extern const char libmnl_build_version[];
 
 #endif

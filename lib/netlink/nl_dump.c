@@ -1,58 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* NETLINK_SOCK_DIAG dumps: see netlink.h. */
 #include <errno.h>
-#include <libmnl/libmnl.h>
-#include <limits.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "netlink.h"
 
 int nl_walk(const void *buf, size_t len, nl_each_fn each, void *arg)
 {
-	const struct nlmsghdr *h = buf;
-	int left = len > INT_MAX ? INT_MAX : (int)len;
+	const char *p = buf;
 	int err;
 
-	for (; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
-		const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+	while (len > 0) {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+		size_t step;
 
-		if (h->nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (h->nlmsg_type == NLMSG_ERROR)
-			return h->nlmsg_len >= mnl_nlmsg_size(sizeof(*e)) && e->error < 0 &&
-			       e->error > -4096 ? e->error : -EBADMSG;
-		if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+		if (len < sizeof(h))
 			return -EBADMSG;
-		err = each(e, mnl_nlmsg_get_payload_len(h), arg);
+		memcpy(&h, p, sizeof(h));
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
+			return -EBADMSG;
+		if (h.nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (h.nlmsg_type == NLMSG_ERROR) {
+			if (h.nlmsg_len < NLMSG_LENGTH(sizeof(e)))
+				return -EBADMSG;
+			memcpy(&e, p + NLMSG_HDRLEN, sizeof(e));
+			return e.error < 0 && e.error > -4096 ? e.error : -EBADMSG;
+		}
+		if (h.nlmsg_type != SOCK_DIAG_BY_FAMILY || h.nlmsg_len < NLMSG_HDRLEN)
+			return -EBADMSG;
+		err = each(p + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN, arg);
 		if (err)
 			return err;
+		step = NLMSG_ALIGN(h.nlmsg_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
 	}
-	/* What mnl_nlmsg_ok refused is a message cut or of a length below its header. */
-	return left > 0 ? -EBADMSG : 0;
+	return 0;
 }
 
 int nl_dump(const void *req, size_t reqlen, nl_each_fn each, void *arg)
 {
-	struct mnl_socket *nl = mnl_socket_open2(NETLINK_SOCK_DIAG, SOCK_CLOEXEC);
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct timeval tv = { .tv_sec = 2 };
 	long buf[32768 / sizeof(long)];
-	int ret = 0;
+	int fd, ret = 0;
 
-	if (!nl)
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
 		return -errno;
 	/* A kernel that never answers must not hang the audit. */
-	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (mnl_socket_sendto(nl, req, reqlen) < 0)
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (sendto(fd, req, reqlen, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		ret = -errno;
 	while (!ret) {
 		struct sockaddr_nl from;
 		socklen_t fromlen = sizeof(from);
-		/* recvfrom, not mnl_socket_recvfrom: the sender's address says who answered. */
-		ssize_t n = recvfrom(mnl_socket_get_fd(nl), buf, sizeof(buf), 0,
-				     (struct sockaddr *)&from, &fromlen);
+		ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen);
 
 		if (n < 0) {
 			ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
@@ -62,6 +74,6 @@ int nl_dump(const void *req, size_t reqlen, nl_each_fn each, void *arg)
 			continue;	/* only the kernel answers */
 		ret = nl_walk(buf, (size_t)n, each, arg);
 	}
-	mnl_socket_close(nl);
+	close(fd);
 	return ret < 0 ? ret : 0;
 }

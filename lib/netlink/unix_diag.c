@@ -8,8 +8,8 @@
  * NLMSG_DONE.
  */
 #include <errno.h>
-#include <libmnl/libmnl.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <stdlib.h>
@@ -60,23 +60,30 @@ static char *table_path(const char *name, size_t len)
 }
 
 /* The UNIX_DIAG_NAME attribute of one message, if any: 0, or -EBADMSG. */
-static int find_name(const void *payload, size_t len, const char **name, size_t *nlen)
+static int find_name(const char *p, size_t len, const char **name, size_t *nlen)
 {
-	const struct nlattr *attr;
-
 	*name = NULL;
 	*nlen = 0;
-	mnl_attr_for_each_payload(payload, len) {
-		if (mnl_attr_get_type(attr) != UNIX_DIAG_NAME)
-			continue;
-		*name = mnl_attr_get_payload(attr);
-		*nlen = mnl_attr_get_payload_len(attr);
-		if (*nlen > UNIX_NAME_MAX)
+	while (len >= sizeof(struct rtattr)) {
+		struct rtattr a;
+		size_t step;
+
+		memcpy(&a, p, sizeof(a));
+		if (a.rta_len < sizeof(a) || a.rta_len > len)
 			return -EBADMSG;
+		if (a.rta_type == UNIX_DIAG_NAME) {
+			*name = p + RTA_LENGTH(0);
+			*nlen = a.rta_len - RTA_LENGTH(0);
+			if (*nlen > UNIX_NAME_MAX)
+				return -EBADMSG;
+		}
+		step = RTA_ALIGN(a.rta_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
 	}
-	/* mnl_attr_ok stops at an attribute cut or of a length below its header. */
-	return (const char *)payload + len - (const char *)attr >= (ptrdiff_t)sizeof(*attr) ?
-	       -EBADMSG : 0;
+	return 0;
 }
 
 static int add(struct unix_table *t, const struct unix_diag_msg *m, const char *name, size_t nlen)

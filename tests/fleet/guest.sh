@@ -23,7 +23,7 @@ CACHE=${GUEST_CACHE:-/var/tmp/uringlint-guest}
 RUN=/run/uringlint-guest
 SUITE=bookworm
 # The package's dependencies (there is no network in the guest) and procps.
-INCLUDE=systemd,systemd-sysv,dbus,libproc2-0,libmnl0,liburing2,libblkid1,libjson-c5,libsmartcols1,procps
+INCLUDE=systemd,systemd-sysv,dbus,libproc2-0,liburing2,libblkid1,libjson-c5,libsmartcols1,procps
 VERSION=1	# of customize(): a change makes a new root
 KEY=$(printf '%s|%s|%s' "$SUITE" "$INCLUDE" "$VERSION" | sha256sum | cut -c1-12)
 ROOT=$CACHE/$SUITE-$KEY
