@@ -7,17 +7,24 @@
 #include "blockdev.h"
 #include "parse.h"
 
-/* uevent: "MAJOR=254\nMINOR=1\nDEVNAME=vda1\nDEVTYPE=partition\n" */
-static int read_uevent(const struct sysroot *sr, const char *dir, char *devname, size_t namesz,
-		       bool *partition)
+/*
+ * uevent: "MAJOR=254\nMINOR=1\nDEVNAME=vda1\nDEVTYPE=partition\n", of the
+ * device major:minor, or of its parent with up "/..". A failure lands in e.
+ */
+#define UEVENT_PATH "sys/dev/block/%u:%u%s/uevent"
+static int read_uevent(const struct sysroot *sr, unsigned int major, unsigned int minor,
+		       const char *up, char *devname, size_t namesz, bool *partition,
+		       struct fact_err *e)
 {
 	char *text, *p;
 	size_t len;
 	int err;
 
-	err = sysroot_read_filef(sr, 64 * 1024, &text, &len, "%s/uevent", dir);
-	if (err)
+	err = sysroot_read_filef(sr, 64 * 1024, &text, &len, UEVENT_PATH, major, minor, up);
+	if (err) {
+		fact_fail_readf(e, err, UEVENT_PATH, major, minor, up);
 		return err;
+	}
 	devname[0] = '\0';
 	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
 		if (!strncmp(p, "DEVNAME=", 8))
@@ -27,7 +34,10 @@ static int read_uevent(const struct sysroot *sr, const char *dir, char *devname,
 	}
 	free(text);
 	/* A name with a slash would walk elsewhere in sys/block: refuse it. */
-	return devname[0] && !strchr(devname, '/') ? 0 : -EBADMSG;
+	if (devname[0] && !strchr(devname, '/'))
+		return 0;
+	fact_fail_readf(e, -EBADMSG, UEVENT_PATH, major, minor, up);
+	return -EBADMSG;
 }
 
 static void read_u64(const struct sysroot *sr, const char *disk, const char *attr, uint64_t *out)
@@ -87,10 +97,9 @@ static void collect_slaves(const struct sysroot *sr, struct blockdev_facts *bd)
 void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int minor,
 		      struct blockdev_facts *bd)
 {
-	char dir[96], parent[112], path[160], line[128];
+	char line[128];
 	bool parent_part = false;
 	int64_t v;
-	int err;
 
 	memset(bd, 0, sizeof(*bd));
 	bd->major = major;
@@ -101,23 +110,14 @@ void blockdev_collect(const struct sysroot *sr, unsigned int major, unsigned int
 	bd->numa_node = -2;
 	bd->poll_queues = -1;
 
-	snprintf(dir, sizeof(dir), "sys/dev/block/%u:%u", major, minor);
-	err = read_uevent(sr, dir, bd->name, sizeof(bd->name), &bd->partition);
-	if (err) {
-		snprintf(path, sizeof(path), "%s/uevent", dir);
-		fact_fail_read(&bd->e, path, err);
+	if (read_uevent(sr, major, minor, "", bd->name, sizeof(bd->name), &bd->partition, &bd->e))
 		return;
-	}
 	snprintf(bd->disk, sizeof(bd->disk), "%s", bd->name);
 	if (bd->partition) {
 		/* The parent directory of a partition is its disk. */
-		snprintf(parent, sizeof(parent), "%s/..", dir);
-		err = read_uevent(sr, parent, bd->disk, sizeof(bd->disk), &parent_part);
-		if (err) {
-			snprintf(path, sizeof(path), "%s/uevent", parent);
-			fact_fail_read(&bd->e, path, err);
+		if (read_uevent(sr, major, minor, "/..", bd->disk, sizeof(bd->disk), &parent_part,
+				&bd->e))
 			return;
-		}
 	}
 	read_u64(sr, bd->disk, "queue/logical_block_size", &bd->logical_block_size);
 	read_u64(sr, bd->disk, "queue/physical_block_size", &bd->physical_block_size);

@@ -18,6 +18,7 @@
 #define P_CMDLINE "proc/cmdline"
 #define P_INTERRUPTS "proc/interrupts"
 #define P_NODE_ONLINE "sys/devices/system/node/online"
+#define GOVERNOR_PATH "sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor"	/* read, named */
 
 static int read_cpulist(const struct sysroot *sr, const char *path, struct cpuset *set,
 			struct fact_err *e)
@@ -35,6 +36,13 @@ static int read_cpulist(const struct sysroot *sr, const char *path, struct cpuse
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void read_cpulistf(const struct sysroot *sr, struct cpuset *set, struct fact_err *e,
+			  const char *fmt, ...)
+{
+	FACT_WITH_PATH(e, fmt, read_cpulist(sr, path_, set, e));
 }
 
 static void collect_cmdline(const struct sysroot *sr, struct cpu_facts *cf)
@@ -71,22 +79,23 @@ static void collect_cmdline(const struct sysroot *sr, struct cpu_facts *cf)
 
 static void collect_irq_affinity(const struct sysroot *sr, struct irq_info *ii)
 {
-	char path[96], line[CPULIST_MAX];
+	const char *file = "effective_affinity_list";
+	char line[CPULIST_MAX];
 	int err;
 
-	snprintf(path, sizeof(path), "proc/irq/%u/effective_affinity_list", ii->line.irq);
-	err = sysroot_read_line(sr, path, line, sizeof(line));
+	err = sysroot_read_linef(sr, line, sizeof(line), "proc/irq/%u/%s", ii->line.irq, file);
 	ii->effective = !err;
 	if (err) {
-		snprintf(path, sizeof(path), "proc/irq/%u/smp_affinity_list", ii->line.irq);
-		err = sysroot_read_line(sr, path, line, sizeof(line));
+		file = "smp_affinity_list";
+		err = sysroot_read_linef(sr, line, sizeof(line), "proc/irq/%u/%s", ii->line.irq, file);
 	}
 	if (err) {
-		fact_fail_read(&ii->e, path, err);
+		fact_fail_readf(&ii->e, err, "proc/irq/%u/%s", ii->line.irq, file);
 		return;
 	}
 	if (cpulist_parse(line, &ii->affinity))
-		fact_fail(&ii->e, -EBADMSG, "cannot parse '%s': '%.40s'", path, line);
+		fact_fail(&ii->e, -EBADMSG, "cannot parse 'proc/irq/%u/%s': '%.40s'", ii->line.irq,
+			  file, line);
 }
 
 static void collect_irqs(const struct sysroot *sr, struct cpu_facts *cf)
@@ -131,7 +140,6 @@ static void collect_irqs(const struct sysroot *sr, struct cpu_facts *cf)
 static void collect_governors(const struct sysroot *sr, struct cpu_facts *cf)
 {
 	unsigned int cpu, n = cpuset_count(&cf->online), found = 0;
-	char path[96];
 	int err;
 
 	cf->governors = calloc(n ? n : 1, sizeof(*cf->governors));
@@ -146,13 +154,11 @@ static void collect_governors(const struct sysroot *sr, struct cpu_facts *cf)
 			continue;
 		g = &cf->governors[cf->ngovernors++];
 		g->cpu = cpu;
-		snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%u/cpufreq/scaling_governor",
-			 cpu);
-		err = sysroot_read_line(sr, path, g->governor, sizeof(g->governor));
+		err = sysroot_read_linef(sr, g->governor, sizeof(g->governor), GOVERNOR_PATH, cpu);
 		if (!err)
 			found++;
 		else if (err != -ENOENT)
-			fact_fail_read(&cf->gov_e, path, err);
+			fact_fail_readf(&cf->gov_e, err, GOVERNOR_PATH, cpu);
 	}
 	if (!found && fact_ok(&cf->gov_e))
 		fact_fail(&cf->gov_e, -ENOENT,
@@ -164,16 +170,16 @@ static void collect_numa(const struct sysroot *sr, struct cpu_facts *cf)
 {
 	struct cpuset nodes;
 	unsigned int node;
-	char path[96];
 
 	if (read_cpulist(sr, P_NODE_ONLINE, &nodes, &cf->numa_e))
 		return;
 	for (node = 0; node < CPULIST_MAX && cf->nnodes < NUMA_NODES_MAX; node++) {
 		if (!cpuset_has(&nodes, node))
 			continue;
-		snprintf(path, sizeof(path), "sys/devices/system/node/node%u/cpulist", node);
 		cf->nodes[cf->nnodes].node = node;
-		if (read_cpulist(sr, path, &cf->nodes[cf->nnodes].cpus, &cf->numa_e))
+		read_cpulistf(sr, &cf->nodes[cf->nnodes].cpus, &cf->numa_e,
+			      "sys/devices/system/node/node%u/cpulist", node);
+		if (!fact_ok(&cf->numa_e))
 			return;
 		cf->nnodes++;
 	}
@@ -226,7 +232,7 @@ static bool banned_from_env(const char *text, size_t len, char sep, struct cpuse
 static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 {
 	static const char *const configs[] = { "etc/default/irqbalance", "etc/sysconfig/irqbalance" };
-	char path[96], comm[64], *text;
+	char comm[64], *text;
 	size_t len, i, nproc = 0;
 	struct task_iter it;
 	pid_t pid;
@@ -276,10 +282,11 @@ static void collect_irqbalance(const struct sysroot *sr, struct cpu_facts *cf)
 		return;
 
 	/* The running daemon's environment is the truth; the config files only say what it read. */
-	snprintf(path, sizeof(path), "proc/%d/environ", cf->irqbalance_pid);
-	if (!sysroot_read_bytes(sr, path, 1024 * 1024, &text, &len)) {
+	if (!sysroot_read_bytesf(sr, 1024 * 1024, &text, &len, "proc/%d/environ",
+				 cf->irqbalance_pid)) {
 		cf->banned_known = true;
-		snprintf(cf->banned_source, sizeof(cf->banned_source), "%s", path);
+		snprintf(cf->banned_source, sizeof(cf->banned_source), "proc/%d/environ",
+			 cf->irqbalance_pid);
 		banned_from_env(text, len, '\0', &cf->banned);
 		free(text);
 		return;

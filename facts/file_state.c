@@ -109,15 +109,14 @@ static void read_fdinfo(const struct sysroot *sr, pid_t pid, int fdnum, struct f
 
 void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file_state *st)
 {
-	char rel[64], target[4096];
+	char target[4096];
 	struct stat sb;
 	int fd, err;
 
 	memset(st, 0, sizeof(*st));
 	st->ext_err = st->cache_err = -ENODATA;
 	read_fdinfo(sr, pid, fdnum, st);
-	snprintf(rel, sizeof(rel), "proc/%d/fd/%d", (int)pid, fdnum);
-	err = sysroot_readlink(sr, rel, target, sizeof(target));
+	err = sysroot_readlinkf(sr, target, sizeof(target), "proc/%d/fd/%d", (int)pid, fdnum);
 	if (err) {
 		st->err = err;
 		return;
@@ -127,7 +126,7 @@ void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file
 		st->err = -ENOMEM;
 		return;
 	}
-	err = sysroot_stat_live(sr, rel, &sb);
+	err = sysroot_stat_livef(sr, &sb, "proc/%d/fd/%d", (int)pid, fdnum);
 	if (err) {
 		st->err = err;
 		return;
@@ -139,7 +138,7 @@ void file_state_read(const struct sysroot *sr, pid_t pid, int fdnum, struct file
 	st->allocated = (uint64_t)sb.st_blocks * 512;
 	if (!st->regular)
 		return;
-	fd = sysroot_open_regular(sr, rel);
+	fd = sysroot_open_regularf(sr, "proc/%d/fd/%d", (int)pid, fdnum);
 	if (fd < 0) {
 		st->ext_err = st->cache_err = fd;
 		return;

@@ -16,6 +16,7 @@
 
 #define P_ROUTE "proc/net/route"
 #define P_RPS_SOCK_FLOW "proc/sys/net/core/rps_sock_flow_entries"
+#define FLOW_CNT_PATH "sys/class/net/%s/queues/rx-%u/rps_flow_cnt"	/* read and named */
 
 /*
  * Drivers of a VM's NIC: how many queues it has is the hypervisor's
@@ -63,6 +64,13 @@ static void read_mask(const struct sysroot *sr, const char *path, struct cpuset 
 		fact_fail_read(e, path, err);
 	else if (cpumask_parse_hex(line, set))
 		fact_fail(e, -EBADMSG, "cannot parse '%s': '%.40s' is not a CPU mask", path, line);
+}
+
+__attribute__((format(printf, 4, 5)))
+static void read_maskf(const struct sysroot *sr, struct cpuset *set, struct fact_err *e,
+		       const char *fmt, ...)
+{
+	FACT_WITH_PATH(e, fmt, read_mask(sr, path_, set, e));
 }
 
 /* The software device's lower devices (a bond's slaves, a VLAN's parent). */
@@ -118,15 +126,11 @@ static void collect_kind(const struct sysroot *sr, struct net_dev *d)
 
 static void collect_rxq(const struct sysroot *sr, const char *dev, struct net_rxq *q)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), "sys/class/net/%s/queues/rx-%u/rps_cpus", dev, q->idx);
-	read_mask(sr, path, &q->rps, &q->rps_e);
-	snprintf(path, sizeof(path), "sys/class/net/%s/queues/rx-%u/rps_flow_cnt", dev, q->idx);
-	fact_read_i64(sr, path, &q->flow_e, &q->flow_cnt);
+	read_maskf(sr, &q->rps, &q->rps_e, "sys/class/net/%s/queues/rx-%u/rps_cpus", dev, q->idx);
+	fact_read_i64f(sr, &q->flow_e, &q->flow_cnt, FLOW_CNT_PATH, dev, q->idx);
 	if (fact_ok(&q->flow_e) && q->flow_cnt < 0)
-		fact_fail(&q->flow_e, -EBADMSG, "cannot parse '%s': %lld is not a table size", path,
-			  (long long)q->flow_cnt);
+		fact_fail(&q->flow_e, -EBADMSG, "cannot parse '" FLOW_CNT_PATH "': %lld is not a "
+			  "table size", dev, q->idx, (long long)q->flow_cnt);
 }
 
 static void collect_queues(const struct sysroot *sr, struct net_dev *d)
@@ -180,13 +184,9 @@ static void collect_queues(const struct sysroot *sr, struct net_dev *d)
 		      by_number);
 	for (i = 0; i < d->nrx && i < NET_QUEUES_MAX; i++)
 		collect_rxq(sr, d->name, &d->rx[i]);
-	for (i = 0; i < d->ntx && i < NET_QUEUES_MAX; i++) {
-		char path[128];
-
-		snprintf(path, sizeof(path), "sys/class/net/%s/queues/tx-%u/xps_cpus", d->name,
-			 d->tx[i].idx);
-		read_mask(sr, path, &d->tx[i].xps, &d->tx[i].xps_e);
-	}
+	for (i = 0; i < d->ntx && i < NET_QUEUES_MAX; i++)
+		read_maskf(sr, &d->tx[i].xps, &d->tx[i].xps_e, "sys/class/net/%s/queues/tx-%u/xps_cpus",
+			   d->name, d->tx[i].idx);
 	if (!d->nrx && !d->ntx)
 		fact_fail(&d->queues_e, -ENOENT, "sys/class/net/%s/queues holds no rx-N or tx-N",
 			  d->name);

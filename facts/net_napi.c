@@ -11,21 +11,22 @@
 #include "parse.h"
 
 #define IFF_LOOPBACK_BIT 0x8	/* include/uapi/linux/if.h */
+#define KNOB_PATH "sys/class/net/%s/%s"	/* device, attribute: read and named in messages */
 
 static int knob(const struct sysroot *sr, const char *dev, const char *name, int64_t *v,
 		struct fact_err *e)
 {
-	char line[64], path[128];
+	char line[64];
 	int err;
 
-	snprintf(path, sizeof(path), "sys/class/net/%s/%s", dev, name);
-	err = sysroot_read_line(sr, path, line, sizeof(line));
+	err = sysroot_read_linef(sr, line, sizeof(line), KNOB_PATH, dev, name);
 	if (err) {
-		fact_fail_read(e, path, err);
+		fact_fail_readf(e, err, KNOB_PATH, dev, name);
 		return err;
 	}
 	if (parse_i64(line, 10, v) || *v < 0) {
-		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a count", path, line);
+		fact_fail(e, -EBADMSG, "cannot parse '" KNOB_PATH "': '%s' is not a count", dev, name,
+			  line);
 		return -EBADMSG;
 	}
 	return 0;

@@ -11,6 +11,8 @@
 #include "net_tables.h"
 #include "netlink.h"
 
+#define TABLE_PATH "proc/%d/net/%s"	/* pid, table: read and named in messages */
+
 static int inet_by_inode(const void *a, const void *b)
 {
 	uint64_t x = ((const struct inet_sock *)a)->inode, y = ((const struct inet_sock *)b)->inode;
@@ -161,7 +163,7 @@ static int unix_from_diag(struct net_ns *ns, const struct sysroot *sr)
 
 int net_ns_read(struct net_ns *ns, const struct sysroot *sr, pid_t pid, enum net_proto p)
 {
-	char path[64], *text;
+	char *text;
 	size_t len;
 	int err;
 
@@ -170,15 +172,15 @@ int net_ns_read(struct net_ns *ns, const struct sysroot *sr, pid_t pid, enum net
 	ns->tried |= 1u << p;
 	if (p == NET_UNIX && !unix_from_diag(ns, sr))
 		return 0;
-	snprintf(path, sizeof(path), "proc/%d/net/%s", (int)pid, net_proto_name(p));
-	err = sysroot_read_file(sr, path, NET_TABLE_MAX, &text, &len);
+	err = sysroot_read_filef(sr, NET_TABLE_MAX, &text, &len, TABLE_PATH, (int)pid,
+				 net_proto_name(p));
 	if (err == -EFBIG) {
-		fact_fail(&ns->e[p], err, "'%s' is larger than %u MiB: its sockets are not "
-			  "identified", path, NET_TABLE_MAX >> 20);
+		fact_fail(&ns->e[p], err, "'" TABLE_PATH "' is larger than %u MiB: its sockets are "
+			  "not identified", (int)pid, net_proto_name(p), NET_TABLE_MAX >> 20);
 		return err;
 	}
 	if (err) {
-		fact_fail_read(&ns->e[p], path, err);
+		fact_fail_readf(&ns->e[p], err, TABLE_PATH, (int)pid, net_proto_name(p));
 		return err;
 	}
 	err = parse_table(ns, p, text);
@@ -190,9 +192,11 @@ int net_ns_read(struct net_ns *ns, const struct sysroot *sr, pid_t pid, enum net
 		else
 			inet_table_free(&ns->inet[p]);
 		if (err == -EBADMSG)
-			fact_fail(&ns->e[p], err, "cannot parse '%s': unexpected content", path);
+			fact_fail(&ns->e[p], err, "cannot parse '" TABLE_PATH "': unexpected content",
+				  (int)pid, net_proto_name(p));
 		else
-			fact_fail(&ns->e[p], err, "cannot read '%s': %s", path, strerror(-err));
+			fact_fail(&ns->e[p], err, "cannot read '" TABLE_PATH "': %s", (int)pid,
+				  net_proto_name(p), strerror(-err));
 	}
 	return err;
 }

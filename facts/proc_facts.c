@@ -35,6 +35,7 @@
 #define RING_READS 100
 #define EXTENT_MAX 1000000		/* FIEMAP stops counting here */
 #define URING_TARGET "anon_inode:[io_uring]"
+#define FDINFO_PATH "proc/%d/fdinfo/%d"	/* pid, fd: read and named in messages */
 
 static void sleep_us(long us)
 {
@@ -45,23 +46,22 @@ static void sleep_us(long us)
 
 static int collect_stat(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char path[64];
 	struct proc_thread t;
 	unsigned long flags = 0;
 	int err;
 
-	snprintf(path, sizeof(path), "proc/%d/stat", (int)pf->pid);
-	err = proc_stat_read(sr, path, &t, &flags);
+	err = proc_stat_readf(sr, &t, &flags, "proc/%d/stat", (int)pf->pid);
 	if (err == -ENOENT) {
 		fact_fail(&pf->e, -ESRCH, "pid %d: no such process", (int)pf->pid);
 		return -ESRCH;
 	}
 	if (err == -EBADMSG) {
-		fact_fail(&pf->e, err, "cannot parse '%s': unexpected content", path);
+		fact_fail(&pf->e, err, "cannot parse 'proc/%d/stat': unexpected content",
+			  (int)pf->pid);
 		return err;
 	}
 	if (err) {
-		fact_fail_read(&pf->e, path, err);
+		fact_fail_readf(&pf->e, err, "proc/%d/stat", (int)pf->pid);
 		return err;
 	}
 	snprintf(pf->comm, sizeof(pf->comm), "%s", t.comm);
@@ -99,11 +99,10 @@ static enum proc_file_type type_of(const char *target)
  */
 static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct proc_ring *r)
 {
-	char path[64], *text;
+	char *text;
 	size_t len;
 	int err = 0, i;
 
-	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pid, fd);
 	r->fd = fd;
 	/*
 	 * A live ring may be busy: read again. So may one a capture records
@@ -113,7 +112,7 @@ static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct pro
 		if (i)
 			sleep_us(100 + (i * 7919) % 900);	/* 0.1 to 1 ms, never in step */
 		uring_fdinfo_free(&r->u);
-		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
+		err = sysroot_read_filef(sr, 64 * 1024 * 1024, &text, &len, FDINFO_PATH, (int)pid, fd);
 		if (err)
 			break;
 		r->reads = i + 1;
@@ -134,21 +133,20 @@ static void collect_ring(const struct sysroot *sr, pid_t pid, int fd, struct pro
 		return;
 	}
 	if (err == -EBADMSG)
-		fact_fail(&r->e, err, "cannot parse '%s': unexpected content", path);
+		fact_fail(&r->e, err, "cannot parse '" FDINFO_PATH "': unexpected content", (int)pid,
+			  fd);
 	else if (err)
-		fact_fail_read(&r->e, path, err);
+		fact_fail_readf(&r->e, err, FDINFO_PATH, (int)pid, fd);
 }
 
 /* Whether the fd table still has entries: an exiting process drops it first. */
 static bool fd_table_alive(const struct sysroot *sr, pid_t pid)
 {
-	char dir[64];
 	struct dirent *de;
 	bool any = false;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pid);
-	d = sysroot_opendir(sr, dir);
+	d = sysroot_opendirf(sr, "proc/%d/fd", (int)pid);
 	if (!d)
 		return false;
 	while (!any && (de = readdir(d)))
@@ -182,16 +180,16 @@ static bool files_in_fd_order(const struct proc_facts *pf)
 }
 
 /*
- * PREFIX (of length n, in buf) followed by fd: put together by hand, as
- * snprintf was a tenth of the user time of an audit of 10,000 fds.
+ * fd's name in its directory, put together by hand, as snprintf was a
+ * tenth of the user time of an audit of 10,000 fds.
  */
-static void fd_path(char *buf, size_t size, size_t n, int fd)
+static void fd_name(char *buf, size_t size, int fd)
 {
 	char digits[16], *p = digits + sizeof(digits);
 	unsigned int v = (unsigned int)fd;
 
-	if (fd < 0 || n + sizeof(digits) > size) {
-		snprintf(buf + n, size > n ? size - n : 0, "%d", fd);
+	if (fd < 0 || sizeof(digits) > size) {
+		snprintf(buf, size, "%d", fd);
 		return;
 	}
 	*--p = '\0';
@@ -199,31 +197,27 @@ static void fd_path(char *buf, size_t size, size_t n, int fd)
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	memcpy(buf + n, p, (size_t)(digits + sizeof(digits) - p));
+	memcpy(buf, p, (size_t)(digits + sizeof(digits) - p));
 }
 
 static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char dir[64], info[96], name[16], target[4096], small[1024], *text;
+	char name[16], target[4096], small[1024], *text;
 	struct sysroot_dir links, infos;
-	size_t len, ninfo;
+	size_t len;
 	int err;
 	struct dirent *de;
 	unsigned int vanished = 0;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "proc/%d/fd", (int)pf->pid);
-	ninfo = (size_t)snprintf(info, sizeof(info), "proc/%d/fdinfo/", (int)pf->pid);
-	d = sysroot_opendir(sr, dir);
+	d = sysroot_opendirf(sr, "proc/%d/fd", (int)pf->pid);
 	if (!d) {
-		fact_fail_read(&pf->fds_e, dir, -errno);
+		fact_fail_readf(&pf->fds_e, -errno, "proc/%d/fd", (int)pf->pid);
 		return;
 	}
 	/* Each fd's link and fdinfo by name from its directory; failing that, by path. */
-	sysroot_dir_open(sr, dir, &links);
-	info[ninfo - 1] = '\0';
-	sysroot_dir_open(sr, info, &infos);
-	info[ninfo - 1] = '/';
+	sysroot_dir_openf(sr, &links, "proc/%d/fd", (int)pf->pid);
+	sysroot_dir_openf(sr, &infos, "proc/%d/fdinfo", (int)pf->pid);
 	while ((de = readdir(d))) {
 		enum proc_file_type type;
 		int fd;
@@ -231,7 +225,7 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		fd = atoi(de->d_name);
-		fd_path(name, sizeof(name), 0, fd);
+		fd_name(name, sizeof(name), fd);
 		if (sysroot_dir_readlink(&links, name, target, sizeof(target))) {
 			vanished++;	/* closed between readdir and readlink */
 			continue;
@@ -267,9 +261,8 @@ static void collect_fds(const struct sysroot *sr, struct proc_facts *pf)
 		f->type = type;
 		err = sysroot_dir_read_into(&infos, name, small, sizeof(small), &len);
 		/* Lines of many locks may not fit: then on the heap, as any file. */
-		if (err == -EFBIG)
-			fd_path(info, sizeof(info), ninfo, fd);
-		if (err == -EFBIG && !sysroot_read_file(sr, info, 64 * 1024, &text, &len)) {
+		if (err == -EFBIG && !sysroot_read_filef(sr, 64 * 1024, &text, &len, FDINFO_PATH,
+							 (int)pf->pid, fd)) {
 			err = fdinfo_parse_generic(text, &f->gen);
 			free(text);
 		} else if (!err) {
@@ -580,19 +573,17 @@ void proc_facts_window_begin(const struct sysroot *sr, struct proc_facts *pf)
 
 void proc_facts_window_end(const struct sysroot *sr, struct proc_facts *pf)
 {
-	char path[64];
-
 	if (pf->kernel_thread || pf->zombie || pf->e.err)
 		return;
 	kind_io_threads(pf);
 	proc_window_end(sr, pf->pid, &pf->window);
 
 	/* Gone or dead now? Then some of the above comes from a dying process. */
-	snprintf(path, sizeof(path), "proc/%d/stat", (int)pf->pid);
 	if (sr->live) {
 		struct proc_thread t;
 
-		if (proc_stat_read(sr, path, &t, NULL) || t.state == 'Z' || t.state == 'X')
+		if (proc_stat_readf(sr, &t, NULL, "proc/%d/stat", (int)pf->pid) || t.state == 'Z' ||
+		    t.state == 'X')
 			pf->incomplete = true;
 	}
 }

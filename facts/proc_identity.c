@@ -24,7 +24,7 @@ int proc_daemon_identity(const struct sysroot *sr, pid_t pid, const char *name,
 {
 	struct proc_status ps;
 	struct stat st;
-	char rel[64], *text;
+	char *text;
 	size_t len;
 	int err;
 
@@ -58,8 +58,7 @@ int proc_daemon_identity(const struct sysroot *sr, pid_t pid, const char *name,
 		snprintf(id->why, sizeof(id->why), "runs a program not named %s", name);
 		return 0;
 	}
-	snprintf(rel, sizeof(rel), "proc/%d/exe", (int)pid);
-	err = sysroot_stat_live(sr, rel, &st);
+	err = sysroot_stat_livef(sr, &st, "proc/%d/exe", (int)pid);
 	if (err == -EOPNOTSUPP) {
 		id->genuine = true;	/* a captured tree: the IDs and the name are what it holds */
 		return 0;

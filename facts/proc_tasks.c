@@ -2,6 +2,8 @@
 /* The threads of one process, with what io_uring makes of them. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,12 @@ int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread
 	return err;
 }
 
+int proc_stat_readf(const struct sysroot *sr, struct proc_thread *t, unsigned long *flags,
+		    const char *fmt, ...)
+{
+	SYSROOT_WITH_PATH(fmt, proc_stat_read(sr, rel_, t, flags));
+}
+
 static int add_thread(struct proc_threads *pt, const struct proc_thread *t)
 {
 	if (array_grow(&pt->v, &pt->cap, pt->n + 1))
@@ -105,7 +113,6 @@ static int collect_tasks(const struct sysroot *sr, pid_t pid, struct proc_thread
 {
 	struct proc_thread t;
 	struct task_iter it;
-	char path[96];
 	pid_t tid;
 	int err;
 
@@ -113,8 +120,7 @@ static int collect_tasks(const struct sysroot *sr, pid_t pid, struct proc_thread
 	if (err)
 		return err;
 	while ((tid = task_iter_next(&it))) {
-		snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)tid);
-		err = proc_stat_read(sr, path, &t, NULL);
+		err = proc_stat_readf(sr, &t, NULL, "proc/%d/task/%d/stat", (int)pid, (int)tid);
 		if (err == -EBADMSG)
 			break;
 		if (err)
@@ -284,7 +290,7 @@ static void recheck_dstate(const struct sysroot *sr, pid_t pid, struct proc_thre
 	unsigned int round, ms;
 	struct proc_thread now;
 	bool more = true;
-	char path[96], st;
+	char st;
 	size_t i;
 
 	if (!sr->live || !pt->d_state)
@@ -310,10 +316,9 @@ static void recheck_dstate(const struct sysroot *sr, pid_t pid, struct proc_thre
 				t->d_transient = sleep_read(sr, pid, t->tid, &st, &sw) || st != 'D' ||
 						 sw != base[i];
 			} else {
-				snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid,
-					 (int)t->tid);
 				/* Gone since: its wait ended with it. */
-				t->d_transient = proc_stat_read(sr, path, &now, NULL) ||
+				t->d_transient = proc_stat_readf(sr, &now, NULL, "proc/%d/task/%d/stat",
+								 (int)pid, (int)t->tid) ||
 						 now.state != 'D';
 			}
 			if (t->d_transient)
@@ -327,7 +332,6 @@ static void recheck_dstate(const struct sysroot *sr, pid_t pid, struct proc_thre
 
 void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threads *pt)
 {
-	char path[64];
 	int err;
 
 	memset(pt, 0, sizeof(*pt));
@@ -336,8 +340,7 @@ void proc_threads_collect(const struct sysroot *sr, pid_t pid, struct proc_threa
 	if (!err && pt->n > 1)
 		qsort(pt->v, pt->n, sizeof(*pt->v), by_tid);
 	if (err) {
-		snprintf(path, sizeof(path), "proc/%d/task", (int)pid);
-		fact_fail_read(&pt->e, path, err);
+		fact_fail_readf(&pt->e, err, "proc/%d/task", (int)pid);
 		return;
 	}
 	collect_details(sr, pid, pt);

@@ -94,6 +94,10 @@ int proc_stat_parse(const char *text, struct proc_thread *t, unsigned long *flag
 /* Reads and parses the stat file rel: 0, -errno of the read, or -EBADMSG. */
 int proc_stat_read(const struct sysroot *sr, const char *rel, struct proc_thread *t,
 		   unsigned long *flags);
+/* The same with the path printf-style: -ENAMETOOLONG for one past PATH_MAX. */
+__attribute__((format(printf, 4, 5)))
+int proc_stat_readf(const struct sysroot *sr, struct proc_thread *t, unsigned long *flags,
+		    const char *fmt, ...);
 
 /*
  * Every thread of pid: its task/ stat files through the sysroot, live and

@@ -54,15 +54,15 @@ static int read_ring(const struct sysroot *sr, pid_t pid, int fd, struct ring_re
 {
 	struct fdinfo_generic g;
 	struct uring_fdinfo u;
-	char path[64], *text;
+	char *text;
 	size_t len;
 	int err = 0, i;
 
-	snprintf(path, sizeof(path), "proc/%d/fdinfo/%d", (int)pid, fd);
 	for (i = 0; i < RING_TRIES; i++) {
 		if (i)
 			sleep_ns(100000 + (uint64_t)(i * 7919 % 900) * 1000);
-		err = sysroot_read_file(sr, path, 64 * 1024 * 1024, &text, &len);
+		err = sysroot_read_filef(sr, 64 * 1024 * 1024, &text, &len, "proc/%d/fdinfo/%d",
+					 (int)pid, fd);
 		if (err) {
 			struct stat st;
 
@@ -132,15 +132,14 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 {
 	struct task_reading *tr = &t->r[end];
 	struct proc_thread pt;
-	char path[96], *text;
+	char *text;
 	size_t len;
 
 	unsigned long flags = 0;
 	int err;
 
 	tr->cpu = -1;
-	snprintf(path, sizeof(path), "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
-	err = proc_stat_read(sr, path, &pt, &flags);
+	err = proc_stat_readf(sr, &pt, &flags, "proc/%d/task/%d/stat", (int)pid, (int)t->tid);
 	if (err) {
 		tr->gone = err == -ENOENT || err == -ESRCH;
 		return;
@@ -152,8 +151,8 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 		t->io_thread = flags & PF_IO_WORKER;
 		t->kind = pt.kind;
 	}
-	snprintf(path, sizeof(path), "proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
-	if (!sysroot_read_file(sr, path, 4096, &text, &len)) {
+	if (!sysroot_read_filef(sr, 4096, &text, &len, "proc/%d/task/%d/schedstat", (int)pid,
+				(int)t->tid)) {
 		tr->has_sched = !schedstat_parse(text, &tr->run_ns, &tr->wait_ns, &tr->slices);
 		free(text);
 	}
@@ -161,8 +160,8 @@ static void read_task(const struct sysroot *sr, pid_t pid, struct window_thread 
 		t->both = tr->cpu >= 0;
 		return;
 	}
-	snprintf(path, sizeof(path), "proc/%d/task/%d/status", (int)pid, (int)t->tid);
-	if (!sysroot_read_file(sr, path, SYSROOT_READ_MAX, &text, &len)) {
+	if (!sysroot_read_filef(sr, SYSROOT_READ_MAX, &text, &len, "proc/%d/task/%d/status",
+				(int)pid, (int)t->tid)) {
 		parse_keyed_value(text, "Cpus_allowed_list", t->cpus_allowed,
 				  sizeof(t->cpus_allowed));
 		free(text);

@@ -24,6 +24,18 @@ void fact_fail_read(struct fact_err *f, const char *path, int err)
 	fact_fail(f, err, "cannot read '%s': %s", path, sysroot_strerror(err));
 }
 
+void fact_fail_readf(struct fact_err *f, int err, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	/* Only a message: a path cut here is cut in why[] anyway, and nothing reads it. */
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	fact_fail_read(f, path, err);
+}
+
 void fact_read_parsed(const struct sysroot *sr, const char *path, struct fact_err *e,
 		      int (*parse)(const char *text, void *out), void *out)
 {
@@ -55,23 +67,6 @@ void fact_read_i64(const struct sysroot *sr, const char *path, struct fact_err *
 	if (parse_i64(line, 10, value))
 		fact_fail(e, -EBADMSG, "cannot parse '%s': '%s' is not a number", path, line);
 }
-
-/* fmt's path into a PATH_MAX buffer for call, or -ENAMETOOLONG in e: never read cut. */
-#define FACT_WITH_PATH(e, fmt, call)                                              \
-	do {                                                                      \
-		char path_[PATH_MAX];                                             \
-		va_list ap_;                                                      \
-		int err_;                                                         \
-									  \
-		va_start(ap_, fmt);                                               \
-		err_ = sysroot_vpathf(path_, sizeof(path_), fmt, ap_);            \
-		va_end(ap_);                                                      \
-		if (err_)                                                         \
-			fact_fail(e, err_, "a path %s", err_ == -ENAMETOOLONG     \
-				  ? "longer than PATH_MAX" : "that cannot be formatted"); \
-		else                                                              \
-			call;                                                     \
-	} while (0)
 
 void fact_read_parsedf(const struct sysroot *sr, struct fact_err *e,
 		       int (*parse)(const char *text, void *out), void *out, const char *fmt, ...)

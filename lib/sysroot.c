@@ -513,27 +513,12 @@ int sysroot_pathf(char *out, size_t outsz, const char *fmt, ...)
 	return err;
 }
 
-/* The printf-style readers: format into PATH_MAX, refuse what does not fit. */
-#define WITH_PATH(fmt, call)                                   \
-	do {                                                   \
-		char rel_[PATH_MAX];                           \
-		va_list ap_;                                   \
-		int err_;                                      \
-							       \
-		va_start(ap_, fmt);                            \
-		err_ = sysroot_vpathf(rel_, sizeof(rel_), fmt, ap_);   \
-		va_end(ap_);                                   \
-		if (err_)                                      \
-			return err_;                           \
-		return call;                                   \
-	} while (0)
-
 int sysroot_read_filef(const struct sysroot *sr, size_t max, char **buf, size_t *len,
 		       const char *fmt, ...)
 {
 	*buf = NULL;
 	*len = 0;
-	WITH_PATH(fmt, sysroot_read_file(sr, rel_, max, buf, len));
+	SYSROOT_WITH_PATH(fmt, sysroot_read_file(sr, rel_, max, buf, len));
 }
 
 int sysroot_read_bytesf(const struct sysroot *sr, size_t max, char **buf, size_t *len,
@@ -541,43 +526,43 @@ int sysroot_read_bytesf(const struct sysroot *sr, size_t max, char **buf, size_t
 {
 	*buf = NULL;
 	*len = 0;
-	WITH_PATH(fmt, sysroot_read_bytes(sr, rel_, max, buf, len));
+	SYSROOT_WITH_PATH(fmt, sysroot_read_bytes(sr, rel_, max, buf, len));
 }
 
 int sysroot_read_linef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_read_line(sr, rel_, out, outsz));
+	SYSROOT_WITH_PATH(fmt, sysroot_read_line(sr, rel_, out, outsz));
 }
 
 int sysroot_read_namef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_read_name(sr, rel_, out, outsz));
+	SYSROOT_WITH_PATH(fmt, sysroot_read_name(sr, rel_, out, outsz));
 }
 
 int sysroot_readlinkf(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_readlink(sr, rel_, out, outsz));
+	SYSROOT_WITH_PATH(fmt, sysroot_readlink(sr, rel_, out, outsz));
 }
 
 int sysroot_stat_livef(const struct sysroot *sr, struct stat *st, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_stat_live(sr, rel_, st));
+	SYSROOT_WITH_PATH(fmt, sysroot_stat_live(sr, rel_, st));
 }
 
 int sysroot_statxf(const struct sysroot *sr, unsigned int mask, struct statx *stx,
 		   const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_statx(sr, rel_, mask, stx));
+	SYSROOT_WITH_PATH(fmt, sysroot_statx(sr, rel_, mask, stx));
 }
 
 int sysroot_open_regularf(const struct sysroot *sr, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_open_regular(sr, rel_));
+	SYSROOT_WITH_PATH(fmt, sysroot_open_regular(sr, rel_));
 }
 
 int sysroot_open_path_dirf(const struct sysroot *sr, const char *fmt, ...)
 {
-	WITH_PATH(fmt, sysroot_open_path_dir(sr, rel_));
+	SYSROOT_WITH_PATH(fmt, sysroot_open_path_dir(sr, rel_));
 }
 
 bool sysroot_existsf(const struct sysroot *sr, const char *fmt, ...)
@@ -674,6 +659,15 @@ int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_d
 		d->dirfd = fd;
 	}
 	return 0;
+}
+
+int sysroot_dir_openf(const struct sysroot *sr, struct sysroot_dir *d, const char *fmt, ...)
+{
+	/* A path that does not fit: every read fails the same, as in sysroot_dir_open. */
+	d->sr = sr;
+	d->dirfd = -1;
+	d->err = -ENAMETOOLONG;
+	SYSROOT_WITH_PATH(fmt, sysroot_dir_open(sr, rel_, d));
 }
 
 void sysroot_dir_close(struct sysroot_dir *d)

@@ -3,6 +3,7 @@
 #define URINGLINT_SYSROOT_H
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -134,6 +135,10 @@ struct sysroot_dir {
 };
 
 int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_dir *d);
+/* The same with rel printf-style; past PATH_MAX, -ENAMETOOLONG as for a rel too long. */
+__attribute__((format(printf, 3, 4))) int sysroot_dir_openf(const struct sysroot *sr,
+							    struct sysroot_dir *d,
+							    const char *fmt, ...);
 void sysroot_dir_close(struct sysroot_dir *d);
 int sysroot_dir_read_into(const struct sysroot_dir *d, const char *name, char *buf,
 			  size_t bufsz, size_t *len);
@@ -209,6 +214,25 @@ __attribute__((format(printf, 3, 4))) int sysroot_pathf(char *out, size_t outsz,
 /* The same from a va_list, for other printf-style readers (fact.h's). */
 __attribute__((format(printf, 3, 0))) int sysroot_vpathf(char *out, size_t outsz,
 							 const char *fmt, va_list ap);
+
+/*
+ * The body of a printf-style reader (its last parameters fmt, ...): fmt's
+ * path into rel_, a PATH_MAX buffer, and return call on it, or return
+ * -ENAMETOOLONG for a path that does not fit: never a read of a cut path.
+ */
+#define SYSROOT_WITH_PATH(fmt, call)                                   \
+	do {                                                           \
+		char rel_[PATH_MAX];                                   \
+		va_list ap_;                                           \
+		int err_;                                              \
+								       \
+		va_start(ap_, fmt);                                    \
+		err_ = sysroot_vpathf(rel_, sizeof(rel_), fmt, ap_);   \
+		va_end(ap_);                                           \
+		if (err_)                                              \
+			return err_;                                   \
+		return call;                                           \
+	} while (0)
 
 /* A short human explanation of an error returned by the functions above. */
 const char *sysroot_strerror(int err);

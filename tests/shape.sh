@@ -58,5 +58,22 @@ if around=$(grep -nE '\bsr->dirfd\b|sysroot[^;]*\.dirfd\b' $(echo "$files" | gre
 else
 	ok "no sysroot fd used outside lib/: its readers, printf-style or not, take every path"
 fi
+# A proc/ or sys/ path is formatted by the sysroot's printf-style readers
+# (sysroot_read_filef, ...; fact_read_i64f, fact_fail_readf, FACT_WITH_PATH),
+# which refuse a path that does not fit; snprintf into a buffer of its own
+# would cut it and read another file. Exceptions, each with its reason:
+#   facts/container.c "proc/self/cgroup: ...": the evidence line a runtime is
+#     named by, shown to the user, never read;
+#   facts/scene_read.c, facts/scene_tasks.c: not converted yet, their reads
+#     are being reworked; drop them here once they use the readers.
+path_fmt='snprintf\([A-Za-z_][A-Za-z_0-9]*, sizeof\(?[A-Za-z_][A-Za-z_0-9]*\)?, "(proc|sys)/'
+if cut=$(grep -nE "$path_fmt" $(echo "$files" | grep -v '^lib/') |
+	 grep -vE '^facts/container\.c:[0-9]+:.*"proc/self/cgroup: ' |
+	 grep -vE '^facts/scene_(read|tasks)\.c:'); then
+	mapfile -t lines <<<"$cut"
+	bad "no proc/ or sys/ path formatted into a buffer outside lib/" "${lines[@]}"
+else
+	ok "no proc/ or sys/ path formatted into a buffer outside lib/: the readers take the format"
+fi
 echo "shape: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
