@@ -145,7 +145,20 @@ static int open_in_root(const struct sysroot *sr, const char *rel, int flags)
 
 		return path_walk_open(&w, rel, flags);
 	}
-	fd = syscall(SYS_openat2, sr->dirfd, rel, &how, sizeof(how));
+	/*
+	 * With RESOLVE_IN_ROOT the kernel fails a lookup through ".." with
+	 * EAGAIN when a rename or a mount anywhere on the host raced it, as it
+	 * then cannot prove the walk stayed inside (fs/namei.c, handle_dots():
+	 * the rename_lock and mount_lock sequence checks, since 5.6; openat2(2):
+	 * "the caller may choose to retry"). A captured tree's sys/class links
+	 * hold "../..", and a busy host renames files all the time. A few
+	 * tries, then the error.
+	 */
+	for (int tries = 0; tries < 8; tries++) {
+		fd = syscall(SYS_openat2, sr->dirfd, rel, &how, sizeof(how));
+		if (fd >= 0 || errno != EAGAIN)
+			break;
+	}
 	if (fd < 0)
 		return -errno;
 	return (int)fd;
