@@ -66,8 +66,9 @@ static unsigned int threads_held_in_d(const struct proc_facts *pf, const struct 
 }
 
 /*
- * The device a filesystem of the process sits on when every such device
- * did no I/O over the window (%util under 1, under 1 request/s); NULL when
+ * The device a filesystem of the process sits on (or a block device it
+ * holds open) when every such device did no I/O over the window (%util
+ * under 1, under 1 request/s); NULL when
  * one was busy or none was measured. The disks under it are left out: a
  * loop's backing disk or a partition's disk serves other filesystems too.
  */
@@ -79,7 +80,7 @@ static const struct scene_dev *fs_devices_idle(const struct scene *s)
 	for (i = 0; i < s->ndevs; i++) {
 		const struct scene_dev *d = &s->devs[i];
 
-		if (d->role != SCENE_DEV_FS || !d->has_delta)
+		if ((d->role != SCENE_DEV_FS && d->role != SCENE_DEV_OPEN) || !d->has_delta)
 			continue;
 		if (d->io.util >= SCENE_IDLE_UTIL || d->io.r_s + d->io.w_s >= 1)
 			return NULL;

@@ -17,6 +17,7 @@
 struct scene_want {
 	struct scene_target t;
 	const struct blockdev_facts *devs[SCENE_MAX_DEVS];
+	bool opened[SCENE_MAX_DEVS];
 	int *cpus;
 };
 
@@ -26,9 +27,12 @@ static void scene_want(const struct proc_facts *pf, struct scene_want *w)
 
 	memset(w, 0, sizeof(*w));
 	w->t.pid = pf->pid;
-	for (i = 0; i < pf->devices.n && w->t.ndevs < SCENE_MAX_DEVS; i++)
+	for (i = 0; i < pf->devices.n && w->t.ndevs < SCENE_MAX_DEVS; i++) {
+		w->opened[w->t.ndevs] = pf->devices.v[i].opened;
 		w->devs[w->t.ndevs++] = &pf->devices.v[i].blk;
+	}
 	w->t.devs = w->devs;
+	w->t.opened = w->opened;
 	w->cpus = calloc(pf->threads.n + 1, sizeof(*w->cpus));
 	for (i = 0; w->cpus && i < pf->threads.n; i++)
 		w->cpus[w->t.ncpus++] = pf->threads.v[i].cpu;
