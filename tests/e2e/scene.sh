@@ -3,7 +3,7 @@
 # by this script over the same window: /proc/diskstats of the loop device under fio's
 # file (w/s, %util) and /proc/PID/task/*/stat of fio's io-wq workers (their CPU), read
 # just before and just after the audit. A healthy O_DIRECT fio gets no scene warning;
-# --watch 0 judges only what needs no window; a frozen XFS holds io-wq
+# --watch 0 judges only what needs no window, --no-scene nothing; a frozen XFS holds io-wq
 # workers in D on an idle device; a raw loop device throttled under it is at its limit, and
 # not when lightly loaded; a replayed capture was not measured.
 set -u
@@ -80,6 +80,8 @@ watched() {
 	rc=$?
 	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
 	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
+	[ "$name" = direct ] && "$BIN" audit "$pid" --watch 1 --no-scene --format json --fail-on never \
+		>"$TMP/$name.off.json" 2>>"$TMP/$name.err"
 	kill "$fio_pid" 2>/dev/null
 	wait "$fio_pid" 2>/dev/null
 	[ "$rc" -eq 0 ] || { bad "$name: audit --watch 2 exits 0" "rc $rc: $(cat "$TMP/$name.err")"; return 1; }
@@ -111,6 +113,18 @@ if watched direct --direct=1 --iodepth=32; then
 		ok "--watch 0: one reading ($dev in flight $inf), rates skipped ($st0)"
 	else
 		bad "--watch 0: one reading, rates skipped" "$st0" "$(jq -c .processes[0].scene "$TMP/direct.0.json")"
+	fi
+	# --no-scene: the same watch, no scene read; it says so and its checks skip.
+	st=$(statuses "$TMP/direct.off.json")
+	if [ "$(sj .measured "$TMP/direct.off.json")" = false ] &&
+		[ "$(sj .skip "$TMP/direct.off.json")" = "not taken: audit --no-scene" ] &&
+		[ "$(sj .devices "$TMP/direct.off.json")" = null ] &&
+		[ "$(jq '.processes[0].watch.punts | type' "$TMP/direct.off.json")" = '"number"' ] &&
+		[ "$st" = "scene-device=skip scene-cpu=skip scene-writeback=skip scene-iowq=skip" ]; then
+		ok "--no-scene: watched, the scene not taken and said so ($st)"
+	else
+		bad "--no-scene: watched, the scene not taken and said so" "$st" \
+			"$(jq -c .processes[0].scene "$TMP/direct.off.json" 2>&1)" "$(cat "$TMP/direct.err")"
 	fi
 fi
 
