@@ -251,8 +251,9 @@ disk_q() { awk -v d="$1" '$3 == d {print $8, $14}' /proc/diskstats; }
 # to 1500 writes/s (blkio), so that it has requests in flight all the time: its 64 take 43 ms
 # to drain, and fio, at nice -20, is not kept off a CPU that long on a busy machine (at nice 0
 # and 2000 writes/s, a load average of 30 left the device idle 5% of a window). A loop
-# device over memory does not saturate: under the same fio it had none in flight for 5 to
-# 27% of the window, its worker and fio sharing two CPUs. Nor a file: each O_DIRECT write
+# device whose writes land in the page cache is not reliably saturated: under the same fio
+# it had none in flight for 3 to 27% of the window, its worker and fio sharing two CPUs
+# (the O_DIRECT cases above). Nor a file: each O_DIRECT write
 # that must update the file's mtime is punted (kiocb_modified() refuses IOCB_NOWAIT; about
 # 330 a second on XFS here), a block device's own writes never. Truth, the test's own: the
 # loop device's %util from its io_ticks over the audit, and the punts of fio's threads
