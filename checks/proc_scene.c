@@ -8,9 +8,10 @@
 
 #include "checks.h"
 
-/* The process's scene, or NULL after the finding that says why it cannot be judged. */
+/* The process's scene, or NULL after the finding that says why it (or part) cannot be judged. */
 static const struct scene *scene_usable(const struct check *c, struct check_ctx *ctx,
-					bool need_window, char *subject, size_t subjsz)
+					bool need_window, const struct fact_err *part, char *subject,
+					size_t subjsz)
 {
 	const struct proc_facts *pf = ctx->proc;
 
@@ -28,6 +29,10 @@ static const struct scene *scene_usable(const struct check *c, struct check_ctx 
 	if (need_window && !pf->scene.windowed) {
 		proc_add(c, ctx, STATUS_SKIP, subject, "no window (--watch 0): iostat's and top's "
 			 "rates need two readings; audit --watch SECONDS measures them");
+		return NULL;
+	}
+	if (part && !fact_ok(part)) {
+		proc_fact_missing(c, ctx, subject, part);
 		return NULL;
 	}
 	return &pf->scene;
@@ -66,8 +71,9 @@ static unsigned int threads_held_in_d(const struct proc_facts *pf, const struct 
 }
 
 /*
- * The device a filesystem of the process sits on when every such device
- * did no I/O over the window (%util under 1, under 1 request/s); NULL when
+ * The device a filesystem of the process sits on (or a block device it
+ * holds open) when every such device did no I/O over the window (%util
+ * under 1, under 1 request/s); NULL when
  * one was busy or none was measured. The disks under it are left out: a
  * loop's backing disk or a partition's disk serves other filesystems too.
  */
@@ -79,7 +85,7 @@ static const struct scene_dev *fs_devices_idle(const struct scene *s)
 	for (i = 0; i < s->ndevs; i++) {
 		const struct scene_dev *d = &s->devs[i];
 
-		if (d->role != SCENE_DEV_FS || !d->has_delta)
+		if ((d->role != SCENE_DEV_FS && d->role != SCENE_DEV_OPEN) || !d->has_delta)
 			continue;
 		if (d->io.util >= SCENE_IDLE_UTIL || d->io.r_s + d->io.w_s >= 1)
 			return NULL;
@@ -99,7 +105,7 @@ static int64_t punts_seen(const struct proc_facts *pf)
 void check_scene_device(const struct check *c, struct check_ctx *ctx)
 {
 	char subject[32];
-	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+	const struct scene *s = scene_usable(c, ctx, true, NULL, subject, sizeof(subject));
 	const struct scene_dev *worst = NULL, *full = NULL, *idle;
 	const struct proc_thread *first;
 	int64_t punts;
@@ -173,17 +179,14 @@ void check_scene_device(const struct check *c, struct check_ctx *ctx)
 void check_scene_cpu(const struct check *c, struct check_ctx *ctx)
 {
 	char subject[32];
-	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+	const struct scene *s = scene_usable(c, ctx, true, &ctx->proc->scene.cpus_e,
+					     subject, sizeof(subject));
 	const struct scene_cpu *worst = NULL;
 	struct finding *fi;
 	size_t i, n = 0;
 
 	if (!s)
 		return;
-	if (!fact_ok(&s->cpus_e)) {
-		proc_fact_missing(c, ctx, subject, &s->cpus_e);
-		return;
-	}
 	for (i = 0; i < s->ncpus; i++) {
 		const struct scene_cpu *cp = &s->cpus[i];
 
@@ -232,14 +235,11 @@ void check_scene_cpu(const struct check *c, struct check_ctx *ctx)
 void check_scene_writeback(const struct check *c, struct check_ctx *ctx)
 {
 	char subject[32];
-	const struct scene *s = scene_usable(c, ctx, false, subject, sizeof(subject));
+	const struct scene *s = scene_usable(c, ctx, false, &ctx->proc->scene.mem_e,
+					     subject, sizeof(subject));
 
 	if (!s)
 		return;
-	if (!fact_ok(&s->mem_e)) {
-		proc_fact_missing(c, ctx, subject, &s->mem_e);
-		return;
-	}
 	if (!s->dirty_thresh_kb) {
 		proc_add(c, ctx, STATUS_SKIP, subject, "vmstat's nr_dirty_threshold is 0: no "
 			 "threshold to judge Dirty against");
@@ -261,14 +261,11 @@ void check_scene_writeback(const struct check *c, struct check_ctx *ctx)
 void check_scene_iowq(const struct check *c, struct check_ctx *ctx)
 {
 	char subject[32];
-	const struct scene *s = scene_usable(c, ctx, true, subject, sizeof(subject));
+	const struct scene *s = scene_usable(c, ctx, true, &ctx->proc->scene.iowq_e,
+					     subject, sizeof(subject));
 
 	if (!s)
 		return;
-	if (!fact_ok(&s->iowq_e)) {
-		proc_fact_missing(c, ctx, subject, &s->iowq_e);
-		return;
-	}
 	if (s->iowq_cpu > SCENE_IOWQ_CPU) {
 		proc_add(c, ctx, STATUS_WARN, subject, "its %u io-wq worker%s burned %.2f CPU "
 			 "(utime+stime) over %.1f s%s: CPU the service loses to punted requests",

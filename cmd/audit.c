@@ -29,6 +29,7 @@ enum {
 	OPT_EXEC,
 	OPT_USER,
 	OPT_TRACE,
+	OPT_NO_SCENE,
 };
 
 const struct cmd_option audit_options[] = {
@@ -51,6 +52,9 @@ const struct cmd_option audit_options[] = {
 	{ "trace", 0, OPT_TRACE, ARG_FILE, "FILE", NULL, 0, "--trace writes what a live watch sampled",
 	  "with --watch or --exec: write each request the watch\nsampled, submit to completion, "
 	  "per thread, as a Chrome\ntrace-event file (Perfetto, chrome://tracing)" },
+	{ "no-scene", 0, OPT_NO_SCENE, ARG_NONE, NULL, NULL, 0, NULL,
+	  "leave out the incident scene (what iostat, vmstat and\ntop show over the window): "
+	  "its checks skip" },
 	{ NULL },
 };
 
@@ -381,15 +385,19 @@ static int audit_all_at_once(const struct global_opts *g, const struct sysroot *
 		proc_facts_window_end(sr, &pfs[i]);
 	for (i = 0; i < n; i++)
 		secs[i] = audit_watch_seconds(sr, &pfs[i], watch, ctx);
-	err = proc_facts_watch_many(sr, each, secs, n, g->trace != NULL);
+	err = proc_facts_watch_many(sr, each, secs, n, g->trace != NULL, !g->no_scene);
 	if (err)
 		report_note(ctx->report, "the watches could not all run at once (%s): those left "
 			    "were watched after, one at a time", strerror(-err));
 	/* Without a watch, the scene of an io_uring process is one reading. */
 	for (i = 0; i < n; i++)
 		if (!secs[i] && fact_ok(&pfs[i].e) && !pfs[i].kernel_thread && !pfs[i].zombie &&
-		    pfs[i].nrings)
-			proc_facts_scene_once(sr, &pfs[i]);
+		    pfs[i].nrings) {
+			if (g->no_scene)
+				proc_facts_scene_off(&pfs[i]);
+			else
+				proc_facts_scene_once(sr, &pfs[i]);
+		}
 	for (i = 0; i < n; i++) {
 		*gone |= audit_judge(sr, &pfs[i], named, secs[i], ctx, &g->policy, g->trace) != 0;
 		proc_facts_free(&pfs[i]);
@@ -481,6 +489,8 @@ static int audit_args_parse(int argc, char **argv, struct global_opts *g, struct
 			a->user = optarg;
 		} else if (c == OPT_TRACE) {
 			a->trace = optarg;
+		} else if (c == OPT_NO_SCENE) {
+			g->no_scene = true;
 		}
 	}
 	if (ret)

@@ -39,6 +39,7 @@ struct global_opts {
 	bool sr_open;
 	char *skip_buf;		/* --skip joined to the file's skip list */
 	struct watch_trace *trace;	/* audit --trace FILE: the watches' spans go here */
+	bool no_scene;			/* audit --no-scene: no scene read, none judged */
 };
 
 enum {

@@ -411,6 +411,10 @@ static void collect_file_detail(const struct sysroot *sr, struct proc_facts *pf,
 	}
 	f->size_known = true;
 	f->size = stx.stx_size;
+	if (f->type == PFILE_BLOCK) {
+		f->rdev_major = stx.stx_rdev_major;
+		f->rdev_minor = stx.stx_rdev_minor;
+	}
 	if (stx.stx_mask & STATX_DIOALIGN) {
 		f->dio_mem_align = stx.stx_dio_mem_align;
 		f->dio_offset_align = stx.stx_dio_offset_align;

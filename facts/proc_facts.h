@@ -44,6 +44,8 @@ struct proc_file {
 	uint32_t extents, unwritten;
 	/* statx(STATX_DIOALIGN) of the open file, live only; 0 unknown */
 	uint32_t dio_mem_align, dio_offset_align;
+	/* A block device's own number (PFILE_BLOCK, statx'd); 0:0 unknown */
+	uint32_t rdev_major, rdev_minor;
 	bool size_known;		/* statx'd: live, and a check judges it (PFILE_NEED_ALL) */
 	bool registered;		/* in some ring's UserFiles */
 	bool extents_truncated;
@@ -66,9 +68,13 @@ struct proc_mount {
 	char *source;			/* as long as mountinfo has it: it is shown */
 };
 
-/* A data device of the process, with what its queue says. */
+/*
+ * A data device of the process, with what its queue says: one a filesystem
+ * of its files sits on, or a block device it holds open itself (opened).
+ */
 struct proc_device {
 	unsigned int major, minor;
+	bool opened;
 	struct blockdev_facts blk;
 };
 

@@ -97,29 +97,57 @@ void proc_facts_add_mounts(const struct sysroot *sr, struct proc_facts *pf, cons
 	free(mounts);
 }
 
+/* A new device of the process, or NULL when it is known already or there is no memory. */
+static struct proc_device *device_add(struct proc_facts *pf, unsigned int major,
+				      unsigned int minor)
+{
+	struct proc_device *d;
+	size_t j;
+
+	for (j = 0; j < pf->devices.n; j++)
+		if (pf->devices.v[j].major == major && pf->devices.v[j].minor == minor)
+			return NULL;
+	if (array_grow_implied(&pf->devices.v, pf->devices.n, sizeof(*pf->devices.v)))
+		return NULL;
+	d = &pf->devices.v[pf->devices.n++];
+	memset(d, 0, sizeof(*d));
+	d->major = major;
+	d->minor = minor;
+	return d;
+}
+
 /* The block devices under the files, each read from sysfs once. */
 void proc_devices_collect(const struct sysroot *sr, struct proc_facts *pf)
 {
-	size_t i, j;
+	struct proc_device *d;
+	size_t i;
 
 	/* One device per mount at most: walk the mounts, not the 10,000 files. */
 	for (i = 0; i < pf->nmounts; i++) {
 		const struct proc_mount *m = &pf->mounts[i];
-		bool seen = false;
 
-		for (j = 0; j < pf->devices.n; j++)
-			seen |= pf->devices.v[j].major == m->major && pf->devices.v[j].minor == m->minor;
-		if (seen || array_grow_implied(&pf->devices.v, pf->devices.n, sizeof(*pf->devices.v)))
+		d = device_add(pf, m->major, m->minor);
+		if (!d)
 			continue;
-		struct proc_device *d = &pf->devices.v[pf->devices.n++];
-
-		memset(d, 0, sizeof(*d));
-		d->major = m->major;
-		d->minor = m->minor;
 		if (!d->major)
 			fact_fail(&d->blk.e, -ENODEV, "%s has no block device", m->fstype);
 		else
 			blockdev_collect(sr, d->major, d->minor, &d->blk);
+	}
+	/*
+	 * A block device held open (a database's or fio's raw disk): its
+	 * mount is devtmpfs, so its I/O is the device's own, not a filesystem's.
+	 */
+	for (i = 0; i < pf->nfiles; i++) {
+		const struct proc_file *f = &pf->files[i];
+
+		if (f->type != PFILE_BLOCK || !f->rdev_major)
+			continue;
+		d = device_add(pf, f->rdev_major, f->rdev_minor);
+		if (!d)
+			continue;
+		d->opened = true;
+		blockdev_collect(sr, d->major, d->minor, &d->blk);
 	}
 }
 

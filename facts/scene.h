@@ -44,6 +44,7 @@ enum scene_dev_role {
 	SCENE_DEV_DISK,		/* the whole disk of such a partition */
 	SCENE_DEV_SLAVE,	/* under a dm or md device */
 	SCENE_DEV_BACKING,	/* holds a loop device's backing file */
+	SCENE_DEV_OPEN,		/* a block device the process holds open itself */
 };
 
 struct scene_dev {
@@ -122,6 +123,7 @@ struct scene {
 struct scene_target {
 	pid_t pid;
 	const struct blockdev_facts *const *devs;
+	const bool *opened;		/* devs[i] is held open itself (NULL: none is) */
 	size_t ndevs;
 	const int *cpus;
 	size_t ncpus;

@@ -113,6 +113,8 @@ const char *scene_dev_role_name(enum scene_dev_role r)
 		return "under";
 	case SCENE_DEV_BACKING:
 		return "backing";
+	case SCENE_DEV_OPEN:
+		return "open";
 	}
 	return "?";
 }

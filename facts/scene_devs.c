@@ -85,5 +85,6 @@ void scene_devs_resolve(const struct sysroot *sr, const struct scene_target *t, 
 
 	for (i = 0; i < t->ndevs; i++)
 		if (fact_ok(&t->devs[i]->e))
-			add_one(sr, s, t->devs[i], SCENE_DEV_FS, 0);
+			add_one(sr, s, t->devs[i], t->opened && t->opened[i] ? SCENE_DEV_OPEN :
+				SCENE_DEV_FS, 0);
 }

@@ -39,6 +39,9 @@ static const struct fam fams[] = {
 };
 
 #define GAUGE(n, v, ...) (err |= metrics_sample(m, F(n), (v), __VA_ARGS__))
+/* A device's family sampled for reads, then for writes. */
+#define GAUGE_RW(n, r, w) (GAUGE(n, r, "%s,device=\"%s\",op=\"read\"", who, dev), \
+			   GAUGE(n, w, "%s,device=\"%s\",op=\"write\"", who, dev))
 
 static int devices(struct metrics *m, const struct scene *s, const char *who)
 {
@@ -56,17 +59,10 @@ static int devices(struct metrics *m, const struct scene *s, const char *who)
 			GAUGE("device_in_flight", d->in_flight, "%s,device=\"%s\"", who, dev);
 		if (s->windowed && d->has_delta && fact_ok(&d->e)) {
 			GAUGE("device_util_ratio", io->util / 100, "%s,device=\"%s\"", who, dev);
-			GAUGE("device_await_seconds", io->r_await / 1000, "%s,device=\"%s\",op=\"read\"",
-			      who, dev);
-			GAUGE("device_await_seconds", io->w_await / 1000, "%s,device=\"%s\",op=\"write\"",
-			      who, dev);
+			GAUGE_RW("device_await_seconds", io->r_await / 1000, io->w_await / 1000);
 			GAUGE("device_queue_size", io->aqu_sz, "%s,device=\"%s\"", who, dev);
-			GAUGE("device_iops", io->r_s, "%s,device=\"%s\",op=\"read\"", who, dev);
-			GAUGE("device_iops", io->w_s, "%s,device=\"%s\",op=\"write\"", who, dev);
-			GAUGE("device_bytes_per_second", io->rkb_s * 1024,
-			      "%s,device=\"%s\",op=\"read\"", who, dev);
-			GAUGE("device_bytes_per_second", io->wkb_s * 1024,
-			      "%s,device=\"%s\",op=\"write\"", who, dev);
+			GAUGE_RW("device_iops", io->r_s, io->w_s);
+			GAUGE_RW("device_bytes_per_second", io->rkb_s * 1024, io->wkb_s * 1024);
 		}
 		free(dev);
 	}

@@ -16,6 +16,7 @@
 struct scene_want {
 	struct scene_target t;
 	const struct blockdev_facts *devs[SCENE_MAX_DEVS];
+	bool opened[SCENE_MAX_DEVS];
 	int *cpus;
 };
 
@@ -25,9 +26,12 @@ static void scene_want(const struct proc_facts *pf, struct scene_want *w)
 
 	memset(w, 0, sizeof(*w));
 	w->t.pid = pf->pid;
-	for (i = 0; i < pf->devices.n && w->t.ndevs < SCENE_MAX_DEVS; i++)
+	for (i = 0; i < pf->devices.n && w->t.ndevs < SCENE_MAX_DEVS; i++) {
+		w->opened[w->t.ndevs] = pf->devices.v[i].opened;
 		w->devs[w->t.ndevs++] = &pf->devices.v[i].blk;
+	}
 	w->t.devs = w->devs;
+	w->t.opened = w->opened;
 	w->cpus = calloc(pf->threads.n + 1, sizeof(*w->cpus));
 	for (i = 0; w->cpus && i < pf->threads.n; i++)
 		w->cpus[w->t.ncpus++] = pf->threads.v[i].cpu;
@@ -42,6 +46,12 @@ void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf)
 	scene_once(sr, &w.t, &pf->scene);
 	pf->scene_taken = true;
 	free(w.cpus);
+}
+
+void proc_facts_scene_off(struct proc_facts *pf)
+{
+	fact_fail(&pf->scene.e, -ECANCELED, "not taken: audit --no-scene");
+	pf->scene_taken = true;
 }
 
 struct scene_tick {
@@ -93,10 +103,10 @@ void proc_facts_after_watch(const struct sysroot *sr, struct proc_facts *pf, str
 }
 
 static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
-		      bool keep_spans, size_t budget)
+		      bool keep_spans, size_t budget, bool scene)
 {
 	int *fds = calloc(pf->nrings ? pf->nrings : 1, sizeof(*fds));
-	struct scene_want sw;
+	struct scene_want sw = { 0 };
 	struct scene_tick tick = { .sr = sr, .pf = pf };
 	bool listens;
 	size_t i;
@@ -120,15 +130,21 @@ static void watch_one(const struct sysroot *sr, struct proc_facts *pf, unsigned 
 	if (listens)
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.begin);
 	/* The scene over the same window: its first reading just before the watch starts. */
-	scene_want(pf, &sw);
-	scene_begin(sr, &sw.t, &pf->scene);
-	pf->watch->req.every_100ms = scene_tick;
-	pf->watch->req.every_arg = &tick;
+	if (scene) {
+		scene_want(pf, &sw);
+		scene_begin(sr, &sw.t, &pf->scene);
+		pf->watch->req.every_100ms = scene_tick;
+		pf->watch->req.every_arg = &tick;
+	}
 	punt_watch_run(sr, pf->pid, seconds, pf->watch);
 	pf->watch->req.every_100ms = NULL;
-	scene_end(sr, &sw.t, &pf->scene);
-	pf->scene_taken = true;
-	free(sw.cpus);
+	if (scene) {
+		scene_end(sr, &sw.t, &pf->scene);
+		pf->scene_taken = true;
+		free(sw.cpus);
+	} else {
+		proc_facts_scene_off(pf);
+	}
 	if (listens) {
 		proc_netstat_read(sr, pf->pid, &pf->sockets.netstat.end);
 		pf->sockets.netstat.watched = true;
@@ -209,14 +225,14 @@ bool proc_facts_needs_watch(const struct sysroot *sr, const struct proc_facts *p
 void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned int seconds,
 		      bool keep_spans)
 {
-	watch_one(sr, pf, seconds, keep_spans, 0);
+	watch_one(sr, pf, seconds, keep_spans, 0, true);
 }
 
 struct watch_job {
 	const struct sysroot *sr;
 	struct proc_facts *pf;
 	unsigned int seconds;
-	bool keep_spans;
+	bool keep_spans, scene;
 	size_t budget;
 	pthread_t thread;
 	bool started;
@@ -226,7 +242,7 @@ static void *watch_job_run(void *arg)
 {
 	struct watch_job *j = arg;
 
-	watch_one(j->sr, j->pf, j->seconds, j->keep_spans, j->budget);
+	watch_one(j->sr, j->pf, j->seconds, j->keep_spans, j->budget, j->scene);
 	return NULL;
 }
 
@@ -239,7 +255,7 @@ static void *watch_job_run(void *arg)
 #define WATCH_MIN_BUDGET (1u << 20)
 
 int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
-			  const unsigned int *seconds, size_t n, bool keep_spans)
+			  const unsigned int *seconds, size_t n, bool keep_spans, bool scene)
 {
 	struct watch_job *jobs;
 	pthread_attr_t attr;
@@ -255,7 +271,7 @@ int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
 	if (watched == 1 || sr->rec) {
 		for (i = 0; i < n; i++)
 			if (seconds[i])
-				watch_one(sr, pfs[i], seconds[i], keep_spans, 0);
+				watch_one(sr, pfs[i], seconds[i], keep_spans, 0, scene);
 		return 0;
 	}
 	jobs = calloc(n, sizeof(*jobs));
@@ -279,7 +295,8 @@ int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
 		if (!seconds[i])
 			continue;
 		*j = (struct watch_job){ .sr = sr, .pf = pfs[i], .seconds = seconds[i],
-					 .keep_spans = keep_spans, .budget = budget };
+					 .keep_spans = keep_spans, .scene = scene,
+					 .budget = budget };
 		if (!err)
 			err = -pthread_create(&j->thread, &attr, watch_job_run, j);
 		j->started = !err;

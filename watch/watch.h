@@ -400,10 +400,11 @@ void proc_facts_watch(const struct sysroot *sr, struct proc_facts *pf, unsigned 
  * on a thread each, all started together: the time to a verdict does not
  * grow with their number. The sample buffers' budget is shared among them.
  * Returns 0, or -errno when threads could not be made: the processes left
- * were then watched after the others, one at a time.
+ * were then watched after the others, one at a time. Without scene, the
+ * watches read no scene (proc_facts_scene_off says so).
  */
 int proc_facts_watch_many(const struct sysroot *sr, struct proc_facts **pfs,
-			  const unsigned int *seconds, size_t n, bool keep_spans);
+			  const unsigned int *seconds, size_t n, bool keep_spans, bool scene);
 
 /*
  * Whether what a plain audit read of pf needs a watch to be explained: io-wq
@@ -431,5 +432,7 @@ void proc_facts_after_watch(const struct sysroot *sr, struct proc_facts *pf, str
  * captured tree, a scene that says it was not measured.
  */
 void proc_facts_scene_once(const struct sysroot *sr, struct proc_facts *pf);
+/* A scene left out on request (audit --no-scene): not measured, and why. */
+void proc_facts_scene_off(struct proc_facts *pf);
 
 #endif

@@ -16,7 +16,11 @@
 # own, for the two designs side by side. Prints each round and, per
 # workload, the ratios of the medians and the medians of each round's
 # ratio; the goal is 1.05 or less against plain and 1.03 against perf
-# stat. Informs, never gates. Root (the tracepoints and the loop device).
+# stat. The watch runs twice a round, with the incident scene (iostat,
+# vmstat and top over its window) and without it (--no-scene), side by
+# side: the workload's time and CPU, and uringlint's own CPU, with against
+# without (the goal: the scene adds 1% or less). Informs, never gates.
+# Root (the tracepoints and the loop device).
 #
 #   bash tests/bench/watch.sh [WRITES] [ROUNDS]   (after make)
 set -eu
@@ -52,15 +56,21 @@ start() {
 }
 
 # run WORKLOAD MODE: seconds WORKLOAD takes for $writes punted writes under MODE (plain,
-# watch, threads, perf); fio's own CPU goes to $TMP/WORKLOAD.MODE.cpu.
+# watch, noscene, threads, perf); fio's own CPU goes to $TMP/WORKLOAD.MODE.cpu, the
+# watch's own (uringlint's user + system) to $TMP/WORKLOAD.MODE.self.
 run() {
 	local t0 t1 w
 	t0=$(date +%s.%N)
 	start "$1" "$2"
 	case $2 in
-	watch | threads)
+	watch | threads | noscene)
 		w=$(ring_pid "$pid")
-		"$BIN" audit "$w" --watch 60 --format json --fail-on never >"$TMP/$1.$2.json" 2>/dev/null &
+		# bash's time: the audit's user and system CPU, in ms.
+		(
+			TIMEFORMAT='%3U %3S'
+			{ time "$BIN" audit "$w" --watch 60 $([ "$2" = noscene ] && echo --no-scene) \
+				--format json --fail-on never >"$TMP/$1.$2.json" 2>/dev/null; } 2>>"$TMP/$1.$2.time"
+		) &
 		;;
 	tracefs)
 		w=$(ring_pid "$pid")
@@ -99,7 +109,7 @@ if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ]; then
 		loopfs_cleanup; rm -f "$qimg"
 		rmdir "$cg" /sys/kernel/tracing/instances/uringlint-bench-$$ 2>/dev/null' EXIT
 fi
-modes="plain watch"
+modes="plain watch noscene"
 [ -n "$cg" ] && modes="$modes threads"
 command -v perf >/dev/null && perf stat -o /dev/null true 2>/dev/null && modes="$modes perf"
 [ -d /sys/kernel/tracing/instances ] && modes="$modes tracefs"
@@ -108,7 +118,7 @@ for l in $workloads; do for m in $modes; do printf ' %11s' "$l.$m"; done; done
 printf '\n'
 # A first run fills the new filesystem's metadata and the page allocator: not counted.
 for l in $workloads; do run "$l" plain >/dev/null; done
-rm -f "$TMP"/*.cpu
+rm -f "$TMP"/*.cpu "$TMP"/*.time
 for r in $(seq "$rounds"); do
 	printf '%-6s' "$r"
 	for l in $workloads; do
@@ -121,7 +131,7 @@ for r in $(seq "$rounds"); do
 	printf '\n'
 done
 # Rounds run side by side: the median of each round's ratio cancels the VM's slow drifts.
-paired() { paste "$TMP/$1.$3${4:-}" "$TMP/$1.$2${4:-}" | awk '{print $2 / $1}' | median; }
+paired() { paste "$TMP/$1.$3${4:-}" "$TMP/$1.$2${4:-}" | awk '$1 > 0 {print $2 / $1}' | median; }
 for l in $workloads; do
 	pm=$(median <"$TMP/$l.plain")
 	wm=$(median <"$TMP/$l.watch")
@@ -131,7 +141,8 @@ for l in $workloads; do
 			"\($l): last watch, by \(.attached_by): \(.punts) punts counted over " +
 			"\(.seconds_watched * 100 | floor / 100) s, samples from " +
 			"\(.seconds_sampled * 100 | floor / 100) s of it " +
-			"(\(.coverage * 1000 | floor / 10)% of the punts), \(.samples_lost) samples lost"' \
+			"(\(if .coverage then "\(.coverage * 1000 | floor / 10)%" else "?" end) of the punts), " +
+			"\(.samples_lost) samples lost"' \
 			"$TMP/$l.$m.json"
 	done
 	printf '%s: %s writes, all punted; median %.2fs plain, %.2fs watched: ratio %.3f, per round %.3f (goal <= 1.05)' \
@@ -147,8 +158,15 @@ for l in $workloads; do
 	[ -s "$TMP/$l.tracefs" ] &&
 		printf '; a tracefs instance counting the punt event of its threads (set_event_pid): per round %.3f (last: %s punts)' \
 			"$(paired "$l" tracefs plain)" "$(cat "$TMP/$l.tracefs.count")"
-
 	printf '\n'
+	# The scene's share: the same watch with it and without it, round by round.
+	for m in watch noscene; do awk '{ print $1 + $2 }' "$TMP/$l.$m.time" >"$TMP/$l.$m.self"; done
+	printf '%s: the scene: watched with it against without (--no-scene), per round: time %.3f' \
+		"$l" "$(paired "$l" watch noscene)"
+	[ -s "$TMP/$l.watch.cpu" ] && printf ', %s CPU %.3f' "$l" "$(paired "$l" watch noscene .cpu)"
+	printf "; uringlint's own CPU: median %.3fs with, %.3fs without, per round %.3f (goal <= 1.01)\n" \
+		"$(median <"$TMP/$l.watch.self")" "$(median <"$TMP/$l.noscene.self")" \
+		"$(paired "$l" watch noscene .self)"
 done
 # The wall time drifts with the VM's neighbours; the CPU fio itself spent says what the
 # tracepoints cost its threads.
@@ -157,3 +175,10 @@ printf 'fio CPU per round, against plain: watched %.3f' "$(paired fio watch plai
 [ -s "$TMP/fio.tracefs.cpu" ] && printf ', tracefs %.3f' "$(paired fio tracefs plain .cpu)"
 [ -s "$TMP/fio.perf.cpu" ] && printf ', perf stat %.3f' "$(paired fio perf plain .cpu)"
 printf '\n'
+# The scene against the whole watch's cost: the CPU it adds to uringlint, against what the
+# watch costs in CPU (fio's, watched less plain, and uringlint's own), medians.
+awk -v pc="$(median <"$TMP/fio.plain.cpu")" -v wc="$(median <"$TMP/fio.watch.cpu")" \
+	-v ws="$(median <"$TMP/fio.watch.self")" -v ns="$(median <"$TMP/fio.noscene.self")" 'BEGIN {
+	cost = wc - pc + ws
+	printf "fio: the watch costs %.3f CPU s (fio %.3f watched, %.3f plain; uringlint %.3f); the scene adds %.3f s to uringlint: %.2f%% of the watch'"'"'s cost (goal <= 1%%)\n",
+		cost, wc, pc, ws, ws - ns, (cost > 0 ? 100 * (ws - ns) / cost : 0) }'

@@ -3,13 +3,16 @@
 # by this script over the same window: /proc/diskstats of the loop device under fio's
 # file (w/s, %util) and /proc/PID/task/*/stat of fio's io-wq workers (their CPU), read
 # just before and just after the audit. A healthy O_DIRECT fio gets no scene warning;
-# --watch 0 judges only what needs no window; a frozen XFS holds io-wq workers in D on an
-# idle device; a replayed capture was not measured.
+# --watch 0 judges only what needs no window, --no-scene nothing; a frozen XFS holds io-wq
+# workers in D on an idle device; a raw loop device throttled under it is at its limit, and
+# not when lightly loaded; a replayed capture was not measured.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 
 . tests/e2e/lib.sh
 . tests/e2e/live.sh
+
+TRUTH=tests/e2e/punt_truth.py
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "scene" "the loop mount and the watch need root"
@@ -69,7 +72,7 @@ watched() {
 		--runtime=30 --filename="$TMP/xfs/fio.dat" "$@" >/dev/null 2>&1 &
 	fio_pid=$!
 	kids+=($fio_pid)
-	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring"; return 1; }
+	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring" "$(cat "$TMP/$name.fio")"; return 1; }
 	sleep 1
 	read -r w0 io0 <<<"$(disk "$dev")"; k0=$(wrk_tics "$pid"); t0=$(now)
 	"$BIN" audit "$pid" --watch 2 --format "${FMT:-json}" --fail-on never \
@@ -77,6 +80,8 @@ watched() {
 	rc=$?
 	read -r w1 io1 <<<"$(disk "$dev")"; k1=$(wrk_tics "$pid"); t1=$(now)
 	"$BIN" audit "$pid" --watch 0 --format json --fail-on never >"$TMP/$name.0.json" 2>>"$TMP/$name.err"
+	[ "$name" = direct ] && "$BIN" audit "$pid" --watch 1 --no-scene --format json --fail-on never \
+		>"$TMP/$name.off.json" 2>>"$TMP/$name.err"
 	kill "$fio_pid" 2>/dev/null
 	wait "$fio_pid" 2>/dev/null
 	[ "$rc" -eq 0 ] || { bad "$name: audit --watch 2 exits 0" "rc $rc: $(cat "$TMP/$name.err")"; return 1; }
@@ -108,6 +113,18 @@ if watched direct --direct=1 --iodepth=32; then
 		ok "--watch 0: one reading ($dev in flight $inf), rates skipped ($st0)"
 	else
 		bad "--watch 0: one reading, rates skipped" "$st0" "$(jq -c .processes[0].scene "$TMP/direct.0.json")"
+	fi
+	# --no-scene: the same watch, no scene read; it says so and its checks skip.
+	st=$(statuses "$TMP/direct.off.json")
+	if [ "$(sj .measured "$TMP/direct.off.json")" = false ] &&
+		[ "$(sj .skip "$TMP/direct.off.json")" = "not taken: audit --no-scene" ] &&
+		[ "$(sj .devices "$TMP/direct.off.json")" = null ] &&
+		[ "$(jq '.processes[0].watch.punts | type' "$TMP/direct.off.json")" = '"number"' ] &&
+		[ "$st" = "scene-device=skip scene-cpu=skip scene-writeback=skip scene-iowq=skip" ]; then
+		ok "--no-scene: watched, the scene not taken and said so ($st)"
+	else
+		bad "--no-scene: watched, the scene not taken and said so" "$st" \
+			"$(jq -c .processes[0].scene "$TMP/direct.off.json" 2>&1)" "$(cat "$TMP/direct.err")"
 	fi
 fi
 
@@ -220,14 +237,75 @@ fi
 # watch missed all of them once while the truth's longer span caught one): 6 s hold several.
 # scene-device must fail naming the collapse when the truth meets
 # those thresholds, and the test says which one it did not meet otherwise.
-slow_loop= throttled=
+slow_loop= throttled= raw_loop=
 cleanup_more() {
+	[ -n "$raw_loop" ] && losetup -d "$raw_loop" 2>/dev/null
 	[ -n "$throttled" ] && echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
 	mountpoint -q "$TMP/slow" 2>/dev/null && { umount "$TMP/slow" || umount -l "$TMP/slow"; }
 	[ -n "$slow_loop" ] && losetup -d "$slow_loop" 2>/dev/null
 }
 # loop's time_in_queue (field 14 after major minor name) and writes
 disk_q() { awk -v d="$1" '$3 == d {print $8, $14}' /proc/diskstats; }
+# The device at its limit: O_DIRECT random writes at a deep queue onto a loop device held
+# open by fio itself (a raw disk, as a database's), whose backing file's device is throttled
+# to 1500 writes/s (blkio), so that it has requests in flight all the time: its 64 take 43 ms
+# to drain, and fio, at nice -20, is not kept off a CPU that long on a busy machine (at nice 0
+# and 2000 writes/s, a load average of 30 left the device idle 5% of a window). A loop
+# device whose writes land in the page cache is not reliably saturated: under the same fio
+# it had none in flight for 3 to 27% of the window, its worker and fio sharing two CPUs
+# (the O_DIRECT cases above). Nor a file: each O_DIRECT write
+# that must update the file's mtime is punted (kiocb_modified() refuses IOCB_NOWAIT; about
+# 330 a second on XFS here), a block device's own writes never. Truth, the test's own: the
+# loop device's %util from its io_ticks over the audit, and the punts of fio's threads
+# recorded by perf (punt_truth.py --only): 95% or more, and none. The same device lightly
+# loaded (50 writes/s, one at a time, no throttle) must pass, not be at its limit.
+# limit_case NAME IOPS FIO-ARGS...: IOPS 0 is no throttle; the truth in $truth_util and
+# $truth_punts, the scene's %util of the device in $util, scene-device in $msg.
+limit_case() {
+	local iops=$2 fio_pid pid io0 io1 t0 t1
+	name=$1
+	shift 2
+	throttled=$(cat "/sys/block/$dev/dev")
+	echo "$throttled $iops" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device
+	nice -n -20 fio --name="$name" --ioengine=io_uring --rw=randwrite --bs=4k --size=32M \
+		--time_based --runtime=30 --direct=1 --filename="$raw_loop" "$@" >"$TMP/$name.fio" 2>&1 &
+	fio_pid=$!
+	kids+=($fio_pid)
+	pid=$(ring_pid "$fio_pid") || { bad "$name: fio starts its ring" "$(cat "$TMP/$name.fio")"; return 1; }
+	sleep 1
+	python3 "$TRUTH" start --only "scene$pid" "$pid" 2>"$TMP/$name.truth.err" ||
+		{ bad "$name: ground truth starts" "$(cat "$TMP/$name.truth.err" "$TMP/$name.fio")"; return 1; }
+	read -r _ io0 <<<"$(disk "$rdev")"; t0=$(now)
+	"$BIN" audit "$pid" --watch 3 --format json --fail-on never >"$TMP/$name.json" 2>"$TMP/$name.err"
+	read -r _ io1 <<<"$(disk "$rdev")"; t1=$(now)
+	python3 "$TRUTH" stop "scene$pid" "$pid" >"$TMP/$name.truth"
+	kill "$fio_pid" 2>/dev/null
+	echo "$throttled 0" >/sys/fs/cgroup/blkio/blkio.throttle.write_iops_device && throttled=
+	wait "$fio_pid" 2>/dev/null
+	truth_util=$(awk -v a="$io0" -v b="$io1" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { u = (b - a) / (t1 - t0) / 10; if (u > 100) u = 100; printf "%.1f", u }')
+	truth_punts=$(jq -r '.total.punts' "$TMP/$name.truth")
+	util=$(sj ".devices[] | select(.name == \"$rdev\") | .util_pct" "$TMP/$name.json")
+	msg=$(jq -r '.findings[] | select(.id == "scene-device") | "\(.status): \(.message)"' "$TMP/$name.json")
+}
+# limit_judged WHY: WHY, empty when the truth's %util is the case's; the limit case must be
+# named at its limit with no punt, the light one must pass.
+limit_judged() {
+	local why=$1 want
+	[ "$truth_punts" = 0 ] || why="$why $truth_punts punts in perf's record;"
+	[[ $util =~ ^[0-9.]+$ ]] && within "$util" "$truth_util" 0 5 || why="$why the scene's %util of $rdev is $util;"
+	case $name in
+	limit) want="info: $rdev is at its limit (%util "*" with no punt in the watch: the device is the bottleneck, not io_uring" ;;
+	*) want="pass: busiest device "*" over "* ;;
+	esac
+	if [ -n "$why" ]; then
+		bad "$name: the truth and the scene agree" "$why" "$msg"
+	elif [[ $msg == $want ]]; then
+		ok "$name: scene-device ${msg%%:*} ($rdev: diskstats %util $truth_util, scene $util; $truth_punts punts)"
+	else
+		bad "$name: scene-device's verdict on $rdev" "truth %util $truth_util, 0 punts; want $want" "$msg"
+	fi
+}
 if [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
 	skip "collapse: buffered writes onto a throttled device" "no cgroup v1 blkio throttle to slow a loop device"
 elif truncate -s 320M "$TMP/xfs/slow.img" && slow_loop=$(losetup --direct-io=on -f --show "$TMP/xfs/slow.img") &&
@@ -280,6 +358,21 @@ elif truncate -s 320M "$TMP/xfs/slow.img" && slow_loop=$(losetup --direct-io=on 
 	slow_loop= throttled=
 else
 	bad "collapse: a loop XFS on a direct-I/O loop device" "$slow_loop"
+fi
+
+# The device at its limit, and the same device lightly loaded (limit_case above).
+if [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_iops_device ]; then
+	skip "limit: a device at its limit" "no cgroup v1 blkio throttle to slow a loop device"
+elif rm -f "$TMP/xfs/frozen.dat" && fallocate -l 32M "$TMP/xfs/raw.img" &&
+	raw_loop=$(losetup --direct-io=on -f --show "$TMP/xfs/raw.img"); then
+	rdev=$(basename "$raw_loop")
+	limit_case limit 1500 --iodepth=64 &&
+		limit_judged "$(awk -v u="$truth_util" 'BEGIN { exit !(u >= 95) }' || echo "%util $truth_util, under 95;")"
+	limit_case light 0 --iodepth=1 --rate_iops=50 &&
+		limit_judged "$(awk -v u="$truth_util" 'BEGIN { exit !(u < 50) }' || echo "%util $truth_util, not under 50;")"
+	losetup -d "$raw_loop" && raw_loop=
+else
+	bad "limit: a loop device over a file of the loop XFS" "$raw_loop"
 fi
 
 # A replayed capture: the scene was not measured, and says so (never zeros).

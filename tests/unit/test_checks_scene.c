@@ -193,6 +193,12 @@ static void test_scene_device(void **state)
 	expect_says("scene-device", STATUS_PASS, "busiest device vda");
 	d->io = (struct scene_iostat){ .util = 0.9 };
 	expect_says("scene-device", STATUS_WARN, "was idle (%util 0.9");
+	/* A block device it holds open itself is under its files as a filesystem's is. */
+	d->role = SCENE_DEV_OPEN;
+	expect_says("scene-device", STATUS_WARN, "was idle (%util 0.9");
+	d->role = SCENE_DEV_DISK;
+	expect_says("scene-device", STATUS_PASS, "busiest device vda");
+	d->role = SCENE_DEV_FS;
 	threads[2].state = 'S';
 	pf.scene.ndevs = 1;
 	pf.threads.n = 2;
@@ -225,6 +231,9 @@ static void test_scene_cpu(void **state)
 	pf.scene.ncpus = 1;
 	fact_fail(&scpus[0].e, -ENODEV, "cpu0 was offline at the end of the window");
 	expect_says("scene-cpu", STATUS_SKIP, "cpu0 was offline");
+	/* The CPUs not read at all: said why, not judged. */
+	fact_fail(&pf.scene.cpus_e, -EIO, "libproc2 could not read /proc/stat");
+	expect_says("scene-cpu", STATUS_SKIP, "could not read /proc/stat");
 }
 
 static void test_scene_writeback(void **state)
@@ -251,6 +260,10 @@ static void test_scene_iowq(void **state)
 	expect_says("scene-iowq", STATUS_WARN, "12 io-wq workers burned 0.80 CPU");
 	pf.scene.windowed = false;
 	expect_says("scene-iowq", STATUS_SKIP, "no window");
+	/* The workers' stat not read: said why, not judged. */
+	pf.scene.windowed = true;
+	fact_fail(&pf.scene.iowq_e, -ESRCH, "the process was gone at the end of the window");
+	expect_says("scene-iowq", STATUS_SKIP, "was gone at the end of the window");
 }
 
 int main(void)
