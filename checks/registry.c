@@ -790,7 +790,8 @@ const struct check check_table[] = {
 		       "of its pool: that one stays for good, asleep, after a single punt. Workers "
 		       "that run mean punting now; dozens mean the fast path is lost and the "
 		       "workers compete with the service for CPU. An idle leftover is said, not "
-		       "warned about.",
+		       "warned about; so are workers whose work a watch measured as punts the "
+		       "punt rule does not fail (iowq-punts judges them).",
 		.info.fix = "find what punts (audit --watch), and fix it: O_DIRECT, no appends, "
 		       "written extents, aligned I/O",
 		.info.reference = "https://man7.org/linux/man-pages/man2/io_uring_register.2.html",

@@ -65,6 +65,17 @@ static void test_workers_and_punts(void **state)
 	expect_says("iowq-workers", STATUS_PASS, "all of opcodes io_uring always runs in io-wq");
 	watch.kernel_async_total = 100;		/* 20 writes punted: a fault, as iowq-punts says */
 	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	/* The same 20 among 100,000 requests submitted: under the rule, judged by iowq-punts. */
+	watch.submit_counted = true;
+	watch.submitted = 100000;
+	watch.sampled_all = true;
+	expect_says("iowq-workers", STATUS_INFO, "20 punted reads and writes of 100000 requests");
+	/* Among 200: 10%, a fault by the rule, and the workers' warning stands. */
+	watch.submitted = 200;
+	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
+	watch.submit_counted = false;
+	watch.submitted = 0;
+	watch.sampled_all = false;
 	watch.kernel_async_total = 120;
 	watch.threads_unattached = 5;		/* not every thread seen: no pass from it */
 	expect_says("iowq-workers", STATUS_WARN, "1 worked and 0 started");
