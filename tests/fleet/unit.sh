@@ -195,11 +195,13 @@ ready=$(in_guest journalctl -u lowmem.service -o cat --no-pager | grep -m1 '^rea
 grep -q 'FAIL   uring-fallback' "$TMP/lowmem.txt" && [ "${ready##* }" = ENOMEM ] &&
 	ok "uring-fallback fails where the service's own ring setup got ENOMEM (its journal: $ready)" ||
 	bad "uring-fallback fails where the ring setup got ENOMEM" "journal: $ready" "$(grep -A1 uring-fallback "$TMP/lowmem.txt")"
-fix=$(grep -A1 'WARN   proc-memlock' "$TMP/lowmem.txt" | sed -n 's/^ *fix: //p')
+# The fix as the report's JSON gives it: the text prints it once, under its problem.
+in_guest uringlint audit "$lpid" --watch 0 --fail-on never --format json >"$TMP/lowmem.json" 2>&1
+fix=$(jq -r '.findings[] | select(.id == "proc-memlock" and .status == "warn") | .fix' "$TMP/lowmem.json")
 case $fix in
 "systemctl edit lowmem.service, and in the drop-in: [Service] LimitMEMLOCK=infinity"*)
 	ok "proc-memlock warns at $(memlock_of "$lpid") bytes, its fix aimed at the unit: $fix" ;;
-*) bad "proc-memlock's fix names the unit and the setting" "$(grep -A1 proc-memlock "$TMP/lowmem.txt")" ;;
+*) bad "proc-memlock's fix names the unit and the setting" "$(jq -c '.findings[] | select(.id == "proc-memlock")' "$TMP/lowmem.json")" ;;
 esac
 in_guest uringlint audit "$lpid" --watch 0 --format prometheus --fail-on never >"$TMP/lowmem.prom" 2>&1
 grep -q '^uringlint_check_status{id="proc-memlock",subject="process",unit="lowmem.service",severity="medium",command="audit"} 1$' \
@@ -227,11 +229,12 @@ in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=
 rpid=$(main_pid lowrun.service)
 sleep 0.3
 in_guest uringlint audit "$rpid" --watch 0 --fail-on never >"$TMP/lowrun.txt" 2>&1
-fix=$(grep -A1 'WARN   proc-memlock' "$TMP/lowrun.txt" | sed -n 's/^ *fix: //p')
+in_guest uringlint audit "$rpid" --watch 0 --fail-on never --format json >"$TMP/lowrun.json" 2>&1
+fix=$(jq -r '.findings[] | select(.id == "proc-memlock" and .status == "warn") | .fix' "$TMP/lowrun.json")
 case $fix in
 "lowrun.service is a transient unit (systemd-run): start it again with systemd-run -p LimitMEMLOCK=infinity --unit=lowrun.service ..."*)
 	ok "a transient unit's fix is another systemd-run: $fix" ;;
-*) bad "a transient unit's fix is another systemd-run" "$(grep -A1 proc-memlock "$TMP/lowrun.txt")" ;;
+*) bad "a transient unit's fix is another systemd-run" "$(jq -c '.findings[] | select(.id == "proc-memlock")' "$TMP/lowrun.json")" ;;
 esac
 in_guest systemctl stop lowrun.service
 in_guest systemd-run --quiet --unit=lowrun -p DynamicUser=yes -p StateDirectory=lowrun -p LimitMEMLOCK=64K \
