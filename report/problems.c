@@ -502,7 +502,9 @@ static void rank(struct build *b)
 	size_t *remap = xcalloc(p->n + 1, sizeof(*remap)), i;
 
 	sort_r = b->r;
-	qsort(p->v, p->n, sizeof(*p->v), by_rank);
+	/* No problem at all: no array to sort (qsort takes no NULL, even for none). */
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), by_rank);
 	for (i = 0; i < p->n; i++)
 		remap[p->of[p->v[i].members[0]] - 1] = i + 1;
 	for (i = 0; i < b->r->nfindings; i++)
