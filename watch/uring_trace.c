@@ -450,9 +450,10 @@ static void censor(struct uring_trace *ut, const struct ut_req *q)
 }
 
 /*
- * Sampling stops (a gap, or the end): a request still without its file may
- * get it after the stop (a forced punt's worker takes it later), so it is
- * cut, not taken for one without a file. Its pointer starts over.
+ * Sampling stops (a gap, or the end): a request still without its file and
+ * not completed may get it after the stop (a forced punt's worker takes it
+ * later), so it is cut, not taken for one without a file; a completed one
+ * had none. Its pointer starts over.
  */
 void uring_trace_cut(struct uring_trace *ut)
 {
@@ -461,7 +462,13 @@ void uring_trace_cut(struct uring_trace *ut)
 	for (i = 0; i < ut->reqs_cap; i++) {
 		const struct ut_req *q = &ut->reqs[i];
 
-		if (q->req && q->ctx && q->fd < 0 && !q->fixed)
+		/*
+		 * Completed without a file: it had none (its lookup comes before
+		 * its completion), as when its pointer is reused. Otherwise cut.
+		 */
+		if (q->req && q->ctx && q->fd < 0 && !q->fixed && q->completed)
+			settle(ut, q);
+		else if (q->req && q->ctx && q->fd < 0 && !q->fixed)
 			ut->cut_punts += cut_punt(ut, q);
 		/* Not completed while seen: its latency is longer than the window, not known. */
 		if (q->req && q->ctx && !q->completed) {

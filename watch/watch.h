@@ -119,6 +119,11 @@ struct punt_watch {
 	 */
 	uint64_t plain_io;
 	bool plain_io_counted;
+	/*
+	 * Counted only while sampling was on (the windows), as the requests
+	 * set against it: the whole watch when it sampled all of it.
+	 */
+	bool plain_io_sampled;
 	char plain_io_why[128];		/* !plain_io_counted: why */
 	uint64_t per_second[WATCH_MAX_SECONDS];
 	unsigned int nper_second;	/* entries filled; the last may be a part second */

@@ -86,7 +86,7 @@ static int count_forks(struct tp_stream *s)
 	char why[128];
 	int err = tp_format_load("task/task_newtask", &fmt, why, sizeof(why));
 
-	return err ? err : tp_stream_side(s, WATCH_SIDE_FORKS, &fmt, forks_filter);
+	return err ? err : tp_stream_side(s, WATCH_SIDE_FORKS, &fmt, forks_filter, false);
 }
 
 /*

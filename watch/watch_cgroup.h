@@ -12,9 +12,11 @@
 
 /* The watch's side counters (tp_stream_side). */
 enum watch_side {
-	WATCH_SIDE_PLAIN_IO,	/* positional reads and writes by plain system calls */
 	WATCH_SIDE_FORKS,	/* processes started in the cgroup watched */
+	/* positional reads and writes by plain system calls: one a call (watch_session.c) */
+	WATCH_SIDE_PLAIN_IO,
 };
+#define WATCH_PLAIN_IO_EVENTS 6
 
 /*
  * The watch of a running process, through its cgroup when it is alone

@@ -376,6 +376,10 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 	json_object_object_add(o, "error", fact_ok(&w->e) ? NULL : json_bytes_string(w->e.why));
 	/* pread64, pwrite64 and their vector forms with plain system calls: null when not counted */
 	json_object_object_add(o, "plain_io", w->plain_io_counted ? i64(w->plain_io) : NULL);
+	/* the seconds plain_io covers: the sampled ones, where it counted only while sampling */
+	json_object_object_add(o, "plain_io_seconds", !w->plain_io_counted ? NULL
+			       : json_object_new_double(w->plain_io_sampled && !w->sampled_all
+							? w->seconds_sampled : w->seconds_watched));
 	json_object_object_add(o, "plain_io_error", w->plain_io_counted || !w->tracepoint ? NULL
 			       : json_bytes_string(w->plain_io_why));
 	json_object_object_add(o, "attached_after_exec_ms", w->attached_after_exec

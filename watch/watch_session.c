@@ -103,46 +103,6 @@ static unsigned int before_attach(const struct sysroot *sr, pid_t pid)
 }
 
 /*
- * Counts the positional reads and writes the process makes with plain
- * system calls, beside its io_uring requests: raw_syscalls:sys_enter through
- * a filter on this architecture's numbers. A ring that takes nothing while
- * these go on is a service not on io_uring (uring-fallback).
- */
-static void count_plain_io(struct tp_stream *s, struct punt_watch *w, char *filter, size_t n)
-{
-	struct tp_format fmt;
-	int err;
-
-	snprintf(filter, n, "id == %d || id == %d || id == %d || id == %d || id == %d || id == %d",
-		 (int)SYS_pread64, (int)SYS_pwrite64, (int)SYS_preadv, (int)SYS_pwritev,
-		 (int)SYS_preadv2, (int)SYS_pwritev2);
-	err = tp_format_load("raw_syscalls/sys_enter", &fmt, w->plain_io_why,
-			     sizeof(w->plain_io_why));
-	if (!err)
-		err = tp_stream_side(s, WATCH_SIDE_PLAIN_IO, &fmt, filter);
-	if (err && !w->plain_io_why[0])
-		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "raw_syscalls:sys_enter could not "
-			 "be counted: %s", strerror(-err));
-}
-
-/*
- * The plain-call count judges only rings that take no request
- * (uring-fallback): once a request is seen it can say nothing more, and
- * raw_syscalls:sys_enter, counted on every system call of every watched
- * thread, cost a watched fio 2.6% of its CPU (one paired run of 15 rounds
- * of tests/bench/watch.sh's workload, fio's own CPU figures). Closed then.
- */
-static void stop_plain_io(struct tp_stream *s, struct punt_watch *w, uint64_t since_start)
-{
-	if (!s->side[WATCH_SIDE_PLAIN_IO].on || s->side[WATCH_SIDE_PLAIN_IO].failed || !w->ut.samples[UT_SUBMIT])
-		return;
-	tp_stream_side_stop(s, WATCH_SIDE_PLAIN_IO);
-	snprintf(w->plain_io_why, sizeof(w->plain_io_why), "not counted past the first io_uring "
-		 "request (%.2f s into the watch): it judges only rings that take none",
-		 (double)since_start / (double)NS);
-}
-
-/*
  * Each watched thread takes several perf fds: the soft RLIMIT_NOFILE (1024
  * by default) would leave most threads of a large process unwatched, so it
  * is raised to the hard limit, once. uringlint's own limit, nobody else's.
@@ -270,12 +230,107 @@ struct watch_session {
 	struct tp_format fmts[UT_NEVENTS];	/* the events open, in stream order */
 	unsigned int n, punt_k, submit_k, file_k, lazy;
 	char plain_filter[160];
+	bool plain_raw;			/* counted by raw_syscalls (no per-call tracepoints) */
 	struct tp_stream s;
 	struct watch_cgroup cg;
 	int threads;			/* at the start (0 under --exec) */
 	int pidfd;
 	uint64_t start, end, next_sec, next_refresh, next_cache, next_tick, prev;
 };
+
+_Static_assert(WATCH_SIDE_PLAIN_IO + WATCH_PLAIN_IO_EVENTS <= TPS_MAX_SIDES,
+	       "a side counter for each plain-I/O call");
+
+/* The positional reads and writes: only seekable files take them. */
+static const char *const plain_io_events[WATCH_PLAIN_IO_EVENTS] = {
+	"syscalls/sys_enter_pread64", "syscalls/sys_enter_pwrite64",
+	"syscalls/sys_enter_preadv",  "syscalls/sys_enter_pwritev",
+	"syscalls/sys_enter_preadv2", "syscalls/sys_enter_pwritev2",
+};
+
+/*
+ * Counts the positional reads and writes the process makes with plain
+ * system calls, beside its io_uring requests, with each call's own
+ * tracepoint: they fire on those calls only, where raw_syscalls:sys_enter
+ * ran a filter on every system call. Opened only while sampling, as the
+ * io_uring_enter events are: any system-call tracepoint sends every task of
+ * the host through the slow path while open, and while sampling it already
+ * is. So the count covers the time sampled, the same as the requests it is
+ * set against (all of it below the sampling rate, and under --exec).
+ * Without those tracepoints (CONFIG_FTRACE_SYSCALLS off), raw_syscalls
+ * through a filter on this architecture's numbers, closed at the first
+ * request (stop_plain_io).
+ */
+static void count_plain_io(struct watch_session *ss)
+{
+	struct punt_watch *w = ss->w;
+	struct tp_format fmt;
+	unsigned int k;
+	int err = 0;
+
+	for (k = 0; k < WATCH_PLAIN_IO_EVENTS && !err; k++) {
+		err = tp_format_load(plain_io_events[k], &fmt, w->plain_io_why,
+				     sizeof(w->plain_io_why));
+		if (!err)
+			err = tp_stream_side(&ss->s, WATCH_SIDE_PLAIN_IO + k, &fmt, NULL, true);
+	}
+	if (!err) {
+		ss->plain_raw = false;
+		w->plain_io_sampled = tp_stream_side_lazy(&ss->s, WATCH_SIDE_PLAIN_IO);
+		return;
+	}
+	while (k--)
+		tp_stream_side_stop(&ss->s, WATCH_SIDE_PLAIN_IO + k);
+	w->plain_io_why[0] = 0;
+	ss->plain_raw = true;
+	snprintf(ss->plain_filter, sizeof(ss->plain_filter),
+		 "id == %d || id == %d || id == %d || id == %d || id == %d || id == %d",
+		 (int)SYS_pread64, (int)SYS_pwrite64, (int)SYS_preadv, (int)SYS_pwritev,
+		 (int)SYS_preadv2, (int)SYS_pwritev2);
+	err = tp_format_load("raw_syscalls/sys_enter", &fmt, w->plain_io_why,
+			     sizeof(w->plain_io_why));
+	if (!err)
+		err = tp_stream_side(&ss->s, WATCH_SIDE_PLAIN_IO, &fmt, ss->plain_filter, false);
+	if (err && !w->plain_io_why[0])
+		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "raw_syscalls:sys_enter could not "
+			 "be counted: %s", strerror(-err));
+}
+
+/*
+ * The raw_syscalls count judges only rings that take no request
+ * (uring-fallback): raw_syscalls:sys_enter, counted on every system call of
+ * every watched thread, cost a watched fio 2.6% of its CPU (one paired run
+ * of 15 rounds of tests/bench/watch.sh's workload, fio's own CPU figures).
+ * Closed at the first request.
+ */
+static void stop_plain_io(struct watch_session *ss, uint64_t since_start)
+{
+	struct tp_stream *s = &ss->s;
+	struct punt_watch *w = ss->w;
+
+	if (!ss->plain_raw || !s->side[WATCH_SIDE_PLAIN_IO].on ||
+	    s->side[WATCH_SIDE_PLAIN_IO].failed || !w->ut.samples[UT_SUBMIT])
+		return;
+	tp_stream_side_stop(s, WATCH_SIDE_PLAIN_IO);
+	snprintf(w->plain_io_why, sizeof(w->plain_io_why), "not counted past the first io_uring "
+		 "request (%.2f s into the watch): it judges only rings that take none",
+		 (double)since_start / (double)NS);
+}
+
+/* The sum of the plain-I/O counters; false when one could not count. */
+static bool plain_io_count(const struct watch_session *ss, uint64_t *total)
+{
+	unsigned int k, n = ss->plain_raw ? 1 : WATCH_PLAIN_IO_EVENTS;
+	uint64_t v;
+
+	*total = 0;
+	for (k = 0; k < n; k++) {
+		if (!tp_stream_side_count(&ss->s, WATCH_SIDE_PLAIN_IO + k, &v))
+			return false;
+		*total += v;
+	}
+	return true;
+}
 
 /* The events this kernel has, in the stream's order; false with w->fallback_why. */
 static bool session_events(struct watch_session *ss)
@@ -403,7 +458,7 @@ static int session_attach(struct watch_session *ss)
 	tp_stream_lazy(&ss->s, ss->s.n <= LAZY_MAX ? ss->lazy : 0);
 	if (ex && ex->after_exec && !w->exec_stopped)
 		ss->s.unattached += before_attach(ss->sr, ss->pid);
-	count_plain_io(&ss->s, w, ss->plain_filter, sizeof(ss->plain_filter));
+	count_plain_io(ss);
 	/* Every event open: the program goes on from its exec. */
 	if (w->exec_stopped)
 		exec_stop_release(ss->pid);
@@ -419,6 +474,12 @@ static void session_begin(struct watch_session *ss)
 	w->submit_counted = ss->submit_k < UT_NEVENTS;
 	w->ring_bytes = ss->s.data_bytes;
 	ss->end = ex ? UINT64_MAX : ss->start + (uint64_t)w->seconds * NS;
+	/*
+	 * Every thread's events are on only now: a request submitted before may
+	 * have lost its file. Before a program under the watch is let go, whose
+	 * first requests come at once.
+	 */
+	w->ut.sampled_since = tp_stream_now();
 	if (ex) {
 		/* Everything is open: the program may start (has started, after_exec). */
 		if (!ex->after_exec)
@@ -429,8 +490,6 @@ static void session_begin(struct watch_session *ss)
 	ss->next_sec = ss->start + NS;
 	ss->next_refresh = ss->start + REFRESH_NS;
 	ss->next_cache = ss->start + CACHE_NS;
-	/* Every thread's events are on only now: a request submitted before may have lost its file. */
-	w->ut.sampled_since = tp_stream_now();
 	ss->cycle.on_since = ss->cycle.cycle_start = ss->start;
 }
 
@@ -443,7 +502,7 @@ static void session_tick(struct watch_session *ss, uint64_t now)
 	tp_stream_drain(&ss->s, now - SETTLE_NS, on_record, &ss->run);
 	/* Before the files: the drain that closes a window names files too. */
 	sample_cycle(&ss->s, &ss->cycle, &ss->run);
-	stop_plain_io(&ss->s, w, now - ss->start);
+	stop_plain_io(ss, now - ss->start);
 	watch_read_new_files(ss->sr, ss->pid, w);
 	if (now >= ss->next_refresh) {
 		tp_stream_refresh(&ss->s);
@@ -530,7 +589,7 @@ static void session_close(struct watch_session *ss, const uint64_t counts[UT_NEV
 		 (double)w->nper_second < w->seconds_watched)
 		w->per_second[w->nper_second++] = 0;
 	w->total = punts;
-	w->plain_io_counted = tp_stream_side_count(&ss->s, WATCH_SIDE_PLAIN_IO, &w->plain_io);
+	w->plain_io_counted = plain_io_count(ss, &w->plain_io);
 	if (!w->plain_io_counted && !w->plain_io_why[0])
 		snprintf(w->plain_io_why, sizeof(w->plain_io_why), "a thread's counter could not be "
 			 "opened");

@@ -196,7 +196,8 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 	for (k = 0; k < TPS_MAX_SIDES; k++) {
 		struct tp_side *d = &s->side[k];
 
-		if (d->on && counters && !d->failed) {
+		/* A lazy one is opened with the lazy events when sampling comes on. */
+		if (d->on && counters && !d->failed && (s->sampling || !tp_stream_side_lazy(s, k))) {
 			t->side_fd[k] = open_counter(s, &d->fmt, tid, cpu, d->filter);
 			d->failed |= t->side_fd[k] < 0;
 		}
@@ -428,6 +429,14 @@ static void open_lazy(struct tp_stream *s)
 		for (k = 1; k < s->nev; k++)
 			if ((s->lazy & (1u << k)) && t->fds[k] < 0)
 				open_member(s, t, k);
+		for (k = 0; k < TPS_MAX_SIDES; k++) {
+			struct tp_side *d = &s->side[k];
+
+			if (!tp_stream_side_lazy(s, k) || d->failed || t->side_fd[k] >= 0)
+				continue;
+			t->side_fd[k] = open_counter(s, &d->fmt, t->tid, t->cpu, d->filter);
+			d->failed |= t->side_fd[k] < 0;
+		}
 	}
 }
 
@@ -448,6 +457,20 @@ static void close_lazy(struct tp_stream *s)
 			close(*fd);
 			*fd = -1;
 		}
+	for (k = 0; k < TPS_MAX_SIDES; k++) {
+		if (!tp_stream_side_lazy(s, k))
+			continue;
+		for (i = 0; i < s->n; i++) {
+			int *fd = &s->t[i].side_fd[k];
+
+			if (*fd < 0)
+				continue;
+			if (read(*fd, &v, sizeof(v)) == sizeof(v))
+				s->side[k].closed += v;
+			close(*fd);
+			*fd = -1;
+		}
+	}
 }
 
 /* Switches every buffer's group, and says when: the samples' edge. */
@@ -506,8 +529,13 @@ void tp_stream_disable(struct tp_stream *s)
 		close_lazy(s);
 }
 
+bool tp_stream_side_lazy(const struct tp_stream *s, unsigned int k)
+{
+	return k < TPS_MAX_SIDES && s->side[k].on && s->side[k].lazy && s->lazy;
+}
+
 int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *fmt,
-		   const char *filter)
+		   const char *filter, bool lazy)
 {
 	struct tp_side *d;
 	unsigned int i;
@@ -518,6 +546,11 @@ int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *
 	d->fmt = *fmt;
 	d->filter = filter;
 	d->on = true;
+	d->lazy = lazy;
+	d->closed = 0;
+	/* Closed now: opened with the lazy events when sampling comes on. */
+	if (tp_stream_side_lazy(s, k) && !s->sampling)
+		return s->n ? 0 : -ESRCH;
 	/* An inherited stream counts the task and all it makes with its first counter. */
 	for (i = 0; i < s->n && !d->failed && (!s->inherit || !i); i++) {
 		s->t[i].side_fd[k] = open_counter(s, &d->fmt, s->t[i].tid, s->t[i].cpu, filter);
@@ -539,6 +572,7 @@ bool tp_stream_side_count(const struct tp_stream *s, unsigned int k, uint64_t *t
 	*total = 0;
 	if (k >= TPS_MAX_SIDES || !s->side[k].on || s->side[k].failed)
 		return false;
+	*total = s->side[k].closed;
 	for (i = 0; i < s->n; i++)
 		if (s->t[i].side_fd[k] >= 0 &&
 		    read(s->t[i].side_fd[k], &v, sizeof(v)) == sizeof(v))

@@ -57,7 +57,7 @@ bool tp_field_str(const struct tp_field *f, const uint8_t *raw, uint32_t len, ch
 
 #define TPS_MAX_EVENTS 12
 /* Tracepoints only counted beside the stream (tp_stream_side). */
-#define TPS_MAX_SIDES 2
+#define TPS_MAX_SIDES 8
 
 /* One sample, in the order the events happened across all threads. */
 struct tp_record {
@@ -110,6 +110,12 @@ struct tp_stream {
 		struct tp_format fmt;
 		const char *filter;
 		bool on, failed;	/* failed: some thread has none, so no count */
+		/*
+		 * Open only while sampling, like the lazy events (when there are
+		 * any): what the closed counters had counted is kept in closed.
+		 */
+		bool lazy;
+		uint64_t closed;
 	} side[TPS_MAX_SIDES];
 	bool sampling;			/* the sampled events are enabled */
 	unsigned int lazy;		/* events (bit k: fmts[k]) open only while sampling */
@@ -238,12 +244,17 @@ void tp_stream_sample(struct tp_stream *s, bool on);
 uint64_t tp_stream_counted(const struct tp_stream *s, bool filtered);
 /*
  * Counts one more tracepoint on every thread, as side counter k (below
- * TPS_MAX_SIDES), through filter (the string must outlive the stream), on
- * the threads attached now and later; not sampled. 0, or -errno (then
- * s->side[k].failed, and tp_stream_side_count says so).
+ * TPS_MAX_SIDES), through filter (NULL none; the string must outlive the
+ * stream), on the threads attached now and later; not sampled. lazy: open
+ * only while sampling is on, as the lazy events are (tp_stream_lazy, to be
+ * called first; without lazy events it stays open): its count then covers
+ * the sampled time only. 0, or -errno (then s->side[k].failed, and
+ * tp_stream_side_count says so).
  */
 int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *fmt,
-		   const char *filter);
+		   const char *filter, bool lazy);
+/* Whether side counter k counts only while sampling (see tp_stream_side). */
+bool tp_stream_side_lazy(const struct tp_stream *s, unsigned int k);
 /* Side counter k's total over every thread; false when some thread has none. */
 bool tp_stream_side_count(const struct tp_stream *s, unsigned int k, uint64_t *total);
 /*

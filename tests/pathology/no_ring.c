@@ -70,6 +70,63 @@ void no_ring(void)
 	syscall(SYS_io_destroy, aio);
 }
 
+/* A NOP on the ring, waited for: a request that is no file I/O. */
+static void submit_nop(struct io_uring *ring)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	io_uring_prep_nop(sqe);
+	ret = io_uring_submit_and_wait(ring, 1);
+	if (ret < 0)
+		die("io_uring_submit_and_wait", ret);
+	ret = io_uring_wait_cqe(ring, &cqe);
+	if (ret < 0)
+		die("io_uring_wait_cqe", ret);
+	io_uring_cqe_seen(ring, cqe);
+}
+
+/*
+ * The file I/O of idle-ring and nop-ring: a pwrite64 and a pread64 each
+ * PATHOLOGY_IO_MS (default 1) ms, and with nop_ms a NOP on the ring each
+ * nop_ms (0: none).
+ */
+static void plain_io(const char *dir, const char *name, struct io_uring *ring, int nop_ms)
+{
+	const char *ms = getenv("PATHOLOGY_IO_MS");
+	int pause = ms && atoi(ms) > 0 ? atoi(ms) : 1;
+	unsigned long rounds = 0, nops = 0;
+	char path[4096], *buf;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die(path, errno);
+	buf = aligned_buf(4096);
+	if (nop_ms) {
+		submit_nop(ring);
+		nops++;
+	}
+	printf("ready %d\nring %d\n", getpid(), ring->ring_fd);
+	fflush(stdout);
+	while (!stop) {
+		off_t off = (off_t)(rounds++ % 256) * 4096;
+
+		if (pwrite(fd, buf, 4096, off) != 4096 || pread(fd, buf, 4096, off) != 4096)
+			die("pwrite/pread", errno);
+		sleep_ms(pause);
+		if (nop_ms && rounds % (unsigned long)(nop_ms / pause > 0 ? nop_ms / pause : 1) == 0) {
+			submit_nop(ring);
+			nops++;
+		}
+	}
+	printf("rounds %lu\nnops %lu\n", rounds, nops);
+	fflush(stdout);
+	unlink(path);
+}
+
 /*
  * idle-ring: a ring set up and never used, the file I/O done with pread64
  * and pwrite64 beside it, as a server configured not to use asynchronous
@@ -79,32 +136,31 @@ void no_ring(void)
  */
 void idle_ring(const char *dir)
 {
-	const char *ms = getenv("PATHOLOGY_IO_MS");
-	int pause = ms && atoi(ms) > 0 ? atoi(ms) : 1;
 	struct io_uring ring;
-	char path[4096], *buf;
-	unsigned long rounds = 0;
-	int fd, ret;
+	int ret;
 
 	ret = io_uring_queue_init(64, &ring, 0);
 	if (ret < 0)
 		die("io_uring_queue_init", ret);
-	snprintf(path, sizeof(path), "%s/idle-ring.dat", dir);
-	fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		die(path, errno);
-	buf = aligned_buf(4096);
-	printf("ready %d\nring %d\n", getpid(), ring.ring_fd);
-	fflush(stdout);
-	while (!stop) {
-		off_t off = (off_t)(rounds++ % 256) * 4096;
+	plain_io(dir, "idle-ring", &ring, 0);
+	io_uring_queue_exit(&ring);
+}
 
-		if (pwrite(fd, buf, 4096, off) != 4096 || pread(fd, buf, 4096, off) != 4096)
-			die("pwrite/pread", errno);
-		sleep_ms(pause);
-	}
-	printf("rounds %lu\n", rounds);
-	fflush(stdout);
-	unlink(path);
+/*
+ * nop-ring: the same file I/O by plain calls, and a ring that takes a NOP
+ * at the start and one each PATHOLOGY_NOP_MS (default 500) ms, none a file
+ * operation: a tool that sets up io_uring and checks it works, then copies
+ * with pread and write (a backup tool submitting one NOP).
+ */
+void nop_ring(const char *dir)
+{
+	const char *ms = getenv("PATHOLOGY_NOP_MS");
+	struct io_uring ring;
+	int ret;
+
+	ret = io_uring_queue_init(64, &ring, 0);
+	if (ret < 0)
+		die("io_uring_queue_init", ret);
+	plain_io(dir, "nop-ring", &ring, ms && atoi(ms) > 0 ? atoi(ms) : 500);
 	io_uring_queue_exit(&ring);
 }

@@ -32,6 +32,7 @@
  *   no-ring           a service that fell back to Linux AIO after io_uring_queue_init()
  *                     got ENOMEM under a 64 KiB RLIMIT_MEMLOCK: see no_ring.c
  *   idle-ring         a ring set up and never used, its file I/O done with pread/pwrite
+ *   nop-ring          the same file I/O, and a ring that takes only NOPs: see no_ring.c
  *   ring-per-thread, ring-per-thread-unpinned, ring-per-thread-one-cpu, shared-ring,
  *   setup-churn, setup-churn-fast, buf-dry, cq-full, taskrun-interrupts, taskrun-coop
  *                     the thread model and the ring map: see thread_model.c
@@ -502,6 +503,8 @@ int main(int argc, char **argv)
 		no_ring();
 	} else if (!strcmp(mode, "idle-ring")) {
 		idle_ring(dir);
+	} else if (!strcmp(mode, "nop-ring")) {
+		nop_ring(dir);
 	} else if (!strcmp(mode, "registered-socket")) {
 		registered_socket();
 	} else if (!strcmp(mode, "reuseport-listeners")) {

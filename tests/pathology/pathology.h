@@ -31,6 +31,7 @@ int net_traffic_mode(const char *mode);
 /* The no-ring mode (no_ring.c): a service that fell back to Linux AIO, until stopped. */
 void no_ring(void);
 void idle_ring(const char *dir);
+void nop_ring(const char *dir);
 
 /* The registered-socket mode (net_sockets.c): sockets in a ring's file table, until stopped. */
 void registered_socket(void);
