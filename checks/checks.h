@@ -437,14 +437,21 @@ void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app
  * What the application's own settings say of a kind of finding on path
  * (NULL: the process), in says: "-drive file=/vm.img has no aio= (threads,
  * the default)", "[share] aio read size = 0, aio write size = 0"; from
- * names where they were read ("its command line", smb.conf's path). false,
+ * names where they were read ("its command line", smb.conf's path, marked
+ * "(a path in the container's root)" for a container's process). false,
  * with says empty, when they say nothing of it; drive is the one QEMU
  * drive when path named one.
  */
 struct qemu_drive;
+#define APP_FROM_MAX 400
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
 			  char *says, size_t sayssz, const struct qemu_drive **drive,
-			  const char **from);
+			  char from[APP_FROM_MAX]);
+/*
+ * Where a fix for a process in a container is to be run, "" outside one:
+ * "; inside its systemd-nspawn container: nsenter -t 4242 -m -u -i -n -p".
+ */
+void proc_container_run(const struct proc_facts *pf, char *buf, size_t n);
 
 /* audit --watch ran with the tracepoints: per-file accounts exist. */
 bool proc_watched(const struct proc_facts *pf);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "apps.h"
+#include "proc_container.h"
 #include "output.h"
 #include "checks.h"
 
@@ -127,27 +128,43 @@ static bool mariadb_says(const struct my_cnf *c, const struct app_entry *app,
 	return true;
 }
 
+/* A file's path, marked when it is a container's (read in its root). */
+static void from_file(const struct proc_facts *pf, const char *path, char from[APP_FROM_MAX])
+{
+	snprintf(from, APP_FROM_MAX, "%s%s", path, proc_container_where(pf));
+}
+
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
 			  char *says, size_t sayssz, const struct qemu_drive **drive,
-			  const char **from)
+			  char from[APP_FROM_MAX])
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct app_entry *app = check_ctx_app(ctx);
 	const struct qemu_drive *dr;
+	const char *file;
 	size_t i;
 
 	says[0] = '\0';
 	*drive = NULL;
-	*from = "its command line";
+	snprintf(from, APP_FROM_MAX, "its command line");
 	if (!app || !pf)
 		return false;
 	if (!strcmp(app->id, "samba") && kind == APP_FIX_NO_URING && pf->smb_conf_path[0]) {
-		*from = pf->smb_conf_path;
+		from_file(pf, pf->smb_conf_path, from);
 		smb_conf_says(pf, says, sayssz);
 		return says[0];
 	}
-	if (!strcmp(app->id, "mariadb") && pf->mariadb)
-		return mariadb_says(pf->mariadb, app, kind, path, says, sayssz, from);
+	if (!strcmp(app->id, "mariadb") && pf->mariadb) {
+		file = NULL;
+		if (!mariadb_says(pf->mariadb, app, kind, path, says, sayssz, &file))
+			return false;
+		/* A setting on the command line names no file. */
+		if (file && strcmp(file, "its command line"))
+			from_file(pf, file, from);
+		else if (file)
+			snprintf(from, APP_FROM_MAX, "%s", file);
+		return true;
+	}
 	if (strcmp(app->id, "qemu-system") || !pf->qemu.n)
 		return false;
 	if (path) {
@@ -172,12 +189,11 @@ void proc_app_fix_file(const struct check_ctx *ctx, struct finding *fi, enum app
 		       const char *path)
 {
 	const struct qemu_drive *dr;
-	const char *from;
-	char says[1024];
+	char says[1024], from[APP_FROM_MAX];
 	char *old;
 
 	proc_app_fix(ctx, fi, kind);
-	if (!proc_app_config_says(ctx, kind, path, says, sizeof(says), &dr, &from))
+	if (!proc_app_config_says(ctx, kind, path, says, sizeof(says), &dr, from))
 		return;
 	if (dr)
 		qemu_drive_evidence(fi, dr);
@@ -191,14 +207,40 @@ void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_
 {
 	const struct app_entry *app = check_ctx_app(ctx);
 	const struct app_fix *fix;
-	char *old;
+	char *old, where[480];
 
 	if (!app || !(fix = app_fixes_find(table(), app, kind)))
 		return;
 	old = finding_fix(fi) ? strdup(finding_fix(fi)) : NULL;
-	finding_set_fix(fi, "%s%sin %s: %s (%s)", old ? old : "", old ? "; " : "", app->name,
-			fix->setting, fix->reference);
+	proc_container_run(ctx->proc, where, sizeof(where));
+	finding_set_fix(fi, "%s%sin %s: %s (%s)%s", old ? old : "", old ? "; " : "", app->name,
+			fix->setting, fix->reference, where);
 	free(old);
 	finding_ev_str(fi, "application", app->id);
 	finding_ev_str(fi, "application_setting", fix->setting);
+}
+
+void proc_container_run(const struct proc_facts *pf, char *buf, size_t n)
+{
+	const struct cgroup_owner *o = &pf->owner.o;
+	const char *rt = o->container.runtime;
+	char how[320];
+
+	buf[0] = '\0';
+	if (!fact_ok(&pf->owner.e) || !rt)
+		return;
+	/* The runtime's own way in where it has one and the container's name or id is known. */
+	if (!strcmp(rt, "docker") && o->container.id[0] && !pf->owner.ns.named_by_ns)
+		snprintf(how, sizeof(how), "docker exec -it %.12s sh", o->container.id);
+	else if (!strcmp(rt, "podman") && o->container.id[0] && !pf->owner.ns.named_by_ns)
+		snprintf(how, sizeof(how), "podman exec -it %.12s sh", o->container.id);
+	else if (!strcmp(rt, "lxc") && o->container.name[0])
+		snprintf(how, sizeof(how), "lxc-attach -n %s", o->container.name);
+	else if (!strcmp(rt, "systemd-nspawn") && o->container.name[0])
+		snprintf(how, sizeof(how), "machinectl shell %s", o->container.name);
+	else
+		how[0] = '\0';
+	/* Whatever the runtime: its namespaces entered through the process, as root on the host. */
+	snprintf(buf, n, "; inside its %s container, not on the host: %s%snsenter -t %d -m -u -i -n -p",
+		 strcmp(rt, "namespaces") ? rt : "namespace", how, how[0] ? ", or " : "", (int)pf->pid);
 }

@@ -107,10 +107,10 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	const struct proc_status *st = fact_ok(&pf->status.e) ? &pf->status.st : NULL;
 	const struct proc_limits *lim = fact_ok(&pf->limits.e) ? &pf->limits.lim : NULL;
 	char eperm[512], memlock[512], what[700], aio[96] = "", fix[1024], says[1024];
+	char from[APP_FROM_MAX];
 	enum uring_eperm_cause cause = uring_eperm_cause(ctx->host, st, eperm, sizeof(eperm));
 	bool ml = memlock_words(ctx, st, lim, memlock, sizeof(memlock));
 	const struct qemu_drive *dr;
-	const char *from;
 	struct finding *f;
 
 	if (m->runtime[0])
@@ -124,10 +124,12 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 			 "context%s)", m->aio_contexts, m->aio_contexts == 1 ? "" : "s");
 	/* Its own settings, where its command line shows them: the cause, not a guess. */
 	if (cause == EPERM_NONE && !ml &&
-	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, &from)) {
+	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, from)) {
 		f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
 			     "not on io_uring: %s%s. Cause, from %s: %s", what, aio, from, says);
-		finding_set_fix(f, "%s", "set each image to aio=io_uring");
+		/* A VM monitor's words only for one: the others get their own setting below. */
+		if (dr || !strcmp(check_ctx_app(ctx)->id, "qemu-system"))
+			finding_set_fix(f, "%s", "set each image to aio=io_uring");
 		proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
 		json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
 		finding_ev_int(f, "aio_contexts", m->aio_contexts);
@@ -174,7 +176,16 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 struct ring_use {
 	unsigned int used, never, unknown;
 	uint64_t watched_reqs;
+	/* of them, requests that named a file or a socket (not NOP, timeouts, ...) */
+	uint64_t watched_io_reqs;
+	/* SQEs the busiest used ring took in its life (fdinfo's CachedSqHead, mod 2^32) */
+	uint32_t life_max;
 };
+
+/* Below this many plain calls a ring that did no I/O is not judged by them. */
+#define PLAIN_IO_MIN 16
+/* A ring that took at most this many SQEs in its life was set up, tried, and left. */
+#define RING_LIFE_FEW 8
 
 static void ring_use_of(const struct proc_facts *pf, struct ring_use *u)
 {
@@ -182,16 +193,20 @@ static void ring_use_of(const struct proc_facts *pf, struct ring_use *u)
 	size_t i;
 
 	memset(u, 0, sizeof(*u));
-	for (i = 0; w && w->tracepoint && !w->blind && i < w->ut.nrings; i++)
+	for (i = 0; w && w->tracepoint && !w->blind && i < w->ut.nrings; i++) {
 		u->watched_reqs += w->ut.rings[i].reqs;
+		u->watched_io_reqs += w->ut.rings[i].reqs - w->ut.rings[i].nofile_reqs;
+	}
 	for (i = 0; i < pf->nrings; i++) {
 		const struct proc_ring *r = &pf->rings[i];
 		const struct uring_fdinfo *fi = &r->u;
 
 		if (!fact_ok(&r->e) || r->busy || !fi->has_ring_state)
 			u->unknown++;
-		else if (fi->cached_sq_head || fi->sq_tail || fi->cached_cq_tail || fi->cq_head)
+		else if (fi->cached_sq_head || fi->sq_tail || fi->cached_cq_tail || fi->cq_head) {
 			u->used++;
+			u->life_max = fi->cached_sq_head > u->life_max ? fi->cached_sq_head : u->life_max;
+		}
 		else
 			u->never++;
 	}
@@ -241,15 +256,14 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
 	const struct qemu_drive *dr;
-	char says[1024], cause[1400] = "";
-	const char *from;
+	char says[1024], cause[1500] = "", from[APP_FROM_MAX];
 	struct finding *f;
 
 	if (!proc_watched(pf) || !w->plain_io_counted || !w->plain_io || u->watched_reqs ||
 	    u->used || u->unknown)
 		return false;
 	/* Its own settings, where they were read: the cause, not a guess. */
-	if (proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, &from))
+	if (proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, from))
 		snprintf(cause, sizeof(cause), ". Cause, from %s: %s", from, says);
 	f = proc_add(c, ctx, STATUS_FAIL, subject,
 		     "not on io_uring: its %zu ring%s never took a request (SQ and CQ positions all 0 "
@@ -263,6 +277,72 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
 	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
 	finding_ev_int(f, "uring_requests", 0);
+	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
+	return true;
+}
+
+/* The opcodes the watch saw on the rings, "NOP x4, TIMEOUT x1", into buf. */
+static void watched_ops(const struct punt_watch *w, char *buf, size_t n)
+{
+	char name[24];
+	size_t i, k;
+
+	buf[0] = 0;
+	for (i = 0; i < w->ut.nrings; i++)
+		for (k = 0; k < w->ut.rings[i].nops; k++) {
+			const struct ut_ring_op *op = &w->ut.rings[i].ops[k];
+
+			catf(buf, n, "%s%s x%llu", buf[0] ? ", " : "",
+			     uring_trace_op_name(&w->ut, op->opcode, name, sizeof(name)),
+			     (unsigned long long)op->reqs);
+		}
+}
+
+/*
+ * Watched: its rings took requests, but none that named a file or a socket
+ * (NOPs, timeouts: a ring set up and tried), or took a handful in their life
+ * and none while watched, while the process read and wrote files with plain
+ * positional calls. Its file I/O is measured off io_uring: a failure. The
+ * count covers the time sampled, as the requests do (plain_io_seconds). A
+ * ring that took file or socket requests is no such thing: what else goes
+ * by plain calls beside it is the application's design (a database's log).
+ */
+static bool plain_io_beside(const struct check *c, struct check_ctx *ctx, const char *subject,
+			    const struct ring_use *u)
+{
+	const struct proc_facts *pf = ctx->proc;
+	const struct punt_watch *w = pf->watch;
+	char ops[256], took[400];
+	struct finding *f;
+
+	if (!proc_watched(pf) || !w->plain_io_counted || w->plain_io < PLAIN_IO_MIN || u->unknown)
+		return false;
+	if (u->watched_reqs && !u->watched_io_reqs) {
+		watched_ops(w, ops, sizeof(ops));
+		snprintf(took, sizeof(took), "its ring%s took %llu request%s in the %s watched, none "
+			 "on a file or socket (%s)", w->ut.nrings == 1 ? "" : "s",
+			 (unsigned long long)u->watched_reqs, u->watched_reqs == 1 ? "" : "s",
+			 punt_watch_span(w).s, ops[0] ? ops : "opcodes not seen");
+	} else if (!u->watched_reqs && u->used && u->life_max <= RING_LIFE_FEW && !w->exec) {
+		snprintf(took, sizeof(took), "its ring%s took %u request%s in %s life (CachedSqHead "
+			 "in fdinfo) and none in the %s watched", pf->nrings == 1 ? "" : "s",
+			 u->life_max, u->life_max == 1 ? "" : "s", pf->nrings == 1 ? "its" : "the busiest's",
+			 punt_watch_span(w).s);
+	} else {
+		return false;
+	}
+	f = proc_add(c, ctx, STATUS_FAIL, subject,
+		     "not on io_uring for its file I/O: %s, while it made %llu positional reads and "
+		     "writes with plain system calls (pread64, pwrite64 and their vector forms)",
+		     took, (unsigned long long)w->plain_io);
+	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
+			   "where it has one; uringlint's application table names it for the "
+			   "applications it knows)");
+	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
+	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+	finding_ev_int(f, "uring_requests", (int64_t)u->watched_reqs);
+	finding_ev_int(f, "uring_io_requests", (int64_t)u->watched_io_reqs);
+	finding_ev_int(f, "ring_life_requests", u->watched_reqs ? -1 : (int64_t)u->life_max);
 	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
 	return true;
 }
@@ -281,7 +361,8 @@ static void ring_children(const struct check *c, struct check_ctx *ctx, const ch
 			catf(pids, sizeof(pids), "%s%d", i ? " " : "", (int)pf->ring_children[i]);
 		json_object_array_add(list, json_object_new_int(pf->ring_children[i]));
 	}
-	f = proc_add(c, ctx, STATUS_SKIP, subject,
+	/* Decided, not blind: the rings are the children's, and the finding names them. */
+	f = proc_add(c, ctx, STATUS_INFO, subject,
 		     "pid %d holds no ring, but %zu of its descendants %s (pid %s%s): a forking "
 		     "server's workers own the rings, and they are the processes to audit "
 		     "(uringlint audit %s)", (int)pf->pid, pf->nring_children,
@@ -308,7 +389,7 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		struct ring_use u;
 
 		ring_use_of(pf, &u);
-		if (plain_io_instead(c, ctx, subject, &u))
+		if (plain_io_instead(c, ctx, subject, &u) || plain_io_beside(c, ctx, subject, &u))
 			return;
 		if (!u.used && !u.watched_reqs) {
 			idle_rings(c, ctx, subject, &u);
@@ -344,6 +425,8 @@ void check_uring_fallback(const struct check *c, struct check_ctx *ctx)
 		struct ring_use u;
 
 		ring_use_of(pf, &u);
+		if (u.watched_reqs && plain_io_beside(c, ctx, subject, &u))
+			return;
 		if (u.watched_reqs) {
 			f = proc_add(c, ctx, STATUS_PASS, subject,
 				     "on io_uring: no ring fd at this reading, but %zu ring%s took %llu "

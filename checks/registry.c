@@ -575,7 +575,10 @@ const struct check check_table[] = {
 			    "io_setup() context). For the cause: kernel.io_uring_disabled and "
 			    "kernel.io_uring_group, the process's CapEff, groups and Seccomp, its "
 			    "RLIMIT_MEMLOCK, and the kernel version, against what rings of 64, 256 "
-			    "and 4096 entries are charged on it.",
+			    "and 4096 entries are charged on it. Watched: the requests its rings "
+			    "took and whether any named a file or socket, against its positional "
+			    "reads and writes by plain system calls (pread64, pwrite64 and their "
+			    "vector forms, each call's own tracepoint).",
 		.info.why = "A service whose io_uring_setup() fails often falls back to another I/O "
 		       "path (Linux AIO, a thread pool) and says so only in its log: every other "
 		       "check then has no ring to judge. On kernels that charge ring memory to "

@@ -23,6 +23,7 @@
 #include "file_state.h"
 #include "file_types.h"
 #include "pid_wait.h"
+#include "proc_container.h"
 #include "proc_facts.h"
 #include "proc_mounts.h"
 #include "proc_scan.h"
@@ -557,6 +558,7 @@ void proc_facts_gather(const struct sysroot *sr, pid_t pid, const struct proc_co
 	app_config_collect(sr, pf);
 	fact_read_parsedf(sr, &pf->owner.e, parse_owner, &pf->owner.o, "proc/%d/cgroup", (int)pid);
 	collect_transient(sr, pf);
+	proc_container_collect(sr, pf);
 	proc_mounts_collect(sr, pf);
 	mark_registered(pf);
 	proc_sockets_collect(sr, pf, how ? how->net : NULL);

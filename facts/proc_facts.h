@@ -166,6 +166,15 @@ struct proc_facts {
 		struct fact_err e;
 		struct cgroup_owner o;
 		bool transient;		/* its unit was made by systemd-run (live only) */
+		/* its PID and mount namespaces, and a container they show (proc_container.c) */
+		struct proc_container {
+			bool other_pid;		/* a PID namespace below the reader's (NSpid) */
+			int other_mnt;		/* 1, 0, or -errno: ns/mnt is not the reader's */
+			pid_t nspid;		/* its pid in its own namespace */
+			bool named_by_ns;	/* the container was named from these, not the cgroup */
+			char manager_said[72];	/* /run/host/container-manager in its root, "" none */
+			char uuid[40];		/* /run/host/container-uuid */
+		} ns;
 	} owner;
 
 	/* SQPOLL rings and threads read twice, PROC_WINDOW_MS apart (live only) */

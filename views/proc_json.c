@@ -182,6 +182,12 @@ static void owner_json(struct json_object *o, const struct proc_facts *pf)
 		json_object_object_add(c, "uid", ow->container.uid >= 0
 					 ? json_object_new_int64(ow->container.uid) : NULL);
 		json_add_bytes(c, "how", ow->how);
+		/* its pid in its own PID namespace (NSpid), null when it has none of its own */
+		json_object_object_add(c, "pid_inside", pf->owner.ns.other_pid
+				       ? json_object_new_int64(pf->owner.ns.nspid) : NULL);
+		/* its mount namespace is not uringlint's: paths it names are in the container's root */
+		json_object_object_add(c, "own_mount_namespace", pf->owner.ns.other_mnt < 0 ? NULL
+				       : json_object_new_boolean(pf->owner.ns.other_mnt == 1));
 	}
 	json_object_object_add(o, "unit", u);
 	json_object_object_add(o, "container", c);

@@ -220,6 +220,13 @@ struct proc_status {
 	int threads;
 	uint64_t vm_lck_kb, vm_pin_kb;
 	char cpus_allowed_list[256];
+	/*
+	 * NSpid: its pid in its own PID namespace, and how many namespaces
+	 * the line lists (1: the reader's own; 2 or more: a nested one, such
+	 * as a container's); 0 and 0 without the line.
+	 */
+	pid_t nspid;
+	unsigned int ns_levels;
 };
 
 /* 0, or -EBADMSG when a line the kernel always prints is missing or garbled. */

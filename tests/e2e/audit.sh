@@ -821,5 +821,99 @@ if start idle-ring; then
 	stop "$pid"
 fi
 
+# A ring that takes only NOPs, the file I/O done with pread and pwrite beside it (a tool that
+# sets io_uring up, tries it, and copies with plain calls). Watched, it is no pass: its file I/O
+# is off io_uring. Ground truth: perf's count of pread64 and pwrite64 over the same 2 s and the
+# ring's SqHead in fdinfo; under --exec, the program's own count of its calls and NOPs (and a
+# few more: the dynamic loader reads the libraries' headers with pread64).
+if [ "$(id -u)" -ne 0 ] || ! command -v perf >/dev/null; then
+	skip "nop-ring, watched" "needs root and perf"
+elif start nop-ring; then
+	ringfd=$(awk '$1 == "ring" {print $2}' "$(ls -t "$TMP"/ready.nop-ring.* | grep -v '\.err$' | head -1)")
+	head0=$(awk '$1 == "SqHead:" {print $2}' "/proc/$pid/fdinfo/$ringfd")
+	perf stat -x, -e syscalls:sys_enter_pread64 -e syscalls:sys_enter_pwrite64 -p "$pid" \
+		-o "$TMP/nop.perf" -- sleep 2 &
+	perfpid=$!
+	"$BIN" audit "$pid" --watch 2 --format json --fail-on never >"$TMP/nop-w.json" 2>/dev/null
+	wait "$perfpid"
+	head1=$(awk '$1 == "SqHead:" {print $2}' "/proc/$pid/fdinfo/$ringfd")
+	truth=$(awk -F, '/sys_enter_p(read|write)64/ {n += $1} END {print n + 0}' "$TMP/nop.perf")
+	if jq -e --argjson t "$truth" --argjson nops "$((head1 - head0))" '.processes[0].watch.plain_io as $n |
+		$t > 100 and $n >= 0.8 * $t and $n <= 1.2 * $t and
+		([.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
+		 (.message | startswith("not on io_uring for its file I/O")) and
+		 .evidence.plain_io_calls == $n and .evidence.uring_io_requests == 0 and
+		 .evidence.uring_requests >= 1 and .evidence.uring_requests <= $nops)' "$TMP/nop-w.json" >/dev/null; then
+		ok "nop-ring, watched: uring-fallback fails, $(jq '.processes[0].watch.plain_io' "$TMP/nop-w.json") plain calls (perf: $truth), $(jq '[.findings[] | select(.id == "uring-fallback")][0].evidence.uring_requests' "$TMP/nop-w.json") NOPs seen (SqHead moved $((head1 - head0)))"
+	else
+		bad "nop-ring, watched: no pass for a ring of NOPs beside plain file I/O" "perf: $truth, SqHead moved $((head1 - head0))" \
+			"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .evidence]' "$TMP/nop-w.json")"
+	fi
+	stop "$pid"
+	PATHOLOGY_SECONDS=2 "$BIN" audit --exec --format json --fail-on never -o "$TMP/nop-x.json" -- \
+		"$PATHO" nop-ring "$TMP" >"$TMP/nop-x.out" 2>"$TMP/nop-x.err"
+	rounds=$(awk '$1 == "rounds" {print $2}' "$TMP/nop-x.out")
+	nops=$(awk '$1 == "nops" {print $2}' "$TMP/nop-x.out")
+	if [ -n "$rounds" ] && jq -e --argjson t "$((2 * rounds))" --argjson nops "$nops" \
+		'[.findings[] | select(.id == "uring-fallback")][0] | .status == "fail" and
+		 .evidence.plain_io_calls >= $t and .evidence.plain_io_calls <= $t + 8 and
+		 .evidence.uring_requests == $nops and .evidence.uring_io_requests == 0' "$TMP/nop-x.json" >/dev/null; then
+		ok "nop-ring under --exec: uring-fallback fails, $(jq '[.findings[] | select(.id == "uring-fallback")][0].evidence.plain_io_calls' "$TMP/nop-x.json") plain calls (the program's own: $((2 * rounds))), all $nops NOPs seen"
+	else
+		bad "nop-ring under --exec: no pass for a ring of NOPs" "program: rounds ${rounds:-?} nops ${nops:-?}" \
+			"$(jq -c '[.findings[] | select(.id == "uring-fallback")][0] | [.status, .message, .evidence]' "$TMP/nop-x.json" 2>&1)"
+	fi
+fi
+
+# A process in a container its cgroup does not name: systemd-nspawn without machined keeps its
+# payload in the caller's cgroup (the host's own /usr, a tmpfs root), and unshare makes PID and
+# mount namespaces with no manager at all. Ground truth: NSpid in the process's status and its
+# ns/mnt link against this shell's.
+ns_case() { # NAME RUNTIME CMD...: starts CMD (a pathology idle-ring that prints "ready"), audits it
+	local name=$1 runtime=$2 p="" inside
+	shift 2
+	"$@" >"$TMP/$name.out" 2>&1 &
+	local launcher=$!
+	for _ in $(seq 100); do
+		grep -q '^ready' "$TMP/$name.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	p=$(pgrep -f "^$CTR_BIN idle-ring $CTR_DATA\$" | head -1)
+	if [ -z "$p" ]; then
+		bad "$name: the contained process starts" "$(head -c 600 "$TMP/$name.out")"
+		kill "$launcher" 2>/dev/null
+		return
+	fi
+	inside=$(awk '$1 == "NSpid:" {print $NF}' "/proc/$p/status")
+	other_mnt=false
+	[ "$(readlink "/proc/$p/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] && other_mnt=true
+	"$BIN" audit "$p" --watch 0 --format json --fail-on never >"$TMP/$name.json" 2>/dev/null
+	if jq -e --arg rt "$runtime" --argjson in "$inside" --argjson mnt "$other_mnt" \
+		'.processes[0].container | .runtime == $rt and .pid_inside == $in and
+		 .own_mount_namespace == $mnt' "$TMP/$name.json" >/dev/null; then
+		ok "$name: container named $runtime, pid $inside inside (NSpid), own mount namespace $other_mnt"
+	else
+		bad "$name: the container named" "runtime $runtime, NSpid $inside, other mnt $other_mnt" \
+			"$(jq -c '.processes[0] | {unit, container}' "$TMP/$name.json")"
+	fi
+	kill "$p" 2>/dev/null
+	wait "$launcher" 2>/dev/null
+}
+if [ "$(id -u)" -ne 0 ]; then
+	skip "containers named" "needs root (namespaces)"
+else
+	mkdir -p "$TMP/ctr"
+	CTR_BIN=/opt/uringlint-t/pathology CTR_DATA=/data
+	if command -v systemd-nspawn >/dev/null; then
+		ns_case nspawn systemd-nspawn systemd-nspawn -q -D / --volatile=yes -M uringlint-e2e \
+			--register=no --keep-unit --bind-ro="$(dirname "$PATHO")":/opt/uringlint-t \
+			--bind="$TMP/ctr":/data "$CTR_BIN" idle-ring "$CTR_DATA"
+	else
+		bad "nspawn: systemd-nspawn is installed (systemd-container, a test dependency)"
+	fi
+	CTR_BIN=$PATHO CTR_DATA=$TMP/ctr
+	ns_case unshare namespaces unshare --pid --fork --mount-proc "$CTR_BIN" idle-ring "$CTR_DATA"
+fi
+
 echo "audit: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -597,6 +597,8 @@ static void test_app_config_mariadb(void)
 	f = run("uring-fallback", &r);
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_contains(f->message, "Cause, from its command line: innodb_use_native_aio = OFF");
+	assert_null(strstr(finding_fix(f), "image"));	/* a database's fix in its own words */
+	assert_contains(finding_fix(f), "innodb_use_native_aio");
 	report_free(&r);
 	pf.mariadb = NULL;
 	files[0].path = table_path;
@@ -652,6 +654,7 @@ static void test_app_config(void **state)
 	assert_int_equal(f->status, STATUS_FAIL);
 	assert_contains(f->message, "Cause, from /etc/samba/smb.conf: no share has vfs objects = io_uring");
 	assert_contains(finding_fix(f), "vfs objects = io_uring in the share");
+	assert_null(strstr(finding_fix(f), "image"));	/* no VM monitor's words for a file server */
 	report_free(&r);
 	smb_conf_free(&pf.smb);
 	assert_int_equal(smb_conf_parse("[share]\nvfs objects = io_uring\naio read size = 0\n"
@@ -660,6 +663,29 @@ static void test_app_config(void **state)
 	assert_contains(f->message, "Cause, from /etc/samba/smb.conf: [share] aio read size = 0, aio "
 				    "write size = 0");
 	report_free(&r);
+	/*
+	 * In a container its cgroup did not name (nspawn without machined): the
+	 * path is the container's, and the fix is run inside it.
+	 */
+	pf.owner.o.container.runtime = "systemd-nspawn";
+	pf.owner.ns.other_pid = pf.owner.ns.named_by_ns = true;
+	pf.owner.ns.other_mnt = 1;
+	pf.owner.ns.nspid = 1;
+	f = run("uring-fallback", &r);
+	assert_contains(f->message, "Cause, from /etc/samba/smb.conf (a path in the container's "
+				    "root): [share] aio read size = 0");
+	assert_contains(finding_fix(f), "; inside its systemd-nspawn container, not on the host: "
+					"nsenter -t 42 -m -u -i -n -p");
+	report_free(&r);
+	/* The same namespace for mounts (unshare --pid alone): the path is the host's. */
+	pf.owner.o.container.runtime = "namespaces";
+	pf.owner.ns.other_mnt = 0;
+	f = run("uring-fallback", &r);
+	assert_contains(f->message, "Cause, from /etc/samba/smb.conf: [share]");
+	assert_contains(finding_fix(f), "inside its namespace container, not on the host");
+	report_free(&r);
+	memset(&pf.owner.ns, 0, sizeof(pf.owner.ns));
+	pf.owner.o.container.runtime = NULL;
 	smb_conf_free(&pf.smb);
 	/* Read nothing (not root's, or no file): no cause claimed. */
 	pf.smb_conf_path[0] = '\0';

@@ -385,10 +385,69 @@ static void test_fallback(void **state)
 	}
 }
 
+/*
+ * Watched, with plain positional reads and writes counted: a ring that took
+ * only NOPs, or a handful of requests in its life and none while watched,
+ * does no file I/O (a failure); one that took file requests is on io_uring
+ * whatever goes by plain calls beside it (a database's log).
+ */
+static void test_fallback_plain_io(void **state)
+{
+	static struct ut_ring seen[1];
+
+	(void)state;
+	setup(state);
+	rings[0].u.has_ring_state = true;
+	rings[0].u.cached_sq_head = rings[0].u.sq_tail = 4;
+	rings[0].u.cached_cq_tail = rings[0].u.cq_head = 4;
+	pf.watch = &watch;
+	watch.tracepoint = true;
+	watch.seconds = 2;
+	watch.seconds_watched = 2.0;
+	watch.sampled_all = true;
+	watch.plain_io_counted = true;
+	watch.plain_io = 3600;
+	watch.ut.rings = seen;
+	watch.ut.nrings = 1;
+	seen[0].reqs = seen[0].nofile_reqs = 4;
+	expect_says("uring-fallback", STATUS_FAIL, "not on io_uring for its file I/O: its ring took "
+						   "4 requests in the 2.0 s watched, none on a file "
+						   "or socket");
+	/* Plain calls too few to judge by. */
+	watch.plain_io = 3;
+	expect_says("uring-fallback", STATUS_PASS, "with 4 requests in the 2.0 s watched");
+	watch.plain_io = 3600;
+	/* One request on a file: on io_uring. */
+	seen[0].nofile_reqs = 3;
+	expect_says("uring-fallback", STATUS_PASS, "with 4 requests in the 2.0 s watched");
+	/* None watched, four in its life: tried and left. */
+	seen[0].reqs = seen[0].nofile_reqs = 0;
+	expect_says("uring-fallback", STATUS_FAIL, "took 4 requests in its life (CachedSqHead");
+	/* Thousands in its life, quiet while watched: a database between flushes. */
+	rings[0].u.cached_sq_head = rings[0].u.sq_tail = 5000;
+	expect_says("uring-fallback", STATUS_PASS, "though none in the 2.0 s watched");
+	/* Never a request in its life: the failure said as before. */
+	rings[0].u.cached_sq_head = rings[0].u.sq_tail = 0;
+	rings[0].u.cached_cq_tail = rings[0].u.cq_head = 0;
+	expect_says("uring-fallback", STATUS_FAIL, "its 1 ring never took a request");
+	watch.ut.rings = NULL;
+	watch.ut.nrings = 0;
+	watch.plain_io_counted = false;
+	watch.plain_io = 0;
+	watch.tracepoint = false;
+	pf.watch = NULL;
+	rings[0].u.has_ring_state = false;
+}
+
 static void test_fallback_not_judged(void **state)
 {
 	(void)state;
 	no_ring();
+	/* A forking server's parent: the child that holds the ring is named, decided, not skipped. */
+	pf.ring_children[0] = 77;
+	pf.nring_children = 1;
+	expect_says("uring-fallback", STATUS_INFO, "holds no ring, but 1 of its descendants does (pid 77)");
+	pf.nring_children = 0;
 	/* Ring memory mapped without an fd: io_uring_close_ring_fd(). */
 	pf.maps.uring_maps = 2;
 	expect_says("uring-fallback", STATUS_PASS, "fds were closed");
@@ -411,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_memlock_rings),
 		cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_fallback_plain_io),
 		cmocka_unit_test(test_fallback_not_judged),
 	};
 

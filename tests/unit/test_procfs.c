@@ -55,6 +55,38 @@ static void test_status_unprivileged(void **state)
 	assert_true(proc_status_in_group(&st, 998));
 	assert_true(proc_status_in_group(&st, 100));	/* egid counts */
 	assert_false(proc_status_in_group(&st, 5));
+	assert_int_equal(st.ns_levels, 0);		/* no NSpid line (before 4.1) */
+}
+
+/* NSpid: its pid in each PID namespace from the reader's down; the last is its own. */
+static void test_status_nspid(void **state)
+{
+	const char *base = "Name:\tsvc\nTgid:\t19405\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+			   "Groups:\t\nThreads:\t1\nCapEff:\t0\n";
+	char text[512];
+	struct proc_status st;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%sNSpid:\t19405\n", base);
+	assert_int_equal(proc_status_parse(text, &st), 0);
+	assert_int_equal(st.ns_levels, 1);
+	assert_int_equal(st.nspid, 19405);
+	/* systemd-nspawn's payload, as the host reads it: pid 1 in its own namespace. */
+	snprintf(text, sizeof(text), "%sNSpid:\t19405\t1\n", base);
+	assert_int_equal(proc_status_parse(text, &st), 0);
+	assert_int_equal(st.ns_levels, 2);
+	assert_int_equal(st.nspid, 1);
+	snprintf(text, sizeof(text), "%sNSpid:\t19405\t57\t3\n", base);
+	assert_int_equal(proc_status_parse(text, &st), 0);
+	assert_int_equal(st.ns_levels, 3);
+	assert_int_equal(st.nspid, 3);
+	/* Garbage is no namespace: refused, never a pid 0. */
+	snprintf(text, sizeof(text), "%sNSpid:\t19405\tx\n", base);
+	assert_int_equal(proc_status_parse(text, &st), -EBADMSG);
+	snprintf(text, sizeof(text), "%sNSpid:\t19405\t0\n", base);
+	assert_int_equal(proc_status_parse(text, &st), -EBADMSG);
+	snprintf(text, sizeof(text), "%sNSpid:\t\n", base);
+	assert_int_equal(proc_status_parse(text, &st), -EBADMSG);
 }
 
 static void test_status_garbage(void **state)
@@ -175,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_status_6_18),
 		cmocka_unit_test(test_status_6_1_guest),
 		cmocka_unit_test(test_status_unprivileged),
+		cmocka_unit_test(test_status_nspid),
 		cmocka_unit_test(test_status_garbage),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_limits_garbage),
