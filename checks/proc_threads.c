@@ -216,20 +216,54 @@ static const struct dstate_class *classify(const struct proc_thread *t)
 }
 
 #define DSTATE_MANY 8
+/*
+ * A thread in D on its own I/O is stuck when it stays there this many
+ * times longer than its devices' requests took in the window (iostat's
+ * r_await and w_await, the scene's): a device whose requests take a
+ * second keeps its threads in D for seconds, and is slow, not stuck
+ * (scene-device says so).
+ */
+#define DSTATE_AWAIT_TIMES 10
+
+/* The longest mean wait of the process's devices over the window, ms; 0 not measured. */
+static double slowest_await(const struct proc_facts *pf, const char **dev)
+{
+	const struct scene *sc = &pf->scene;
+	double most = 0;
+	size_t i;
+
+	*dev = NULL;
+	if (!pf->scene_taken || !fact_ok(&sc->e) || !sc->windowed)
+		return 0;
+	for (i = 0; i < sc->ndevs; i++) {
+		const struct scene_dev *d = &sc->devs[i];
+		double a = d->io.r_await > d->io.w_await ? d->io.r_await : d->io.w_await;
+
+		if (fact_ok(&d->e) && d->has_delta && a > most) {
+			most = a;
+			*dev = d->name;
+		}
+	}
+	return most;
+}
 
 void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
 	unsigned int counts[ARRAY_SIZE(dclasses) + 1] = { 0 };
 	char subject[32], list[1024] = "", fixes[1024] = "", moment[512] = "", ownio[48];
+	char slow[160] = "";
 	struct json_object *stuck;
 	unsigned int d = 0, brief = 0, i;
+	const char *dev;
+	double await;
 	struct finding *fi;
 	size_t k;
 	bool io;
 
 	if (!threads_usable(c, ctx, subject, sizeof(subject)))
 		return;
+	await = slowest_await(pf, &dev);
 	stuck = json_object_new_array();
 	for (k = 0; k < pf->threads.n; k++) {
 		const struct proc_thread *t = &pf->threads.v[k];
@@ -244,7 +278,13 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		 * is a wait on its own I/O shorter than a stuck device's: an O_DIRECT
 		 * read of a loaded device keeps its thread in D for 20-180 ms.
 		 */
-		if (t->d_transient || (io && t->d_ms && t->d_ms < DSTATE_IO_STUCK_MS)) {
+		if (io && t->d_ms >= DSTATE_IO_STUCK_MS && t->d_ms < DSTATE_AWAIT_TIMES * await &&
+		    !slow[0])
+			snprintf(slow, sizeof(slow), "; waits on its own I/O as long as its devices' "
+				 "requests take (%s's await %.0f ms over the window: slow, see "
+				 "scene-device)", dev, await);
+		if (t->d_transient || (io && t->d_ms && t->d_ms < DSTATE_IO_STUCK_MS) ||
+		    (io && t->d_ms && t->d_ms < DSTATE_AWAIT_TIMES * await)) {
 			if (strlen(moment) + 72 < sizeof(moment))
 				snprintf(moment + strlen(moment), sizeof(moment) - strlen(moment),
 					 "%s%d %s in %s%s", brief ? ", " : "", (int)t->tid, t->comm,
@@ -279,8 +319,8 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		if (brief)
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "no thread stuck in D state: %u seen in it for a moment, out of it "
-				 "within 20 ms or, waiting on its own I/O, within %d s (%s)", brief,
-				 DSTATE_IO_STUCK_MS / 1000, moment);
+				 "within 20 ms or, waiting on its own I/O, within %d s (%s)%s", brief,
+				 DSTATE_IO_STUCK_MS / 1000, moment, slow);
 		else
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "no thread in D state (uninterruptible wait)");

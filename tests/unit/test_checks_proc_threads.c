@@ -215,6 +215,21 @@ static void test_dstate(void **state)
 	expect_says("dstate-threads", STATUS_PASS, "50 iou-wrk-42 in __iomap_dio_rw (its own I/O)");
 	threads[2].d_ms = DSTATE_IO_STUCK_MS;
 	expect_says("dstate-threads", STATUS_WARN, "on its own I/O for 3000 ms");
+	/*
+	 * The same 3 s on a device whose requests took 800 ms on average in the
+	 * window (a throttled device): slow, not stuck. 100 ms: stuck.
+	 */
+	pf.scene_taken = true;
+	pf.scene.windowed = true;
+	pf.scene.ndevs = 1;
+	snprintf(pf.scene.devs[0].name, sizeof(pf.scene.devs[0].name), "loop7");
+	pf.scene.devs[0].has_delta = true;
+	pf.scene.devs[0].io.w_await = 800;
+	expect_says("dstate-threads", STATUS_PASS, "loop7's await 800 ms over the window");
+	pf.scene.devs[0].io.w_await = 100;
+	expect_says("dstate-threads", STATUS_WARN, "on its own I/O for 3000 ms");
+	memset(&pf.scene, 0, sizeof(pf.scene));
+	pf.scene_taken = false;
 	threads[2].d_ms = 180;
 	/* The innermost wait decides: an inode lock taken above the direct I/O path. */
 	threads[2].stack = (char *)"[<0>] rwsem_down_write_slowpath+0x2a2/0x6a0\n[<0>] down_write+0x5b/0x60\n"
