@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,104 +507,6 @@ DIR *sysroot_opendir(const struct sysroot *sr, const char *rel)
 	return d;
 }
 
-int sysroot_vpathf(char *out, size_t outsz, const char *fmt, va_list ap)
-{
-	int n = vsnprintf(out, outsz, fmt, ap);
-
-	return n < 0 ? -EINVAL : (size_t)n >= outsz ? -ENAMETOOLONG : 0;
-}
-
-int sysroot_pathf(char *out, size_t outsz, const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = sysroot_vpathf(out, outsz, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-int sysroot_read_filef(const struct sysroot *sr, size_t max, char **buf, size_t *len,
-		       const char *fmt, ...)
-{
-	*buf = NULL;
-	*len = 0;
-	SYSROOT_WITH_PATH(fmt, sysroot_read_file(sr, rel_, max, buf, len));
-}
-
-int sysroot_read_bytesf(const struct sysroot *sr, size_t max, char **buf, size_t *len,
-			const char *fmt, ...)
-{
-	*buf = NULL;
-	*len = 0;
-	SYSROOT_WITH_PATH(fmt, sysroot_read_bytes(sr, rel_, max, buf, len));
-}
-
-int sysroot_read_linef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_read_line(sr, rel_, out, outsz));
-}
-
-int sysroot_read_namef(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_read_name(sr, rel_, out, outsz));
-}
-
-int sysroot_readlinkf(const struct sysroot *sr, char *out, size_t outsz, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_readlink(sr, rel_, out, outsz));
-}
-
-int sysroot_stat_livef(const struct sysroot *sr, struct stat *st, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_stat_live(sr, rel_, st));
-}
-
-int sysroot_statxf(const struct sysroot *sr, unsigned int mask, struct statx *stx,
-		   const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_statx(sr, rel_, mask, stx));
-}
-
-int sysroot_open_regularf(const struct sysroot *sr, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_open_regular(sr, rel_));
-}
-
-int sysroot_open_path_dirf(const struct sysroot *sr, const char *fmt, ...)
-{
-	SYSROOT_WITH_PATH(fmt, sysroot_open_path_dir(sr, rel_));
-}
-
-bool sysroot_existsf(const struct sysroot *sr, const char *fmt, ...)
-{
-	char rel[PATH_MAX];
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = sysroot_vpathf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	return !err && sysroot_exists(sr, rel);
-}
-
-DIR *sysroot_opendirf(const struct sysroot *sr, const char *fmt, ...)
-{
-	char rel[PATH_MAX];
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = sysroot_vpathf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	return sysroot_opendir(sr, rel);
-}
-
 const char *sysroot_strerror(int err)
 {
 	switch (err) {
@@ -672,15 +573,6 @@ int sysroot_dir_open(const struct sysroot *sr, const char *rel, struct sysroot_d
 		d->dirfd = fd;
 	}
 	return 0;
-}
-
-int sysroot_dir_openf(const struct sysroot *sr, struct sysroot_dir *d, const char *fmt, ...)
-{
-	/* A path that does not fit: every read fails the same, as in sysroot_dir_open. */
-	d->sr = sr;
-	d->dirfd = -1;
-	d->err = -ENAMETOOLONG;
-	SYSROOT_WITH_PATH(fmt, sysroot_dir_open(sr, rel_, d));
 }
 
 void sysroot_dir_close(struct sysroot_dir *d)

@@ -217,10 +217,11 @@ __attribute__((format(printf, 3, 0))) int sysroot_vpathf(char *out, size_t outsz
 
 /*
  * The body of a printf-style reader (its last parameters fmt, ...): fmt's
- * path into rel_, a PATH_MAX buffer, and return call on it, or return
- * -ENAMETOOLONG for a path that does not fit: never a read of a cut path.
+ * path into rel_, a PATH_MAX buffer, and return call on it, or, for a path
+ * that does not fit, do on_err (err_ holds -ENAMETOOLONG): never a read of
+ * a cut path. SYSROOT_WITH_PATH returns err_.
  */
-#define SYSROOT_WITH_PATH(fmt, call)                                   \
+#define SYSROOT_WITH_PATH_ELSE(fmt, call, on_err)                      \
 	do {                                                           \
 		char rel_[PATH_MAX];                                   \
 		va_list ap_;                                           \
@@ -229,10 +230,12 @@ __attribute__((format(printf, 3, 0))) int sysroot_vpathf(char *out, size_t outsz
 		va_start(ap_, fmt);                                    \
 		err_ = sysroot_vpathf(rel_, sizeof(rel_), fmt, ap_);   \
 		va_end(ap_);                                           \
-		if (err_)                                              \
-			return err_;                                   \
+		if (err_) {                                            \
+			on_err;                                        \
+		}                                                      \
 		return call;                                           \
 	} while (0)
+#define SYSROOT_WITH_PATH(fmt, call) SYSROOT_WITH_PATH_ELSE(fmt, call, return err_)
 
 /* A short human explanation of an error returned by the functions above. */
 const char *sysroot_strerror(int err);
