@@ -20,9 +20,6 @@
 #include "uring_trace_impl.h"
 
 #define REQS_MAX (1u << 22)
-/* Multishot requests followed at once: a power of two, emptied when half full. */
-#define MS_CAP 8192u
-#define CQE_F_MORE (1u << 1)	/* IORING_CQE_F_MORE, since 5.13 */
 
 static const char *const event_names[UT_NEVENTS] = {
 	[UT_SUBMIT] = "io_uring/io_uring_submit_req",
@@ -112,7 +109,7 @@ void uring_trace_free(struct uring_trace *ut)
 	memset(ut, 0, sizeof(*ut));
 }
 
-static uint64_t hash64(uint64_t v)
+uint64_t ut_hash64(uint64_t v)
 {
 	v ^= v >> 33;
 	v *= 0xff51afd7ed558ccdull;
@@ -143,7 +140,7 @@ static int reqs_grow(struct uring_trace *ut)
 
 		if (!old[i].req)
 			continue;
-		for (h = hash64(old[i].req) & (cap - 1); ut->reqs[h].req; h = (h + 1) & (cap - 1))
+		for (h = ut_hash64(old[i].req) & (cap - 1); ut->reqs[h].req; h = (h + 1) & (cap - 1))
 			;
 		e = &ut->reqs[h];
 		*e = old[i];
@@ -168,7 +165,7 @@ struct ut_req *ut_req_slot(struct uring_trace *ut, uint64_t req, bool create)
 			return NULL;
 		}
 	}
-	for (h = hash64(req) & (ut->reqs_cap - 1); ut->reqs[h].req; h = (h + 1) & (ut->reqs_cap - 1))
+	for (h = ut_hash64(req) & (ut->reqs_cap - 1); ut->reqs[h].req; h = (h + 1) & (ut->reqs_cap - 1))
 		if (ut->reqs[h].req == req)
 			return &ut->reqs[h];
 	if (!create)
@@ -206,7 +203,7 @@ oom:
 	return NULL;
 }
 
-static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
+struct ut_ring *ut_ring_of(struct uring_trace *ut, uint64_t ctx)
 {
 	struct ut_ring *r;
 	size_t i;
@@ -231,7 +228,7 @@ static struct ut_ring *ring_of(struct uring_trace *ut, uint64_t ctx)
 	return r;
 }
 
-static struct ut_ring_op *ring_op(struct ut_ring *ring, uint8_t opcode)
+struct ut_ring_op *ut_ring_op(struct ut_ring *ring, uint8_t opcode)
 {
 	unsigned int i;
 
@@ -355,7 +352,7 @@ static void add_submitter(struct ut_ring *ring, pid_t tid, bool sq_thread, int c
  * A request for the trace file: r is its first CQE, NULL when none was seen.
  * Dropped past UT_MAX_SPANS.
  */
-static void keep_span(struct uring_trace *ut, const struct ut_req *q, const struct tp_record *r,
+void ut_keep_span(struct uring_trace *ut, const struct ut_req *q, const struct tp_record *r,
 		      int32_t res)
 {
 	struct ut_span *s;
@@ -430,7 +427,7 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 		ut->cut_punts += cut_punt(ut, q);
 		return;
 	}
-	ring = ring_of(ut, q->ctx);
+	ring = ut_ring_of(ut, q->ctx);
 	if (ring) {
 		ring->nofile_reqs++;
 		if (q->punted && uring_op_socket_only(q->opcode))
@@ -442,8 +439,8 @@ static void settle(struct uring_trace *ut, const struct ut_req *q)
 
 static void censor(struct uring_trace *ut, const struct ut_req *q)
 {
-	struct ut_ring *ring = ring_of(ut, q->ctx);
-	struct ut_ring_op *op = ring ? ring_op(ring, q->opcode) : NULL;
+	struct ut_ring *ring = ut_ring_of(ut, q->ctx);
+	struct ut_ring_op *op = ring ? ut_ring_op(ring, q->opcode) : NULL;
 
 	if (op)
 		op->latency_censored++;
@@ -474,7 +471,7 @@ void uring_trace_cut(struct uring_trace *ut)
 		if (q->req && q->ctx && !q->completed) {
 			censor(ut, q);
 			if (ut->keep_spans)
-				keep_span(ut, q, NULL, 0);
+				ut_keep_span(ut, q, NULL, 0);
 		}
 	}
 	if (ut->reqs_cap)
@@ -521,9 +518,9 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 	tp_field_u64(ut->f_flags[UT_SUBMIT], r->raw, r->len, &flags);
 	tp_field_u64(ut->f_sq_thread, r->raw, r->len, &sq);
 	learn_op_name(ut, UT_SUBMIT, r, (uint8_t)opcode);
-	ring = ring_of(ut, ctx);
+	ring = ut_ring_of(ut, ctx);
 	if (ring) {
-		struct ut_ring_op *op = ring_op(ring, (uint8_t)opcode);
+		struct ut_ring_op *op = ut_ring_op(ring, (uint8_t)opcode);
 
 		ring->reqs++;
 		if (op) {
@@ -544,9 +541,9 @@ static void on_submit(struct uring_trace *ut, const struct tp_record *r)
 		return;
 	if (q->ctx) {
 		if (ut->keep_spans && !q->completed)
-			keep_span(ut, q, NULL, 0);
+			ut_keep_span(ut, q, NULL, 0);
 		settle(ut, q);	/* the pointer's previous request */
-		ring = ring_of(ut, ctx);	/* settle may have grown the table */
+		ring = ut_ring_of(ut, ctx);	/* settle may have grown the table */
 	}
 	q->ctx = ctx;
 	q->time = r->time;
@@ -642,7 +639,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		ut->punt_ops[(uint8_t)opcode]++;
 		ut->punts_kernel_async += uring_trace_op_always_async(ut, (uint8_t)opcode);
 	}
-	ring = ring_of(ut, ctx);
+	ring = ut_ring_of(ut, ctx);
 	if (ring)
 		ring->punts++;
 	q = ut_req_slot(ut, req, false);
@@ -669,7 +666,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	if (q->punted)
 		return;
 	if (ring) {
-		struct ut_ring_op *op = ring_op(ring, q->opcode);
+		struct ut_ring_op *op = ut_ring_op(ring, q->opcode);
 
 		if (op) {
 			op->punted++;
@@ -689,153 +686,6 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	/* Otherwise the fd comes with the worker's file_get, or never (no file). */
 }
 
-static void count_err(struct ut_ring *ring, int opcode, int err)
-{
-	unsigned int i;
-
-	for (i = 0; i < ring->nerrs; i++)
-		if (ring->errs[i].err == err && ring->errs[i].opcode == opcode) {
-			ring->errs[i].n++;
-			return;
-		}
-	if (ring->nerrs == UT_MAX_ERRS) {
-		ring->errs_other++;
-		return;
-	}
-	ring->errs[ring->nerrs++] = (struct ut_ring_err){ opcode, err, 1 };
-}
-
-static struct ut_ms *ms_slot(struct uring_trace *ut, uint64_t ctx, uint64_t user_data,
-			     bool create)
-{
-	size_t h;
-
-	if (!ut->ms) {
-		if (!create)
-			return NULL;
-		ut->ms = calloc(MS_CAP, sizeof(*ut->ms));
-		if (!ut->ms) {
-			ut->oom = true;
-			return NULL;
-		}
-	}
-	if (create && 2 * (ut->ms_used + 1) > MS_CAP) {
-		/* More multishot requests than followed: start over (their counts are lost). */
-		memset(ut->ms, 0, MS_CAP * sizeof(*ut->ms));
-		ut->ms_used = 0;
-		ut->ms_resets++;
-	}
-	for (h = hash64(ctx ^ hash64(user_data)) & (MS_CAP - 1); ut->ms[h].ctx;
-	     h = (h + 1) & (MS_CAP - 1))
-		if (ut->ms[h].ctx == ctx && ut->ms[h].user_data == user_data)
-			return &ut->ms[h];
-	if (!create)
-		return NULL;
-	ut->ms_used++;
-	ut->ms[h].ctx = ctx;
-	ut->ms[h].user_data = user_data;
-	return &ut->ms[h];
-}
-
-/* A CQE that says more follow: a multishot request's, known by its user_data. */
-static void ms_count(struct uring_trace *ut, uint64_t ctx, uint64_t user_data)
-{
-	struct ut_ms *m = ms_slot(ut, ctx, user_data, true);
-
-	if (m)
-		m->cqes++;
-}
-
-/*
- * A request's last CQE: the CQEs its multishot run posted before (0: none
- * seen, a single-shot request). The slot stays, empty, for the next arm.
- */
-static uint32_t ms_end(struct uring_trace *ut, uint64_t ctx, uint64_t user_data)
-{
-	struct ut_ms *m = ms_slot(ut, ctx, user_data, false);
-	uint32_t n = m ? m->cqes : 0;
-
-	if (m)
-		m->cqes = 0;
-	return n;
-}
-
-/*
- * A CQE. Its request, joined by pointer, gives the opcode; the first CQE of
- * a request gives its latency (a multishot request posts many, each a
- * completion, none a new latency). A CQE of a request submitted while not
- * sampled counts on the ring, unjoined.
- */
-static void on_complete(struct uring_trace *ut, const struct tp_record *r)
-{
-	uint64_t req = 0, ctx = 0, res = 0, cflags = 0, user_data = 0;
-	struct ut_ring_op *op;
-	struct ut_ring *ring;
-	struct ut_req *q;
-	int32_t v;
-
-	tp_field_u64(ut->f_req[UT_COMPLETE], r->raw, r->len, &req);
-	tp_field_u64(ut->f_ctx[UT_COMPLETE], r->raw, r->len, &ctx);
-	if (!tp_field_u64(ut->f_res, r->raw, r->len, &res))
-		return;
-	v = (int32_t)res;
-	ring = ring_of(ut, ctx);
-	if (!ring)
-		return;
-	ring->completions++;
-	tp_field_u64(ut->f_cflags, r->raw, r->len, &cflags);
-	tp_field_u64(ut->f_user_data, r->raw, r->len, &user_data);
-	/* A multishot request's CQEs before its last: traced without the request. */
-	if (!req) {
-		ring->completions_multishot++;
-		if (v < 0)
-			count_err(ring, UT_ERR_MULTISHOT, -v);
-		if (cflags & CQE_F_MORE)
-			ms_count(ut, ctx, user_data);
-		return;
-	}
-	q = ut_req_slot(ut, req, false);
-	if (q && q->ctx != ctx)
-		q = NULL;
-	if (v < 0)
-		count_err(ring, q ? q->opcode : UT_ERR_UNJOINED, -v);
-	if (!q) {
-		ring->completions_unjoined++;
-		return;
-	}
-	op = ring_op(ring, q->opcode);
-	if (!op)
-		return;
-	op->completions++;
-	if (cflags & CQE_F_MORE) {
-		ms_count(ut, ctx, user_data);
-	} else {
-		uint32_t before = ms_end(ut, ctx, user_data);
-
-		/* Its last CQE, after others: a multishot request ended, to be armed again. */
-		if (before) {
-			op->ms_ended++;
-			op->ms_ended_enobufs += v == -ENOBUFS;
-			op->ms_ended_eof += v == 0;
-			op->ms_cqes += before + 1;
-		}
-	}
-	op->errors += v < 0;
-	if (!q->completed)
-		ut_count_observed(ut, q);
-	if (!q->completed && r->time >= q->time) {
-		op->latency[uring_trace_lat_bucket(r->time - q->time)]++;
-		op->latency_n++;
-		op->done_polled += q->polled;
-		op->done_punted += q->punted;
-		op->done_async += q->async;
-		op->done_async_punted += q->punted && q->async;
-		if (ut->keep_spans)
-			keep_span(ut, q, r, v);
-	}
-	q->completed = true;
-}
-
 /* The open requests of a ctx whose ring is gone: not to be joined to the next ring there. */
 static void forget_ring_reqs(struct uring_trace *ut, uint64_t ctx)
 {
@@ -844,7 +694,7 @@ static void forget_ring_reqs(struct uring_trace *ut, uint64_t ctx)
 	for (i = 0; i < ut->reqs_cap; i++)
 		if (ut->reqs[i].req && ut->reqs[i].ctx == ctx) {
 			if (ut->keep_spans && !ut->reqs[i].completed)
-				keep_span(ut, &ut->reqs[i], NULL, 0);
+				ut_keep_span(ut, &ut->reqs[i], NULL, 0);
 			ut->reqs[i].ctx = 0;
 		}
 }
@@ -861,7 +711,7 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
 	tp_field_u64(ut->f_create_fd, r->raw, r->len, &fd);
 	tp_field_u64(ut->f_sq_entries, r->raw, r->len, &sq);
 	tp_field_u64(ut->f_cq_entries, r->raw, r->len, &cq);
-	ring = ring_of(ut, ctx);
+	ring = ut_ring_of(ut, ctx);
 	/*
 	 * The same ctx pointer again: a ring freed and another set up in its
 	 * memory. The old one is kept as it was, retired, and its requests
@@ -870,7 +720,7 @@ static void on_create(struct uring_trace *ut, const struct tp_record *r)
 	if (ring && (ring->created || ring->reqs || ring->completions || ring->punts)) {
 		ring->retired = true;
 		forget_ring_reqs(ut, ctx);
-		ring = ring_of(ut, ctx);
+		ring = ut_ring_of(ut, ctx);
 	}
 	if (!ring)
 		return;
@@ -933,8 +783,8 @@ static void on_poll_arm(struct uring_trace *ut, const struct tp_record *r)
 	if (!q || q->ctx != ctx || q->polled)
 		return;
 	q->polled = true;
-	ring = ring_of(ut, ctx);
-	op = ring ? ring_op(ring, q->opcode) : NULL;
+	ring = ut_ring_of(ut, ctx);
+	op = ring ? ut_ring_op(ring, q->opcode) : NULL;
 	if (op)
 		op->polled++;
 }
@@ -958,7 +808,7 @@ void uring_trace_record(struct uring_trace *ut, const struct tp_record *r)
 		on_enter(ut, r);
 		break;
 	case UT_COMPLETE:
-		on_complete(ut, r);
+		ut_on_complete(ut, r);
 		break;
 	case UT_CREATE:
 		on_create(ut, r);

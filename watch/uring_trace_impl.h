@@ -30,4 +30,21 @@ void ut_on_cause(struct uring_trace *ut, const struct tp_record *r, enum ut_caus
 /* A punted write completed: its first cause, or same-tick, counted for its file. */
 void ut_count_observed(struct uring_trace *ut, const struct ut_req *q);
 
+/* Multishot requests followed at once: a power of two, emptied when half full. */
+#define MS_CAP 8192u
+#define CQE_F_MORE (1u << 1)	/* IORING_CQE_F_MORE, since 5.13 */
+
+/* uring_trace.c: the tables the completions look up. */
+uint64_t ut_hash64(uint64_t v);
+/* The ring of ctx (set up on first sight); NULL past UT_MAX_RINGS or out of memory. */
+struct ut_ring *ut_ring_of(struct uring_trace *ut, uint64_t ctx);
+/* The ring's entry for opcode (made on first sight), NULL past UT_MAX_OPS. */
+struct ut_ring_op *ut_ring_op(struct ut_ring *ring, uint8_t opcode);
+/* A request's span for the trace file, ended by CQE r (NULL: cut) with result res. */
+void ut_keep_span(struct uring_trace *ut, const struct ut_req *q, const struct tp_record *r,
+		  int32_t res);
+
+/* uring_trace_complete.c: a CQE (io_uring:io_uring_complete). */
+void ut_on_complete(struct uring_trace *ut, const struct tp_record *r);
+
 #endif
