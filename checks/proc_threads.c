@@ -30,12 +30,21 @@ static bool threads_usable(const struct check *c, struct check_ctx *ctx, char *s
  * that saw no punt proves nothing of the window before it (punts come in
  * bursts), so the workers' work stays a warning then.
  */
+/*
+ * A watch by tracepoint that saw every thread of the process from its start
+ * to its end: only then do its counts speak for the workers' whole work.
+ */
+static bool watch_whole(const struct punt_watch *w)
+{
+	return w && fact_ok(&w->e) && w->tracepoint && !w->blind && !w->threads_unattached &&
+	       !w->threads_late;
+}
+
 static bool workers_explained(const struct punt_watch *w, char *why, size_t whysz)
 {
 	uint64_t kernel = 0;
 
-	if (!w || !fact_ok(&w->e) || !w->tracepoint || w->blind || w->threads_unattached ||
-	    w->threads_late)
+	if (!watch_whole(w))
 		return false;
 	if (w->total && punt_watch_kernel_async(w, &kernel) && kernel >= w->total) {
 		snprintf(why, whysz, "the %llu requests punted in the %.1f s watched are all of "
@@ -68,8 +77,7 @@ static bool workers_measured(const struct check_ctx *ctx, const struct punt_watc
 {
 	uint64_t fault;
 
-	if (!w || !fact_ok(&w->e) || !w->tracepoint || w->blind || w->threads_unattached ||
-	    w->threads_late || !w->total || !w->submit_counted || !w->submitted)
+	if (!watch_whole(w) || !w->total || !w->submit_counted || !w->submitted)
 		return false;
 	fault = iowq_fault_punts(w);
 	if (punt_status(ctx, fault, w->submitted) == STATUS_FAIL)
