@@ -24,7 +24,7 @@ DEB_BUILD := gcc libc6-dev linux-libc-dev make pkg-config liburing-dev libblkid-
 # mariadbd, mariadb-install-db and the client without mariadb-server's service,
 # so installing them starts nothing; qemu-utils ships qemu-img, qemu-io, qemu-nbd;
 # e2fsprogs makes the loop ext4 they run on; mpd reads its tracks through io_uring.
-DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils e2fsprogs samba samba-vfs-modules smbclient \
+DEB_APPS := mariadb-server-core mariadb-client-core qemu-utils qemu-system-x86 e2fsprogs samba samba-vfs-modules smbclient \
 	mpd
 # The test tools; chromium renders --format html's page (tests/e2e/html.sh);
 # sysstat's iostat is the scene's ground truth (tests/e2e/scene.sh).

@@ -211,13 +211,22 @@ void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_
 
 	if (!app || !(fix = app_fixes_find(table(), app, kind)))
 		return;
+	finding_ev_str(fi, "application", app->id);
+	/*
+	 * A fix is printed only when a test applied it and saw the finding go
+	 * (the table's Tested): the others are in the evidence, said untested.
+	 */
+	if (!fix->tested) {
+		finding_ev_str(fi, "application_setting_untested", fix->setting);
+		return;
+	}
 	old = finding_fix(fi) ? strdup(finding_fix(fi)) : NULL;
 	proc_container_run(ctx->proc, where, sizeof(where));
 	finding_set_fix(fi, "%s%sin %s: %s (%s)%s", old ? old : "", old ? "; " : "", app->name,
 			fix->setting, fix->reference, where);
 	free(old);
-	finding_ev_str(fi, "application", app->id);
 	finding_ev_str(fi, "application_setting", fix->setting);
+	finding_ev_str(fi, "application_fix_tested", fix->tested);
 }
 
 void proc_container_run(const struct proc_facts *pf, char *buf, size_t n)

@@ -153,6 +153,9 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 		finding_set_fix(f, "%s", proc_memlock_fix(pf, fix, sizeof(fix)));
 	else
 		finding_set_fix(f, "%s", FIX_FIND_SETUP_ERROR);
+	/* No cause of the kernel's: the application's own engine setting, where the table has it. */
+	if (cause == EPERM_NONE && !ml)
+		proc_app_fix(ctx, f, APP_FIX_NO_URING);
 	json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
 	finding_ev_int(f, "aio_contexts", m->aio_contexts);
 	finding_ev_str(f, "likely_cause", cause == EPERM_SYSCTL    ? "kernel.io_uring_disabled"

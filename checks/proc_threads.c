@@ -544,6 +544,18 @@ static void iowq_punts_evidence(struct finding *fi, const struct punt_watch *w)
 	json_object_object_add(fi->evidence, "per_opcode", ops);
 }
 
+/* Punted requests the application flagged IOSQE_ASYNC, over the rings sampled. */
+static uint64_t async_punts(const struct punt_watch *w)
+{
+	uint64_t n = 0;
+	size_t i, k;
+
+	for (i = 0; i < w->ut.nrings; i++)
+		for (k = 0; k < w->ut.rings[i].nops; k++)
+			n += w->ut.rings[i].ops[k].async_punted;
+	return n;
+}
+
 void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 {
 	const struct proc_facts *pf = ctx->proc;
@@ -568,9 +580,13 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s %llu",
 				 i ? ", " : "", w->ops[i].op, (unsigned long long)w->ops[i].n);
 	fi = iowq_punts_judge(c, ctx, subject, w, list);
-	if (w->total && fi->status != STATUS_PASS && fi->status != STATUS_INFO)
+	if (w->total && fi->status != STATUS_PASS && fi->status != STATUS_INFO) {
 		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
 				    "extending writes (preallocate and write once), unaligned I/O, "
 				    "IOSQE_ASYNC where it is not needed");
+		/* Most of the punts sampled asked for io-wq themselves: the application's setting. */
+		if (async_punts(w) && async_punts(w) * 2 >= w->punts_sampled)
+			proc_app_fix(ctx, fi, APP_FIX_FORCE_ASYNC);
+	}
 	iowq_punts_evidence(fi, w);
 }

@@ -60,16 +60,17 @@ int app_fix_kind_from_name(const char *name)
 
 /* The keys of both record types; which ones a type allows and needs is below. */
 enum key { K_APP, K_FIX, K_NAME, K_MATCH, K_URING, K_PLAIN, K_NOTE, K_SETTING, K_VERIFIED,
-	   K_REFERENCE, K_COUNT };
+	   K_TESTED, K_REFERENCE, K_COUNT };
 static const char *const key_names[K_COUNT] = {
-	"App", "Fix", "Name", "Match", "Uring", "Plain", "Note", "Setting", "Verified", "Reference",
+	"App", "Fix", "Name", "Match", "Uring", "Plain", "Note", "Setting", "Verified", "Tested",
+	"Reference",
 };
 #define BIT(k) (1u << (k))
 static const unsigned int app_allowed = BIT(K_APP) | BIT(K_NAME) | BIT(K_MATCH) | BIT(K_URING) |
 					BIT(K_PLAIN) | BIT(K_NOTE) | BIT(K_REFERENCE);
 static const unsigned int app_needed = BIT(K_APP) | BIT(K_NAME) | BIT(K_MATCH) | BIT(K_REFERENCE);
 static const unsigned int fix_allowed = BIT(K_FIX) | BIT(K_SETTING) | BIT(K_VERIFIED) |
-					BIT(K_NOTE) | BIT(K_REFERENCE);
+					BIT(K_TESTED) | BIT(K_NOTE) | BIT(K_REFERENCE);
 static const unsigned int fix_needed = BIT(K_FIX) | BIT(K_SETTING) | BIT(K_VERIFIED) |
 				       BIT(K_REFERENCE);
 
@@ -280,6 +281,10 @@ static int finish_fix(struct parser *p, struct record *r)
 			    kind);
 	if (strncmp(r->val[K_VERIFIED], "run:", 4) && strncmp(r->val[K_VERIFIED], "docs:", 5))
 		return fail(p, r->line, "Verified must start with \"run:\" or \"docs:\"");
+	/* Tested: the e2e case that applies it, "tests/e2e/SUITE.sh: CASE" (tests/fixes_tested.sh). */
+	if ((r->have & BIT(K_TESTED)) && (strncmp(r->val[K_TESTED], "tests/e2e/", 10) ||
+					  !strstr(r->val[K_TESTED], ".sh: ")))
+		return fail(p, r->line, "Tested must be \"tests/e2e/SUITE.sh: CASE\"");
 	if (array_grow(&t->fixes, &p->fixes_cap, t->n_fixes + 1) ||
 	    array_grow(&p->fix_app_ids, &p->ids_cap, t->n_fixes + 1))
 		return -ENOMEM;
@@ -293,6 +298,7 @@ static int finish_fix(struct parser *p, struct record *r)
 	f->line = r->line;
 	f->setting = take(r, K_SETTING);
 	f->verified = take(r, K_VERIFIED);
+	f->tested = take(r, K_TESTED);
 	f->note = take(r, K_NOTE);
 	f->reference = take(r, K_REFERENCE);
 	return 0;
@@ -464,6 +470,7 @@ void app_fixes_free(struct app_fixes *t)
 	for (i = 0; i < t->n_fixes; i++) {
 		free(t->fixes[i].setting);
 		free(t->fixes[i].verified);
+		free(t->fixes[i].tested);
 		free(t->fixes[i].note);
 		free(t->fixes[i].reference);
 	}

@@ -50,6 +50,12 @@ struct app_fix {
 	size_t app;		/* index into app_fixes.apps */
 	enum app_fix_kind kind;
 	char *setting, *verified, *note, *reference;
+	/*
+	 * The e2e case that applies the setting and sees the finding go
+	 * ("tests/e2e/fixes.sh: fix applied: fio buffered"); NULL: none, and
+	 * the setting is not printed as a fix.
+	 */
+	char *tested;
 	unsigned int line;
 };
 

@@ -29,7 +29,7 @@
 #                                    exists; run them with & to audit meanwhile)
 #   mariadb_gate_load SECONDS        three mariadb_loads beside O_DIRECT writes of another process
 #   mariadb_stop                     SIGTERM, waits for the clean shutdown
-#   qnbd_start CONFIG                qemu-nbd --aio=io_uring on $APPS_DIR/qnbd.CONFIG.img
+#   qnbd_start CONFIG                qemu-nbd --aio=io_uring (or $QNBD_AIO) on $APPS_DIR/qnbd.CONFIG.img
 #   qnbd_load SECONDS                4 KiB writes, then reads, 1 MiB + 4 KiB apart, through
 #                                    the NBD socket (qemu-img bench at depth 8); writes
 #                                    only on the sparse and writeback images
@@ -270,6 +270,10 @@ mariadb_config() {
 		echo --innodb-flush-method=fsync --innodb-log-file-buffering=ON --innodb-use-native-aio=ON ;;
 	memlock)
 		echo --innodb-flush-method=O_DIRECT --skip-innodb-log-file-buffering --innodb-use-native-aio=ON ;;
+	# The healthy settings on Linux AIO: innodb_linux_aio=aio (fixes.sh applies io_uring).
+	aio)
+		echo --innodb-flush-method=O_DIRECT --skip-innodb-log-file-buffering --innodb-use-native-aio=ON \
+			--innodb-linux-aio=aio ;;
 	# Buffered by its option file: mariadb_start writes it (below).
 	cnf) echo --innodb-log-file-buffering=ON ;;
 	*) return 1 ;;
@@ -415,8 +419,9 @@ qnbd_start() {
 	if [ "$3" = 1 ]; then sync "$img" && dd if="$img" iflag=nocache count=0 status=none || return 1; fi
 	app_install_ms=$(($(apps_now_ms) - t0))
 	t0=$(apps_now_ms)
+	# QNBD_AIO: another engine than io_uring (fixes.sh's no-uring case).
 	apps_spawn "$APPS_DIR/qnbd.$conf.log" qemu-nbd --persistent --shared=4 --format=raw \
-		--cache="$2" --aio=io_uring --socket="$app_sock" "$img"
+		--cache="$2" --aio="${QNBD_AIO:-io_uring}" --socket="$app_sock" "$img"
 	for _ in $(seq 200); do
 		[ -S "$app_sock" ] && { app_ready_ms=$(($(apps_now_ms) - t0)); return 0; }
 		kill -0 "$app_pid" 2>/dev/null || break

@@ -75,6 +75,9 @@ static void test_builtin_match_and_find(void **state)
 	assert_non_null(f);
 	assert_contains(f->setting, "innodb_flush_method=O_DIRECT");
 	assert_contains(f->reference, "https://");
+	assert_string_equal(f->tested, "tests/e2e/fixes.sh: fix applied: mariadb buffered");
+	/* No test applies MariaDB's memlock setting: its fix has no Tested. */
+	assert_null(app_fixes_find(&t, a, APP_FIX_MEMLOCK)->tested);
 	assert_non_null(app_fixes_find(&t, a, APP_FIX_MEMLOCK));
 	assert_null(app_fixes_find(&t, a, APP_FIX_FORCE_ASYNC));
 	assert_true(app_entry_uses_uring(a, "/srv/db/ibdata1"));
@@ -200,6 +203,11 @@ static void test_parse_errors(void **state)
 			       "Verified must start with");
 	expect_error_after_app("Fix: db faster\nSetting: s\nVerified: run: x\nReference: r\n", 6,
 			       "unknown kind 'faster'");
+	/* Tested names an e2e case: "tests/e2e/SUITE.sh: CASE", nothing vaguer. */
+	expect_error_after_app("Fix: db buffered\nSetting: s\nVerified: run: x\nTested: by hand\n"
+			       "Reference: r\n", 6, "Tested must be");
+	expect_error_after_app("Fix: db buffered\nSetting: s\nVerified: run: x\nTested: "
+			       "tests/e2e/fixes.sh\nReference: r\n", 6, "Tested must be");
 	expect_error_after_app("Fix: db\nSetting: s\nVerified: run: x\nReference: r\n", 6, "not APP-ID KIND");
 	expect_error_after_app("Fix: other buffered\nSetting: s\nVerified: run: x\nReference: r\n", 6,
 			       "'other', which no App record defines");
