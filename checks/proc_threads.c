@@ -194,8 +194,10 @@ static const struct dstate_class dclasses[] = {
 	  "threads wait for page-cache pages: use O_DIRECT for data files" },
 	/* fsync and O_DSYNC: blkdev_issue_flush waits in submit_bio_wait for the cache flush. */
 	{ { "submit_bio_wait", "blkdev_issue_flush", NULL }, "device cache flush (fsync)",
-	  "fsync and O_DSYNC writes wait for the device to flush its cache; io_uring always "
-	  "runs FSYNC in io-wq: batch flushes, or write with O_DSYNC | O_DIRECT" },
+	  "fsync, fdatasync and O_DSYNC writes wait for the device to flush its cache (in an "
+	  "io-wq worker: io_uring's FSYNC, which always runs there; in another thread: its own "
+	  "fsync or fdatasync call): batch flushes (group commit), or write with O_DSYNC | "
+	  "O_DIRECT" },
 	{ { "jbd2", "ext4_journal", NULL }, "ext4 journal",
 	  "threads wait for ext4's journal: metadata-heavy writes (extending, allocating); "
 	  "preallocate data files" },

@@ -71,7 +71,9 @@ void causes_add(struct causes *c, const char *id, uint64_t punts, bool certain,
 #define FIX_ALLOC "preallocate the file and write it once (fallocate, then zero it) so " \
 		  "O_DIRECT writes land on written blocks"
 #define FIX_CACHE "stop reading or writing the file through the page cache while it is " \
-		  "written with O_DIRECT (another fd, a backup or a plain read)"
+		  "written with O_DIRECT (another fd, a backup or a plain read); pages left by " \
+		  "the file's creation or a copy go once they are dropped (dd if=FILE " \
+		  "iflag=nocache count=0)"
 
 /*
  * The file's filesystem type, and in *flags its open flags as the audit

@@ -24,5 +24,7 @@ int html_drawing_write(FILE *out, const struct report *r, struct json_object *ho
 
 /* "The scene": each measured process scene's devices and CPUs in a table (html_scene.c). */
 void html_scene_write(FILE *out, struct json_object *procs);
+/* "Over time": each watched process's requests and punts per 100 ms (html_series.c). */
+void html_series_write(FILE *out, struct json_object *procs);
 
 #endif

@@ -49,6 +49,9 @@ static const char style[] =
 	"svg .lvl-fail text.head,svg .proc.lvl-fail text{fill:#cf222e}"
 	"svg .proc.lvl-warn text{fill:#9a6700}"
 	"svg .lvl-unmeasured rect{stroke:#d4a72c;stroke-width:2;stroke-dasharray:5 3}\n"
+	"figure.series{margin:.4em 0}figure.series figcaption{font:12px system-ui,sans-serif;"
+	"color:#57606a}svg .reqs{fill:#afb8c1}svg .punts{fill:#cf222e}"
+	"svg .unsampled{fill:#f6f8fa;stroke:none;opacity:.9}\n"
 	"ol.problems{padding-left:26px;margin:6px 0}ol.problems li{margin:0 0 10px;padding:6px 8px;"
 	"border-left:4px solid #d0d7de;background:#f6f8fa}ol.problems li.p-fail,"
 	"ol.problems li.p-error{border-color:#cf222e}ol.problems li.p-warn{border-color:#d4a72c}\n"
@@ -209,6 +212,7 @@ int write_report_html(FILE *out, const struct report *r)
 	err = html_drawing_write(out, r, host, procs);
 	fputs("</div>\n", out);
 	html_scene_write(out, procs);
+	html_series_write(out, procs);
 	if (r->nnotes) {
 		fputs("<ul class=\"notes\">\n", out);
 		for (i = 0; i < r->nnotes; i++) {

@@ -139,6 +139,10 @@ void punt_watch_free(struct punt_watch *w)
 	w->fills = NULL;
 	w->matches = NULL;
 	w->nfills = 0;
+	if (w->series)
+		watch_series_free(w->series);
+	free(w->series);
+	w->series = NULL;
 	uring_trace_free(&w->ut);
 }
 

@@ -164,7 +164,29 @@ struct punt_watch {
 	size_t fills_left_out;		/* ring fds past WATCH_FILL_MAX: not read */
 	/* Each sampled ring matched to its fd (ring_match.c), parallel to ut.rings. */
 	struct watch_ring_match *matches;
+	/* Requests and punts sampled, per 100 ms (watch_series.c). */
+	struct watch_series *series;
 };
+
+/*
+ * The watch as a time series (watch_series.c): the requests and punts its
+ * samples hold, in buckets of WATCH_SERIES_MS from the watch's start, for a
+ * picture of when they came; how much of each bucket was sampled is read
+ * from the windows.
+ */
+#define WATCH_SERIES_MS 100
+struct watch_series {
+	uint64_t start;			/* CLOCK_MONOTONIC ns of bucket 0; 0 not started */
+	uint32_t *reqs, *punts;
+	unsigned int n, cap;		/* buckets with an event, and room */
+};
+/* Starts the series at start (ns). */
+void watch_series_begin(struct watch_series *s, uint64_t start);
+/* One sampled event (UT_SUBMIT, UT_PUNT; others are not counted) at t (ns). */
+void watch_series_add(struct watch_series *s, unsigned int ev, uint64_t t);
+void watch_series_free(struct watch_series *s);
+/* The share of bucket b that the watch's sampling windows cover, 0 to 1. */
+double watch_series_sampled(const struct punt_watch *w, unsigned int b);
 
 /* Sample buffers for all the threads of one watch; see tp_stream_open. */
 #define PUNT_WATCH_BUDGET (64u << 20)

@@ -141,6 +141,39 @@ static const char *comm_of(const struct proc_threads *pt, pid_t tid)
 	return t ? t->comm : NULL;	/* NULL: exited before the audit read its threads */
 }
 
+/*
+ * watch.series: the requests and punts sampled per 100 ms from the watch's
+ * start, over every bucket of the time watched, and the share of each the
+ * sampling windows covered (an empty bucket outside them is no quiet one).
+ */
+static struct json_object *series_json(const struct punt_watch *w)
+{
+	struct json_object *o, *reqs, *punts, *sampled;
+	const struct watch_series *s = w->series;
+	unsigned int b, n;
+
+	if (!s || !s->start || !w->tracepoint)
+		return NULL;
+	n = (unsigned int)(w->seconds_watched * (1000.0 / WATCH_SERIES_MS) + 0.999);
+	n = n > s->n ? n : s->n;
+	o = json_object_new_object();
+	reqs = json_object_new_array_ext((int)n);
+	punts = json_object_new_array_ext((int)n);
+	sampled = json_object_new_array_ext((int)n);
+	for (b = 0; b < n; b++) {
+		json_object_array_add(reqs, json_object_new_int64(b < s->n ? s->reqs[b] : 0));
+		json_object_array_add(punts, json_object_new_int64(b < s->n ? s->punts[b] : 0));
+		json_object_array_add(sampled, json_object_new_double(
+			(double)(int)(watch_series_sampled(w, b) * 100 + 0.5) / 100));
+	}
+	json_object_object_add(o, "bucket_ms", json_object_new_int(WATCH_SERIES_MS));
+	json_object_object_add(o, "start", json_object_new_double((double)s->start / 1e9));
+	json_object_object_add(o, "requests", reqs);
+	json_object_object_add(o, "punts", punts);
+	json_object_object_add(o, "sampled", sampled);
+	return o;
+}
+
 static struct json_object *setup_json(const struct ut_ring *r)
 {
 	struct json_object *o = json_object_new_object(), *names = json_object_new_array();
@@ -364,6 +397,7 @@ struct json_object *watch_json(const struct punt_watch *w, const struct proc_thr
 		json_object_array_add(windows, pair);
 	}
 	json_object_object_add(o, "windows", windows);
+	json_object_object_add(o, "series", series_json(w));
 	json_object_object_add(o, "punts_cut", i64(w->ut.cut_punts));
 	json_object_object_add(o, "punts_outside_samples", i64(w->ut.edge_punts));
 	json_object_object_add(o, "samples_lost", i64(w->lost));

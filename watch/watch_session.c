@@ -61,6 +61,8 @@ static void on_record(const struct tp_record *r, void *arg)
 	run->drained++;
 	t.event = run->map[r->event];
 	uring_trace_record(&run->w->ut, &t);
+	if (run->w->series)
+		watch_series_add(run->w->series, t.event, t.time);
 }
 
 static void count_ops(struct punt_watch *w)
@@ -480,6 +482,10 @@ static void session_begin(struct watch_session *ss)
 	 * first requests come at once.
 	 */
 	w->ut.sampled_since = tp_stream_now();
+	/* Without memory for it the watch goes on without its picture. */
+	w->series = calloc(1, sizeof(*w->series));
+	if (w->series)
+		watch_series_begin(w->series, ss->start);
 	if (ex) {
 		/* Everything is open: the program may start (has started, after_exec). */
 		if (!ex->after_exec)

@@ -153,6 +153,28 @@ if start buffered "$TMP/data"; then
 	[ "$missing" -eq 0 ] && [ "$(grep -c 'href="#f' "$page")" -gt 0 ] &&
 		ok "audit page: every link in the drawing lands on its finding" ||
 		bad "audit page: links land on findings" "$missing missing"
+	# Over time: the watch's requests and punts per 100 ms; buffered punts every write
+	# (ext4), so every bar of requests has a punt bar as tall: the same count in its title.
+	if python3 - "$page" "$pid" 2>"$TMP/series.err" <<'EOP'
+import re, sys
+page = open(sys.argv[1]).read()
+fig = re.search(r'<figure class="series" id="series-%s">(.*?)</figure>' % sys.argv[2], page, re.S)
+if not fig:
+    sys.exit("no figure series-%s" % sys.argv[2])
+reqs = dict(re.findall(r'<title>(\d+) ms: (\d+) requests</title>', fig.group(1)))
+punts = dict(re.findall(r'<title>(\d+) ms: (\d+) punted</title>', fig.group(1)))
+cap = re.search(r'(\d+) requests and (\d+) punts sampled', fig.group(1))
+if len(reqs) < 5 or reqs != punts:
+    sys.exit("bars: %d of requests, %d of punts, unequal: %s" % (len(reqs), len(punts),
+             {k: (reqs.get(k), punts.get(k)) for k in set(reqs) ^ set(punts)}))
+if sum(map(int, punts.values())) != int(cap.group(2)):
+    sys.exit("the bars' punts do not add up to the caption's")
+EOP
+	then
+		ok "audit page: over time, a bar a 100 ms, each bucket's punts equal to its requests (buffered on ext4 punts every write)"
+	else
+		bad "audit page: the watch over time" "$(cat "$TMP/series.err")"
+	fi
 	if browse "$page" "$TMP/audit.png" && png_ok "$TMP/audit.png" 1400 1000 &&
 		grep -q "ring fd $ring_fd: SQ" "$page.dom" && grep -q '<svg' "$page.dom"; then
 		ok "chromium renders it: a 1400x1000 screenshot of $(($(stat -c %s "$TMP/audit.png") / 1024)) KiB, its DOM holds the drawing"

@@ -849,5 +849,33 @@ else
 	fi
 fi
 
+# The watch over time: fio held to 500 requests a second (--rate_iops, its own pacing,
+# the ground truth) for 3 s, watched from its start: 50 requests in each whole 100 ms
+# bucket of watch.series (fio paces in bursts: within 40% in 4 of 5 buckets), and the
+# buckets add up to the requests sampled.
+if ! command -v fio >/dev/null; then
+	skip "the watch over time" "fio is not installed"
+else
+	"$BIN" audit --exec --format json --fail-on never -o "$TMP/series.json" -- fio --name=rate \
+		--ioengine=io_uring --rw=randwrite --bs=4k --size=8m --direct=1 --rate_iops=500 \
+		--runtime=3 --time_based --filename="$TMP/data/series.dat" >"$TMP/series.fio" 2>&1
+	if python3 - "$TMP/series.json" <<'EOP'
+import json, sys
+w = json.load(open(sys.argv[1]))["processes"][0]["watch"]
+s = w["series"]
+full = [r for r, x in zip(s["requests"], s["sampled"]) if x == 1][5:-5]   # paced, not ramping
+near = [r for r in full if 30 <= r <= 70]
+if s["bucket_ms"] != 100 or len(full) < 15 or len(near) < 0.8 * len(full):
+    sys.exit("buckets %s" % s["requests"])
+if w["sampled_all"] and sum(s["requests"]) != sum(r["requests"] for r in w["rings"]):
+    sys.exit("series %d, rings %d" % (sum(s["requests"]), sum(r["requests"] for r in w["rings"])))
+EOP
+	then
+		ok "the watch over time: fio at 500 IOPS gives about 50 requests in each 100 ms bucket of watch.series, and the buckets add up to the rings' requests"
+	else
+		bad "the watch over time: fio's pacing in watch.series" "$(tail -2 "$TMP/series.fio")"
+	fi
+fi
+
 echo "watch: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
