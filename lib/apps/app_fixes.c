@@ -281,10 +281,10 @@ static int finish_fix(struct parser *p, struct record *r)
 			    kind);
 	if (strncmp(r->val[K_VERIFIED], "run:", 4) && strncmp(r->val[K_VERIFIED], "docs:", 5))
 		return fail(p, r->line, "Verified must start with \"run:\" or \"docs:\"");
-	/* Tested: the e2e case that applies it, "tests/e2e/SUITE.sh: CASE" (tests/fixes_tested.sh). */
-	if ((r->have & BIT(K_TESTED)) && (strncmp(r->val[K_TESTED], "tests/e2e/", 10) ||
+	/* Tested: the case that applies it, "tests/DIR/SUITE.sh: CASE" (tests/e2e/fixes.sh holds it). */
+	if ((r->have & BIT(K_TESTED)) && (strncmp(r->val[K_TESTED], "tests/", 6) ||
 					  !strstr(r->val[K_TESTED], ".sh: ")))
-		return fail(p, r->line, "Tested must be \"tests/e2e/SUITE.sh: CASE\"");
+		return fail(p, r->line, "Tested must be \"tests/DIR/SUITE.sh: CASE\"");
 	if (array_grow(&t->fixes, &p->fixes_cap, t->n_fixes + 1) ||
 	    array_grow(&p->fix_app_ids, &p->ids_cap, t->n_fixes + 1))
 		return -ENOMEM;

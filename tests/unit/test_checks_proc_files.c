@@ -615,15 +615,26 @@ static void test_app_config(void **state)
 	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/srv/db/table.dat,if=virtio,aio=io_uring");
 	f = run("fd-o-direct", &r);
 	assert_int_equal(f->status, STATUS_FAIL);
-	/* The table's setting, which no test applies to qemu-system: evidence, not a fix. */
-	assert_null(strstr(finding_fix(f), "-drive cache=none"));
+	assert_contains(finding_fix(f), "-drive cache=none");	/* the table's setting, applied by a test */
 	assert_contains(json_object_get_string(json_object_object_get(f->evidence,
-			"application_setting_untested")), "-drive cache=none");
+			"application_fix_tested")), "vm_disk.sh: fix applied: qemu-system buffered");
 	assert_contains(finding_fix(f), "(its command line: this image is -drive "
 					"file=/srv/db/table.dat with no cache= (writeback, the default))");
 	assert_true(json_object_get_boolean(json_object_object_get(
 		json_object_object_get(f->evidence, "qemu_drive"), "io_uring")));
 	report_free(&r);
+	/*
+	 * qemu-io's buffered setting (-t none) is applied by no test: named in the
+	 * evidence as untested, never printed as the fix.
+	 */
+	snprintf(pf.comm, sizeof(pf.comm), "qemu-io");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_null(strstr(finding_fix(f), "-t none"));
+	assert_contains(json_object_get_string(json_object_object_get(f->evidence,
+			"application_setting_untested")), "-t none");
+	report_free(&r);
+	snprintf(pf.comm, sizeof(pf.comm), "qemu-system-x86");
 	/* Another image's drive says nothing of this one. */
 	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/srv/other.img,cache=writeback");
 	f = run("fd-o-direct", &r);
