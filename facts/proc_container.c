@@ -126,11 +126,12 @@ void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf)
 	size_t len;
 
 	memset(pc, 0, sizeof(*pc));
+	/* Read for every process (live: a readlink each): its paths are its root's when it differs. */
+	pc->other_mnt = other_mnt(sr, pf->pid);
 	if (!fact_ok(&pf->status.e) || pf->status.st.ns_levels < 2)
 		return;
 	pc->other_pid = true;
 	pc->nspid = pf->status.st.nspid;
-	pc->other_mnt = other_mnt(sr, pf->pid);
 	if (!fact_ok(&pf->owner.e) || o->container.runtime)
 		return;
 	said[0] = '\0';
@@ -156,7 +157,11 @@ void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf)
 
 const char *proc_container_where(const struct proc_facts *pf)
 {
-	return fact_ok(&pf->owner.e) && pf->owner.o.container.runtime &&
-	       (pf->owner.ns.other_mnt == 1 || !pf->owner.ns.named_by_ns)
-		       ? " (a path in the container's root)" : "";
+	const char *mark = " (a path in the container's root)";
+	int mnt = pf->owner.ns.other_mnt;
+
+	if (!fact_ok(&pf->owner.e) || !pf->owner.o.container.runtime || mnt == 0)
+		return "";
+	/* Its own mount namespace seen, or unknown (a captured tree) in a container a cgroup named. */
+	return mnt == 1 || !pf->owner.ns.named_by_ns ? mark : "";
 }

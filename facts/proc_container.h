@@ -13,7 +13,8 @@
 void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf);
 /*
  * " (a path in the container's root)" for a process whose paths are its
- * container's (a container named, its mount namespace not the host's), or "".
+ * container's (a container named, and its mount namespace not uringlint's,
+ * or unknown for a container its cgroup named), or "".
  */
 const char *proc_container_where(const struct proc_facts *pf);
 

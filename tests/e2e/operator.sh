@@ -50,6 +50,9 @@ owner_json() { # PID [ROOT]: "unit|container" as the audit's JSON says (a replay
 		python3 -c 'import json, sys
 p = json.load(sys.stdin)["processes"][0]
 u, c = p["unit"], p["container"]
+# The namespaces (audit.sh tests them): here what the cgroup names, live and replayed alike.
+for k in ("pid_inside", "own_mount_namespace"):
+    (c or {}).pop(k, None)
 print(json.dumps(u, sort_keys=True) + "|" + json.dumps(c, sort_keys=True))'
 }
 
@@ -61,6 +64,13 @@ got=$(owner_json "$pid")
 want='null|{"how": "cgroup v2 path /system.slice/docker-'$ID'.scope", "id": "'$ID'", "name": null, "pod_uid": null, "runtime": "docker", "uid": null}'
 [ "$got" = "$want" ] && ok "docker-ID.scope: container docker $ID, no unit (its cgroup: $truth)" ||
 	bad "docker-ID.scope: the container" "got:  $got" "want: $want" "$(cat "$TMP/err")"
+# A cgroup named so, the process in uringlint's own namespaces (NSpid one field, ns/mnt the same).
+"$BIN" audit "$pid" --watch 0 --format json --fail-on never 2>/dev/null |
+	jq -e '.processes[0].container | .pid_inside == null and .own_mount_namespace == false' >/dev/null &&
+	[ "$(awk '$1 == "NSpid:" {print NF}' "/proc/$pid/status")" = 2 ] &&
+	[ "$(readlink "/proc/$pid/ns/mnt")" = "$(readlink /proc/self/ns/mnt)" ] &&
+	ok "docker-ID.scope in uringlint's namespaces: pid_inside null, own_mount_namespace false" ||
+	bad "docker-ID.scope: the namespaces as they are" "$(grep NSpid "/proc/$pid/status")"
 "$BIN" audit "$pid" --watch 0 --fail-on never >"$TMP/docker.txt" 2>&1
 grep -q "^pid $pid (pathology) in docker container ${ID:0:12}: " "$TMP/docker.txt" &&
 	ok "the text heads the process with its container" ||
