@@ -320,7 +320,18 @@ static bool plain_io_beside(const struct check *c, struct check_ctx *ctx, const 
 
 	if (!proc_watched(pf) || !w->plain_io_counted || w->plain_io < PLAIN_IO_MIN || u->unknown)
 		return false;
-	if (u->watched_reqs && !u->watched_io_reqs) {
+	/*
+	 * "No file" is "no file lookup joined to it": only where the events join a
+	 * request to its file, and only for a ring whose whole life was watched
+	 * (--exec) or took little more than the watch saw: a server whose
+	 * multishot receives were armed before the watch takes only timeouts in
+	 * it, and a database's page reads by pread sit beside thousands of ring
+	 * requests in its life.
+	 */
+	if (!w->ut.f_req[UT_FILE_GET] || !w->ut.have[UT_SUBMIT])
+		return false;
+	if (u->watched_reqs && !u->watched_io_reqs &&
+	    (w->exec || u->life_max <= u->watched_reqs + RING_LIFE_FEW)) {
 		watched_ops(w, ops, sizeof(ops));
 		snprintf(took, sizeof(took), "its ring%s took %llu request%s in the %s watched, none "
 			 "on a file or socket (%s)", w->ut.nrings == 1 ? "" : "s",

@@ -46,7 +46,12 @@ static void unit_fix(const struct cgroup_owner *o, bool transient, char *buf, si
 const char *proc_memlock_fix(const struct proc_facts *pf, char *buf, size_t n)
 {
 	const struct cgroup_owner *o = &pf->owner.o;
-	const char *rt = o->container.runtime;
+	/*
+	 * A container named from the namespaces (proc_container.c) has no name or
+	 * id a runtime's command takes: the limit comes from whatever starts it,
+	 * its unit when the cgroup names one, as for a process of no container.
+	 */
+	const char *rt = pf->owner.ns.named_by_ns ? NULL : o->container.runtime;
 	char where[CGROUP_NAME_MAX + 64] = "";
 
 	if (!fact_ok(&pf->owner.e) || (!rt && o->unit.kind == UNIT_NONE))

@@ -227,11 +227,11 @@ static const struct dstate_class *classify(const struct proc_thread *t)
 
 #define DSTATE_MANY 8
 /*
- * A thread in D on its own I/O is stuck when it stays there this many
- * times longer than its devices' requests took in the window (iostat's
- * r_await and w_await, the scene's): a device whose requests take a
- * second keeps its threads in D for seconds, and is slow, not stuck
- * (scene-device says so).
+ * A thread in D on its own I/O past DSTATE_IO_STUCK_MS (the longest it is
+ * watched) on a process whose devices' requests took more than a tenth of
+ * that on average over the window (iostat's r_await, w_await: the scene's)
+ * may be slow rather than stuck: the finding says so, and stays a warning,
+ * since a thread stuck on one device beside another slow one looks the same.
  */
 #define DSTATE_AWAIT_TIMES 10
 
@@ -290,11 +290,10 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		 */
 		if (io && t->d_ms >= DSTATE_IO_STUCK_MS && t->d_ms < DSTATE_AWAIT_TIMES * await &&
 		    !slow[0])
-			snprintf(slow, sizeof(slow), "; waits on its own I/O as long as its devices' "
-				 "requests take (%s's await %.0f ms over the window: slow, see "
-				 "scene-device)", dev, await);
-		if (t->d_transient || (io && t->d_ms && t->d_ms < DSTATE_IO_STUCK_MS) ||
-		    (io && t->d_ms && t->d_ms < DSTATE_AWAIT_TIMES * await)) {
+			snprintf(slow, sizeof(slow), "; slow or stuck: %s's requests took %.0f ms on "
+				 "average over the window, so a long wait on its own I/O may be a slow "
+				 "device's (scene-device)", dev, await);
+		if (t->d_transient || (io && t->d_ms && t->d_ms < DSTATE_IO_STUCK_MS)) {
 			if (strlen(moment) + 72 < sizeof(moment))
 				snprintf(moment + strlen(moment), sizeof(moment) - strlen(moment),
 					 "%s%d %s in %s%s", brief ? ", " : "", (int)t->tid, t->comm,
@@ -329,8 +328,8 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 		if (brief)
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "no thread stuck in D state: %u seen in it for a moment, out of it "
-				 "within 20 ms or, waiting on its own I/O, within %d s (%s)%s", brief,
-				 DSTATE_IO_STUCK_MS / 1000, moment, slow);
+				 "within 20 ms or, waiting on its own I/O, within %d s (%s)", brief,
+				 DSTATE_IO_STUCK_MS / 1000, moment);
 		else
 			proc_add(c, ctx, STATUS_PASS, subject,
 				 "no thread in D state (uninterruptible wait)");
@@ -341,7 +340,7 @@ void check_dstate_threads(const struct check *c, struct check_ctx *ctx)
 			snprintf(fixes + strlen(fixes), sizeof(fixes) - strlen(fixes), "%s%s: %s",
 				 fixes[0] ? "; " : "", dclasses[i].name, dclasses[i].fix);
 	fi = proc_add(c, ctx, d >= DSTATE_MANY || d * 2 >= pf->threads.n ? STATUS_FAIL : STATUS_WARN,
-		      subject, "%u of %zu threads in D state: %s", d, pf->threads.n, list);
+		      subject, "%u of %zu threads in D state: %s%s", d, pf->threads.n, list, slow);
 	finding_set_fix(fi, "%s", fixes[0] ? fixes
 					   : "read the stacks (as root: cat /proc/PID/task/TID/stack) "
 					     "to see what they wait for");
@@ -586,8 +585,11 @@ void check_iowq_punts(const struct check *c, struct check_ctx *ctx)
 		finding_set_fix(fi, "fix what punts: buffered writes (O_DIRECT), appends and "
 				    "extending writes (preallocate and write once), unaligned I/O, "
 				    "IOSQE_ASYNC where it is not needed");
-		/* Most of the punts sampled asked for io-wq themselves: the application's setting. */
-		if (async_punts(w) && async_punts(w) * 2 >= w->punts_sampled)
+		/*
+		 * Most of the punts sampled asked for io-wq themselves (IOSQE_ASYNC, not
+		 * an IO_DRAIN's forcing, which looks the same): the application's setting.
+		 */
+		if (async_punts(w) && async_punts(w) * 2 >= w->punts_sampled && !w->ut.drain_seen)
 			proc_app_fix(ctx, fi, APP_FIX_FORCE_ASYNC);
 	}
 	iowq_punts_evidence(fi, w);

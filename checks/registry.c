@@ -1271,10 +1271,10 @@ const struct check check_table[] = {
 		       "(a direct I/O's completion, a device tag, a page under I/O) is read "
 		       "again until it is out of that sleep: stuck only after 3 s in it, since "
 		       "a loaded device's requests keep their threads in D for up to a few "
-		       "hundred ms, and with a watch's scene only past 10 times the slowest "
-		       "await of its devices over the window (a throttled device keeps them "
-		       "there for seconds: slow, which scene-device reports, not stuck); a "
-		       "thread waiting on a lock is stuck after 20 ms.",
+		       "hundred ms; where a watch's scene measured its devices' requests taking "
+		       "more than 300 ms on average, the finding says the wait may be a slow "
+		       "device's (scene-device) and stays a warning; a thread waiting on a lock "
+		       "is stuck after 20 ms.",
 		.info.fix = "follow the fix of each class in the finding",
 		.info.reference = "https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html",
 	},

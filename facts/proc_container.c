@@ -11,6 +11,7 @@
  * (Podman), /.dockerenv (Docker). Those files are the container's, so they
  * are read as the process could (read_as), never as root.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +80,22 @@ static int read_marks(struct read_as *ra, FILE *out, void *arg)
 	return 0;
 }
 
+/*
+ * One line of the child's answer into out, only [A-Za-z0-9._-] of it: the
+ * files are the container's, written by its root, and the words reach the
+ * operator's terminal (a runtime's name and a UUID need no more).
+ */
 static void take_line(char **p, char *out, size_t n)
 {
-	size_t len = strcspn(*p, "\n");
+	size_t len = strcspn(*p, "\n"), i, k = 0;
 
-	snprintf(out, n, "%.*s", (int)len, *p);
+	for (i = 0; i < len && k + 1 < n; i++) {
+		char c = (*p)[i];
+
+		if (isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-')
+			out[k++] = c;
+	}
+	out[k] = '\0';
 	*p += len;
 	if (**p == '\n')
 		(*p)++;

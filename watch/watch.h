@@ -175,6 +175,8 @@ struct punt_watch {
  * from the windows.
  */
 #define WATCH_SERIES_MS 100
+/* Buckets of the longest watch: no series is longer. */
+#define WATCH_SERIES_MAX ((WATCH_MAX_SECONDS + 2) * (1000 / WATCH_SERIES_MS))
 struct watch_series {
 	uint64_t start;			/* CLOCK_MONOTONIC ns of bucket 0; 0 not started */
 	uint32_t *reqs, *punts;

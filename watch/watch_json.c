@@ -156,6 +156,8 @@ static struct json_object *series_json(const struct punt_watch *w)
 		return NULL;
 	n = (unsigned int)(w->seconds_watched * (1000.0 / WATCH_SERIES_MS) + 0.999);
 	n = n > s->n ? n : s->n;
+	/* An --exec watch may run longer than the series holds: it stops, not drawn as quiet. */
+	n = n < WATCH_SERIES_MAX ? n : WATCH_SERIES_MAX;
 	o = json_object_new_object();
 	reqs = json_object_new_array_ext((int)n);
 	punts = json_object_new_array_ext((int)n);

@@ -13,8 +13,6 @@
 #include "array.h"
 #include "watch.h"
 
-/* A watch's series is 10 buckets a second at most WATCH_MAX_SECONDS long. */
-#define SERIES_MAX ((WATCH_MAX_SECONDS + 2) * (1000 / WATCH_SERIES_MS))
 
 void watch_series_begin(struct watch_series *s, uint64_t start)
 {
@@ -46,7 +44,7 @@ void watch_series_add(struct watch_series *s, unsigned int ev, uint64_t t)
 		return;
 	b = (t - s->start) / (WATCH_SERIES_MS * 1000000ull);
 	/* Past the longest watch, or out of memory: the picture stops there. */
-	if (b >= SERIES_MAX || grow(s, (unsigned int)b + 1))
+	if (b >= WATCH_SERIES_MAX || grow(s, (unsigned int)b + 1))
 		return;
 	if (ev == UT_SUBMIT)
 		s->reqs[b]++;

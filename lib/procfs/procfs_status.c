@@ -105,15 +105,16 @@ static int decode_name(const char *text, char *out, size_t outsz)
 /*
  * NSpid (4.1+): the pid in each PID namespace from the reader's down, so
  * its last field is the pid the process has in its own, and their number
- * how deep that namespace is below the reader's. Absent: 0 levels.
+ * how deep that namespace is below the reader's. Absent, or not a list of
+ * pids: 0 levels (no claim of a namespace), the rest of the status kept.
  */
-static int parse_nspid(const char *text, struct proc_status *st)
+static void parse_nspid(const char *text, struct proc_status *st)
 {
 	char val[256], *p, *end;
 	long long v;
 
 	if (parse_keyed_value(text, "NSpid", val, sizeof(val)))
-		return 0;
+		return;
 	for (p = val; *p;) {
 		while (*p == '\t' || *p == ' ')
 			p++;
@@ -121,13 +122,15 @@ static int parse_nspid(const char *text, struct proc_status *st)
 			break;
 		errno = 0;
 		v = strtoll(p, &end, 10);
-		if (end == p || errno || v <= 0 || v > 0x7fffffff)
-			return -EBADMSG;
+		if (end == p || errno || v <= 0 || v > 0x7fffffff) {
+			st->nspid = 0;
+			st->ns_levels = 0;
+			return;
+		}
 		st->nspid = (pid_t)v;
 		st->ns_levels++;
 		p = end;
 	}
-	return st->ns_levels ? 0 : -EBADMSG;
 }
 
 int proc_status_parse(const char *text, struct proc_status *st)
@@ -172,7 +175,8 @@ int proc_status_parse(const char *text, struct proc_status *st)
 		return -EBADMSG;
 	parse_keyed_value(text, "Cpus_allowed_list", st->cpus_allowed_list,
 			  sizeof(st->cpus_allowed_list));
-	return parse_nspid(text, st);
+	parse_nspid(text, st);
+	return 0;
 }
 
 bool proc_status_all_root(const struct proc_status *st)

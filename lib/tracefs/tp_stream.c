@@ -68,13 +68,14 @@ static int perf_open(const struct tp_stream *s, struct perf_event_attr *attr, pi
  * A thread's or an inherited task's counter counts on every CPU (cpu -1);
  * a cgroup's can only count on one, so it has one per CPU.
  */
-static int open_counter(const struct tp_stream *s, const struct tp_format *fmt, pid_t tid, int cpu,
-			const char *filter)
+static int open_counter_on(const struct tp_stream *s, const struct tp_format *fmt, pid_t tid,
+			   int cpu, const char *filter, bool on)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_TRACEPOINT,
 		.size = sizeof(attr),
 		.config = (uint64_t)fmt->id,
+		.disabled = !on,
 	};
 	int fd = perf_open(s, &attr, tid, s->cgroup_fd >= 0 ? cpu : -1, -1);
 
@@ -85,6 +86,25 @@ static int open_counter(const struct tp_stream *s, const struct tp_format *fmt, 
 		return err;
 	}
 	return fd;
+}
+
+static int open_counter(const struct tp_stream *s, const struct tp_format *fmt, pid_t tid, int cpu,
+			const char *filter)
+{
+	return open_counter_on(s, fmt, tid, cpu, filter, true);
+}
+
+/*
+ * A lazy side counter, opened with the lazy events before sampling comes on:
+ * disabled, so that it counts from the switch on to the switch off, the
+ * sampled time (switch_groups), not the opening's and closing's waits.
+ */
+static int open_side(const struct tp_stream *s, unsigned int k, const struct tp_stream_thread *t)
+{
+	const struct tp_side *d = &s->side[k];
+
+	return open_counter_on(s, &d->fmt, t->tid, t->cpu, d->filter,
+			       !tp_stream_side_lazy(s, k) || s->sampling);
 }
 
 /*
@@ -198,7 +218,7 @@ static int attach_on(struct tp_stream *s, pid_t tid, int cpu, bool late, bool co
 
 		/* A lazy one is opened with the lazy events when sampling comes on. */
 		if (d->on && counters && !d->failed && (s->sampling || !tp_stream_side_lazy(s, k))) {
-			t->side_fd[k] = open_counter(s, &d->fmt, tid, cpu, d->filter);
+			t->side_fd[k] = open_side(s, k, t);
 			d->failed |= t->side_fd[k] < 0;
 		}
 	}
@@ -434,7 +454,10 @@ static void open_lazy(struct tp_stream *s)
 
 			if (!tp_stream_side_lazy(s, k) || d->failed || t->side_fd[k] >= 0)
 				continue;
-			t->side_fd[k] = open_counter(s, &d->fmt, t->tid, t->cpu, d->filter);
+			t->side_fd[k] = open_side(s, k, t);
+			/* A thread gone since the look above has nothing left to count. */
+			if (t->side_fd[k] == -ESRCH)
+				continue;
 			d->failed |= t->side_fd[k] < 0;
 		}
 	}
@@ -477,14 +500,19 @@ static void close_lazy(struct tp_stream *s)
 static void switch_groups(struct tp_stream *s, bool on)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
-	unsigned int i;
+	unsigned int i, k;
 
 	s->sampling = on;
 	if (on)
 		s->switched_at = tp_stream_now();
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
 		if (s->t[i].fds[0] >= 0)
 			ioctl(s->t[i].fds[0], req, 0);
+		/* The lazy side counters count the sampled time with the group. */
+		for (k = 0; k < TPS_MAX_SIDES; k++)
+			if (tp_stream_side_lazy(s, k) && s->t[i].side_fd[k] >= 0)
+				ioctl(s->t[i].side_fd[k], req, 0);
+	}
 	if (!on)
 		s->switched_at = tp_stream_now();
 }
@@ -548,12 +576,13 @@ int tp_stream_side(struct tp_stream *s, unsigned int k, const struct tp_format *
 	d->on = true;
 	d->lazy = lazy;
 	d->closed = 0;
+	d->failed = false;	/* a slot used again (a fallback after a failed open) */
 	/* Closed now: opened with the lazy events when sampling comes on. */
 	if (tp_stream_side_lazy(s, k) && !s->sampling)
 		return s->n ? 0 : -ESRCH;
 	/* An inherited stream counts the task and all it makes with its first counter. */
 	for (i = 0; i < s->n && !d->failed && (!s->inherit || !i); i++) {
-		s->t[i].side_fd[k] = open_counter(s, &d->fmt, s->t[i].tid, s->t[i].cpu, filter);
+		s->t[i].side_fd[k] = open_side(s, k, &s->t[i]);
 		if (s->t[i].side_fd[k] < 0) {
 			int err = s->t[i].side_fd[k];
 
