@@ -134,7 +134,7 @@ void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf)
 	struct proc_container *pc = &pf->owner.ns;
 	struct cgroup_owner *o = &pf->owner.o;
 	char *buf = NULL, *p, said[72];
-	int marks[2] = { 0, 0 };
+	int marks[2] = { 0, 0 }, err;
 	size_t len;
 
 	memset(pc, 0, sizeof(*pc));
@@ -147,7 +147,8 @@ void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf)
 	if (!fact_ok(&pf->owner.e) || o->container.runtime)
 		return;
 	said[0] = '\0';
-	if (!read_as_run(sr, pf, read_marks, NULL, 256, &buf, &len) && buf) {
+	err = read_as_run(sr, pf, read_marks, NULL, 256, &buf, &len);
+	if (!err && buf) {
 		p = buf;
 		take_line(&p, said, sizeof(said));
 		take_line(&p, pc->uuid, sizeof(pc->uuid));
@@ -160,11 +161,14 @@ void proc_container_collect(const struct sysroot *sr, struct proc_facts *pf)
 	o->container.uid = -1;
 	snprintf(o->container.id, sizeof(o->container.id), "%s", pc->uuid);
 	pc->named_by_ns = true;
-	snprintf(o->how, sizeof(o->how), "a PID namespace of its own (NSpid: %d inside)%s%s%s%s",
+	snprintf(o->how, sizeof(o->how), "a PID namespace of its own (NSpid: %d inside)%s%s%s%s%s%s",
 		 (int)pc->nspid, pc->other_mnt == 1 ? " and a mount namespace of its own" : "",
 		 said[0] ? "; /run/host/container-manager in its root says " : "", said,
 		 !said[0] && marks[0] ? "; /run/.containerenv in its root"
-		 : !said[0] && marks[1] ? "; /.dockerenv in its root" : "");
+		 : !said[0] && marks[1] ? "; /.dockerenv in its root" : "",
+		 /* Not read: no manager seen is then no proof of none. */
+		 err ? "; its manager's marks in its root could not be read: " : "",
+		 err ? strerror(-err) : "");
 }
 
 const char *proc_container_where(const struct proc_facts *pf)
