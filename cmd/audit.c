@@ -223,11 +223,17 @@ static void owner_record(struct report *r, const struct proc_facts *pf)
 		snprintf(unit, sizeof(unit), "user %ld: %s", o->unit.uid, o->unit.name);
 	else if (o->unit.kind != UNIT_NONE)
 		snprintf(unit, sizeof(unit), "%s", o->unit.name);
-	/* As docker ps and crictl show a container: the first 12 characters of its id. */
-	if (o->container.runtime)
+	/*
+	 * As docker ps and crictl show a container: the first 12 characters of
+	 * its id; one with neither name nor id (named from its namespaces) in
+	 * the words that say so.
+	 */
+	if (o->container.runtime && (o->container.name[0] || o->container.id[0]))
 		snprintf(ctr, sizeof(ctr), "%s/%.*s", o->container.runtime,
-			 o->container.name[0] ? CGROUP_NAME_MAX : 12,
+			 o->container.name[0] || strchr(o->container.id, '-') ? CGROUP_NAME_MAX : 12,
 			 o->container.name[0] ? o->container.name : o->container.id);
+	else if (o->container.runtime)
+		cgroup_container_words(o, ctr, sizeof(ctr));
 	n = strlen(o->unit.name);
 	report_set_owner(r, pf->pid, pf->comm, unit, ctr,
 			 (o->unit.kind == UNIT_SYSTEM || o->unit.kind == UNIT_USER) && n > 8 &&

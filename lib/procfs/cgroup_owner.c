@@ -330,9 +330,14 @@ int cgroup_owner_parse(const char *text, struct cgroup_owner *o)
 	return 0;
 }
 
-/* Docker and crictl show a container by the first 12 characters of its id. */
+/*
+ * Docker and crictl show a container by the first 12 characters of its id;
+ * a UUID (systemd's container-uuid) is shown whole, as machinectl does.
+ */
 static int short_id(const char *id)
 {
+	if (strchr(id, '-'))
+		return (int)strlen(id);
 	return strlen(id) > 12 ? 12 : (int)strlen(id);
 }
 
@@ -348,8 +353,13 @@ void cgroup_container_words(const struct cgroup_owner *o, char *buf, size_t n)
 	else if (o->container.pod_uid[0])
 		snprintf(buf, n, "%s container %.*s of pod %s", rt, short_id(o->container.id),
 			 o->container.id, o->container.pod_uid);
-	else
+	else if (o->container.id[0])
 		snprintf(buf, n, "%s container %.*s", rt, short_id(o->container.id), o->container.id);
+	/* Named from its namespaces alone (unshare): no manager, so no name or id. */
+	else if (!strcmp(rt, "namespaces"))
+		snprintf(buf, n, "namespaces of its own");
+	else
+		snprintf(buf, n, "a %s container", rt);
 	if (o->container.uid >= 0 && strlen(buf) + 40 < n)
 		snprintf(buf + strlen(buf), n - strlen(buf), " (rootless, user %ld)",
 			 o->container.uid);

@@ -869,9 +869,9 @@ fi
 # payload in the caller's cgroup (the host's own /usr, a tmpfs root), and unshare makes PID and
 # mount namespaces with no manager at all. Ground truth: NSpid in the process's status and its
 # ns/mnt link against this shell's.
-ns_case() { # NAME RUNTIME CMD...: starts CMD (a pathology idle-ring that prints "ready"), audits it
-	local name=$1 runtime=$2 p="" inside
-	shift 2
+ns_case() { # NAME RUNTIME WORDS CMD...: starts CMD (a pathology idle-ring that prints "ready"), audits it
+	local name=$1 runtime=$2 words=$3 p="" inside
+	shift 3
 	"$@" >"$TMP/$name.out" 2>&1 &
 	local launcher=$!
 	for _ in $(seq 100); do
@@ -898,6 +898,14 @@ ns_case() { # NAME RUNTIME CMD...: starts CMD (a pathology idle-ring that prints
 		bad "$name: the container named" "runtime $runtime, NSpid $inside, other mnt $other_mnt" \
 			"$(jq -c '.processes[0] | {unit, container}' "$TMP/$name.json")"
 	fi
+	# The words: what was seen, never an empty name ("namespaces container :", "namespaces/").
+	"${CTR_AUDIT_BIN:-$BIN}" audit "$p" --watch 0 --fail-on never >"$TMP/$name.txt" 2>/dev/null
+	if grep -Eq "^pid $p \(pathology\) in $words: " "$TMP/$name.txt" &&
+		! grep -Eq "container :|[a-z]/ \(pid|container  " "$TMP/$name.txt"; then
+		ok "$name: the text says where: $(grep -Eo "^pid $p \(pathology\) in [^:]*" "$TMP/$name.txt")"
+	else
+		bad "$name: the text says '$words'" "$(grep -E "^pid $p |in .* \(pid $p\)" "$TMP/$name.txt")"
+	fi
 	kill "$p" 2>/dev/null
 	wait "$launcher" 2>/dev/null
 }
@@ -907,14 +915,14 @@ else
 	mkdir -p "$TMP/ctr"
 	CTR_BIN=/opt/uringlint-t/pathology CTR_DATA=/data
 	if command -v systemd-nspawn >/dev/null; then
-		CTR_AUDIT_BIN=${TABLE_BIN:-$BIN} ns_case nspawn systemd-nspawn systemd-nspawn -q -D / --volatile=yes -M uringlint-e2e \
+		CTR_AUDIT_BIN=${TABLE_BIN:-$BIN} ns_case nspawn systemd-nspawn "(a )?systemd-nspawn container( [0-9a-f]{12}| [0-9a-f-]{36})?" systemd-nspawn -q -D / --volatile=yes -M uringlint-e2e \
 			--register=no --keep-unit --bind-ro="$(dirname "$PATHO")":/opt/uringlint-t \
 			--bind="$TMP/ctr":/data "$CTR_BIN" idle-ring "$CTR_DATA"
 	else
 		bad "nspawn: systemd-nspawn is installed (systemd-container, a test dependency)"
 	fi
 	CTR_BIN=$PATHO CTR_DATA=$TMP/ctr
-	ns_case unshare namespaces unshare --pid --fork --mount-proc "$CTR_BIN" idle-ring "$CTR_DATA"
+	ns_case unshare namespaces "namespaces of its own" unshare --pid --fork --mount-proc "$CTR_BIN" idle-ring "$CTR_DATA"
 fi
 
 echo "audit: $passed passed, $failed failed, $skipped skipped"

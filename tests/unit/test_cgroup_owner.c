@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -175,6 +176,24 @@ static void test_containers(void **state)
 			 0);
 	assert_string_equal(o.container.runtime, "machine");
 	assert_string_equal(o.container.name, "qemu-1-vm1");
+
+	/*
+	 * Named from its namespaces (proc_container.c) with no manager's id or
+	 * name: the words say what was seen, never "container " and nothing.
+	 */
+	assert_int_equal(parse("0::/user.slice\n"), 0);
+	o.container.runtime = "namespaces";
+	cgroup_owner_words(&o, w, sizeof(w));
+	assert_string_equal(w, "namespaces of its own");
+	o.container.runtime = "systemd-nspawn";
+	cgroup_owner_words(&o, w, sizeof(w));
+	assert_string_equal(w, "a systemd-nspawn container");
+	snprintf(o.container.id, sizeof(o.container.id), "0123456789abcdef0123");
+	cgroup_owner_words(&o, w, sizeof(w));
+	assert_string_equal(w, "systemd-nspawn container 0123456789ab");
+	snprintf(o.container.id, sizeof(o.container.id), "f3f46823-b1f0-4f4e-9d6c-1b2a3c4d5e6f");
+	cgroup_owner_words(&o, w, sizeof(w));
+	assert_string_equal(w, "systemd-nspawn container f3f46823-b1f0-4f4e-9d6c-1b2a3c4d5e6f");
 }
 
 static void test_garbage(void **state)
