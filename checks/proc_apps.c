@@ -73,8 +73,20 @@ static void qemu_drive_evidence(struct finding *fi, const struct qemu_drive *dr)
 static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind, char *out,
 			    size_t outsz)
 {
+	bool tool = dr->option[0] != '-';	/* qemu-nbd, qemu-io: FILENAME, --aio, --cache */
+
 	out[0] = '\0';
-	if (kind == APP_FIX_BUFFERED && !dr->direct)
+	if (tool && kind == APP_FIX_BUFFERED && !dr->direct)
+		snprintf(out, outsz, "%s opens %s with %s%s", dr->option, dr->file,
+			 dr->cache[0] ? "--cache=" : "no --cache (", dr->cache[0] ? dr->cache :
+			 "writeback, the default)");
+	else if (tool && kind == APP_FIX_NO_URING && !dr->uring)
+		snprintf(out, outsz, "%s opens %s with %s%s", dr->option, dr->file,
+			 dr->aio[0] ? "--aio=" : "no --aio (", dr->aio[0] ? dr->aio :
+			 "threads, the default)");
+	else if (tool)
+		return;
+	else if (kind == APP_FIX_BUFFERED && !dr->direct)
 		snprintf(out, outsz, "this image is %s file=%s with %s%s", dr->option, dr->file,
 			 dr->cache[0] ? "cache=" : "no cache= (", dr->cache[0] ? dr->cache :
 			 "writeback, the default)");
@@ -165,7 +177,8 @@ bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, c
 			snprintf(from, APP_FROM_MAX, "%s", file);
 		return true;
 	}
-	if (strcmp(app->id, "qemu-system") || !pf->qemu.n)
+	if ((strcmp(app->id, "qemu-system") && strcmp(app->id, "qemu-nbd") &&
+	     strcmp(app->id, "qemu-io")) || !pf->qemu.n)
 		return false;
 	if (path) {
 		dr = qemu_drive_of(&pf->qemu, path);
@@ -250,6 +263,7 @@ void proc_container_run(const struct proc_facts *pf, char *buf, size_t n)
 	else
 		how[0] = '\0';
 	/* Whatever the runtime: its namespaces entered through the process, as root on the host. */
-	snprintf(buf, n, "; inside its %s container, not on the host: %s%snsenter -t %d -m -u -i -n -p",
-		 strcmp(rt, "namespaces") ? rt : "namespace", how, how[0] ? ", or " : "", (int)pf->pid);
+	snprintf(buf, n, "; inside its %s%s, not on the host: %s%snsenter -t %d -m -u -i -n -p",
+		 strcmp(rt, "namespaces") ? rt : "own namespaces",
+		 strcmp(rt, "namespaces") ? " container" : "", how, how[0] ? ", or " : "", (int)pf->pid);
 }

@@ -127,9 +127,16 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 	    proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, from)) {
 		f = proc_add(c, ctx, m->runtime[0] ? STATUS_FAIL : STATUS_WARN, subject,
 			     "not on io_uring: %s%s. Cause, from %s: %s", what, aio, from, says);
-		/* A VM monitor's words only for one: the others get their own setting below. */
+		/*
+		 * The cause is its own setting, not a failed io_uring_setup(): the
+		 * check's fix (limits, sysctls, seccomp) is not the one. A VM
+		 * monitor's words for one; the others' own setting follows.
+		 */
 		if (dr || !strcmp(check_ctx_app(ctx)->id, "qemu-system"))
 			finding_set_fix(f, "%s", "set each image to aio=io_uring");
+		else
+			finding_set_fix(f, "%s", "change the setting the cause names, which keeps it "
+					"off io_uring");
 		proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
 		json_add_bytes(f->evidence, "runtime", m->runtime[0] ? m->runtime : NULL);
 		finding_ev_int(f, "aio_contexts", m->aio_contexts);

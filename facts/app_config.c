@@ -18,15 +18,25 @@
 #include "read_as.h"
 
 /*
- * A QEMU system emulator's -drive and -blockdev options, which say how it
- * opens each image: read for a process whose program or name says QEMU
- * only, and only those options kept (a command line may hold secrets).
+ * A QEMU system emulator's -drive and -blockdev options, or qemu-nbd's and
+ * qemu-io's image and its --aio and --cache, which say how it opens each
+ * image: read for a process whose program or name says which, and only
+ * those options kept (a command line may hold secrets).
  */
 static void collect_qemu(struct proc_facts *pf, const char *argv, size_t len)
 {
-	if (strncmp(pf->exe, "qemu-system-", 12) && strncmp(pf->comm, "qemu-system-", 12))
+	static const char *const tools[] = { "qemu-nbd", "qemu-io" };
+	size_t i;
+
+	if (!strncmp(pf->exe, "qemu-system-", 12) || !strncmp(pf->comm, "qemu-system-", 12)) {
+		qemu_drives_parse(argv, len, &pf->qemu);
 		return;
-	qemu_drives_parse(argv, len, &pf->qemu);
+	}
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strcmp(pf->exe, tools[i]) || !strcmp(pf->comm, tools[i])) {
+			qemu_tool_parse(tools[i], argv, len, &pf->qemu);
+			return;
+		}
 }
 
 /* smbd's -s FILE, -sFILE, --configfile=FILE or --configfile FILE; NULL for the default. */
@@ -222,16 +232,32 @@ static void collect_mariadb(const struct sysroot *sr, struct proc_facts *pf, con
 	pf->mariadb = c;
 }
 
+/* The programs whose settings are read, by executable or comm; a name ending in '-' a prefix. */
+static const char *const programs[] = {
+	"qemu-system-", "qemu-nbd", "qemu-io", "smbd", "mariadbd", "mysqld",
+};
+
+static bool one_of_them(const struct proc_facts *pf)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+		n = strlen(programs[i]);
+		if (programs[i][n - 1] != '-')
+			n++;	/* the whole name, its NUL too */
+		if (!strncmp(pf->exe, programs[i], n) || !strncmp(pf->comm, programs[i], n))
+			return true;
+	}
+	return false;
+}
+
 void app_config_collect(const struct sysroot *sr, struct proc_facts *pf)
 {
 	char *argv;
 	size_t len;
 
 	/* Only a process one of them could be reads its command line. */
-	if (strncmp(pf->exe, "qemu-system-", 12) && strncmp(pf->comm, "qemu-system-", 12) &&
-	    strcmp(pf->exe, "smbd") && strcmp(pf->comm, "smbd") &&
-	    strcmp(pf->exe, "mariadbd") && strcmp(pf->exe, "mysqld") &&
-	    strcmp(pf->comm, "mariadbd") && strcmp(pf->comm, "mysqld"))
+	if (!one_of_them(pf))
 		return;
 	if (sysroot_read_bytesf(sr, 1u << 20, &argv, &len, "proc/%d/cmdline", (int)pf->pid))
 		return;

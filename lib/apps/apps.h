@@ -195,9 +195,9 @@ void smb_conf_free(struct smb_conf *c);
  */
 struct qemu_drive {
 	char *file;		/* file= or filename=, as given (maybe relative) */
-	const char *option;	/* "-drive" or "-blockdev" */
+	const char *option;	/* "-drive", "-blockdev", or the tool: "qemu-nbd", "qemu-io" */
 	char aio[16];		/* aio= as given, "" when not given */
-	char cache[16];		/* cache= of -drive as given, "" when not given */
+	char cache[16];		/* cache= of -drive (a tool's --cache) as given, "" when not given */
 	/*
 	 * Whether the image is opened with O_DIRECT: cache=none or directsync,
 	 * or cache.direct=on; the default (writeback) uses the page cache.
@@ -218,6 +218,21 @@ struct qemu_drives {
  */
 int qemu_drives_parse(const char *args, size_t len, struct qemu_drives *d);
 void qemu_drives_free(struct qemu_drives *d);
+/*
+ * qemu-nbd's or qemu-io's (prog) one image from its command line, parsed
+ * as the tool's getopt_long would, into d (emptied first) with option the
+ * program's name. 0, -EINVAL for another program, or -ENOMEM.
+ */
+int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_drives *d);
+/*
+ * Options as -drive takes them (key=value,...): a drive added to d when it
+ * names a file and, unless file_driver, says driver=file or host_device.
+ * 0 or -ENOMEM.
+ */
+int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
+		     struct qemu_drives *d);
+/* Appends *dr (its file taken; nothing when it has none). 0 or -ENOMEM. */
+int qemu_drive_add(struct qemu_drives *d, struct qemu_drive *dr);
 /* The drive whose file is path (absolute, as /proc/PID/fd names it), or NULL. */
 const struct qemu_drive *qemu_drive_of(const struct qemu_drives *d, const char *path);
 

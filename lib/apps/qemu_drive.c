@@ -52,7 +52,7 @@ static bool on(const char *v)
 	return !strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "yes");
 }
 
-static int add(struct qemu_drives *d, struct qemu_drive *dr)
+int qemu_drive_add(struct qemu_drives *d, struct qemu_drive *dr)
 {
 	struct qemu_drive *v;
 
@@ -68,12 +68,11 @@ static int add(struct qemu_drives *d, struct qemu_drive *dr)
 	return 0;
 }
 
-/* -drive OPTS, or -blockdev OPTS in key=value form. */
-static int parse_pairs(const char *opts, const char *option, struct qemu_drives *d)
+int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
+		     struct qemu_drives *d)
 {
 	struct qemu_drive dr = { .option = option };
 	char key[64], val[4096];
-	bool file_driver = !strcmp(option, "-drive");
 	const char *s = opts;
 
 	while (*s) {
@@ -99,7 +98,7 @@ static int parse_pairs(const char *opts, const char *option, struct qemu_drives 
 		return 0;
 	}
 	dr.uring = !strcmp(dr.aio, "io_uring");
-	return add(d, &dr);
+	return qemu_drive_add(d, &dr);
 }
 
 /* -blockdev {"driver": "file", "filename": ..., "aio": ..., "cache": {"direct": ...}}. */
@@ -127,7 +126,7 @@ static int parse_json(const char *opts, struct qemu_drives *d)
 	if (json_object_object_get_ex(o, "cache", &c) && json_object_object_get_ex(c, "direct", &v))
 		dr.direct = json_object_get_boolean(v);
 	dr.uring = !strcmp(dr.aio, "io_uring");
-	err = add(d, &dr);
+	err = qemu_drive_add(d, &dr);
 out:
 	json_object_put(o);
 	return err;
@@ -157,10 +156,11 @@ int qemu_drives_parse(const char *args, size_t len, struct qemu_drives *d)
 			if (!strcmp(opt, "-blockdev") && next[0] == '{')
 				err = parse_json(next, d);
 			else
-				err = parse_pairs(next, !strcmp(opt, "-drive") ? "-drive" : "-blockdev", d);
+				err = qemu_drive_pairs(next, !strcmp(opt, "-drive") ? "-drive" : "-blockdev",
+						       !strcmp(opt, "-drive"), d);
 			next += strnlen(next, (size_t)(end - next)) + 1;
 		} else if (!strncmp(opt, "-drive=", 7)) {
-			err = parse_pairs(opt + 7, "-drive", d);
+			err = qemu_drive_pairs(opt + 7, "-drive", true, d);
 		}
 		a = next;
 	}

@@ -192,6 +192,16 @@ else
 	has_ring "$app_pid" && u_ring=yes || u_ring=no
 	qnbd_stop
 	no_uring qemu-nbd "--aio=io_uring" qnbd-threads qnbd-uring "$t_ring" "$u_ring"
+	# The cause from its command line (the --aio=threads it was started with), and a fix
+	# that is its own option, not the limits and sysctls of a failed io_uring_setup().
+	if jq -e '[.findings[] | select(.id == "uring-fallback")][0] |
+		(.message | test("Cause, from its command line: qemu-nbd opens [^ ]*qnbd[^ ]* with --aio=threads")) and
+		(.fix | contains("RLIMIT_MEMLOCK") | not)' "$TMP/qnbd-threads.json" >/dev/null; then
+		ok "qemu-nbd no-uring: the cause read from its command line (--aio=threads), no limits in the fix"
+	else
+		bad "qemu-nbd no-uring: the cause from its command line" \
+			"$(jq -c '[.findings[] | select(.id == "uring-fallback") | [.message, .fix]]' "$TMP/qnbd-threads.json")"
+	fi
 fi
 
 # --- qemu-system and qemu-io: a drive opened, no guest (-S), no I/O -----------------------

@@ -107,12 +107,70 @@ static void test_odd(void **state)
 	qemu_drives_free(&d);
 }
 
+/* qemu-nbd's and qemu-io's argv, one argument a line. */
+static int tool(const char *prog, const char *args)
+{
+	static char buf[4096];
+	size_t n = cmdline_of(buf, sizeof(buf), args);
+
+	qemu_drives_free(&d);
+	return qemu_tool_parse(prog, buf, n, &d);
+}
+
+static void test_tools(void **state)
+{
+	(void)state;
+	/* As the e2e suites start it: options after the image too (getopt permutes). */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--fork\n--persistent\n-f\nraw\n--aio=threads\n"
+				  "--cache=writeback\n-k\n/run/q.sock\n/srv/img/a.img\n-t"), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].option, "qemu-nbd");
+	assert_string_equal(d.v[0].file, "/srv/img/a.img");
+	assert_string_equal(d.v[0].aio, "threads");
+	assert_false(d.v[0].uring);
+	assert_false(d.v[0].direct);
+	/* The defaults: no --aio (threads), no --cache (writeback); -n is cache=none. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n-x\nexp\n-n\nimg.raw"), 0);
+	assert_string_equal(d.v[0].file, "img.raw");
+	assert_string_equal(d.v[0].aio, "");
+	assert_true(d.v[0].direct);
+	/* Separate arguments, and short letters run together: -rc's /dev/nbd0 is -c's, not the image. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--aio\nio_uring\n/srv/x.img\n-rc\n/dev/nbd0\n"
+				  "--cache\ndirectsync"), 0);
+	assert_string_equal(d.v[0].file, "/srv/x.img");
+	assert_true(d.v[0].uring);
+	assert_true(d.v[0].direct);
+	/* After "--" an image whose name starts with '-'. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--aio\nio_uring\n--cache\ndirectsync\n--\n-odd.img"), 0);
+	assert_string_equal(d.v[0].file, "-odd.img");
+	assert_true(d.v[0].uring);
+	assert_true(d.v[0].direct);
+	/* --image-opts: the file node's own options. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--image-opts\n--aio=threads\n"
+				  "driver=raw,file.driver=file,file.filename=/vm/b.img,file.aio=io_uring"), 0);
+	assert_string_equal(d.v[0].file, "/vm/b.img");
+	assert_true(d.v[0].uring);
+	/* qemu-io: -i is the engine, -t the cache, -k native AIO, -c a command (not the file). */
+	assert_int_equal(tool("qemu-io", "qemu-io\n-f\nraw\n-c\nwrite 0 4k\n-t\nnone\n-k\n/x/q.img"), 0);
+	assert_string_equal(d.v[0].file, "/x/q.img");
+	assert_string_equal(d.v[0].aio, "native");
+	assert_true(d.v[0].direct);
+	assert_int_equal(tool("qemu-io", "qemu-io\n-iio_uring\n/x/q.img"), 0);
+	assert_true(d.v[0].uring);
+	/* No image (still parsing options when it exited), a value cut short, another program. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--aio"), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(tool("qemu-img", "qemu-img\nx.img"), -EINVAL);
+	qemu_drives_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drive),
 		cmocka_unit_test(test_blockdev),
 		cmocka_unit_test(test_odd),
+		cmocka_unit_test(test_tools),
 	};
 
 	return cmocka_run_group_tests_name("qemu_drive", tests, NULL, NULL);
