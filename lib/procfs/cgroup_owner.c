@@ -310,8 +310,15 @@ int cgroup_owner_parse(const char *text, struct cgroup_owner *o)
 		lines++;
 		p += n + (p[n] == '\n');
 	}
-	if (!lines)
-		return -EBADMSG;
+	/*
+	 * The kernel lists no hierarchy until one is mounted (cgroup2 stays
+	 * hidden until its first mount: proc_cgroup_show, cgrp_dfl_visible): an
+	 * init that mounts none, as a minimal guest's. No unit, no container.
+	 */
+	if (!lines) {
+		snprintf(o->how, sizeof(o->how), "no cgroup hierarchy mounted (an empty cgroup file)");
+		return 0;
+	}
 	/* The unified path, unless systemd keeps its own hierarchy (v1, hybrid). */
 	if (v2 && (v2n > 1 || !sd)) {
 		classify(v2, v2n, o);

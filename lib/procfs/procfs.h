@@ -393,9 +393,10 @@ struct cgroup_owner {
 /*
  * Parses the text of /proc/PID/cgroup: the v2 line ("0::PATH"), else v1's
  * name=systemd, else a v1 controller line whose path names a container.
- * 0 with o filled (a process in the root cgroup, or in one no manager's
- * names, has neither unit nor container), or -EBADMSG for text that is not
- * a cgroup file.
+ * 0 with o filled (a process in the root cgroup, in one no manager's
+ * names, or on a host with no hierarchy mounted, whose file is empty, has
+ * neither unit nor container), or -EBADMSG for text that is not a cgroup
+ * file.
  */
 int cgroup_owner_parse(const char *text, struct cgroup_owner *o);
 

@@ -35,7 +35,8 @@ start() { # MODE DIR: a pathology process; its PID in $pid once it says ready
 	# A file per process: the last one's "ready" line must never be read as this one's.
 	ready=$t/ready.$1.$$
 	rm -f "$ready"
-	"$PATHO" "$1" "$2" >"$ready" 2>"$ready.err" &
+	# WRAP: a command to start it under (unshare), "" none.
+	${WRAP:-} "$PATHO" "$1" "$2" >"$ready" 2>"$ready.err" &
 	kid=$!
 	pid=
 	i=0
@@ -74,7 +75,9 @@ done
 # Their ping-pong paced to one message each 5 ms: at full speed a guest under
 # software emulation spent minutes on the watch.
 export PATHOLOGY_NET_PACE_MS=5
-for mode in async buffered-fd extending shared-ring setup-churn net-echo-async multishot-dry; do
+# nop-ring: a ring that takes only NOPs beside plain preads and pwrites, counted by the
+# syscalls:sys_enter_p* tracepoints (CONFIG_FTRACE_SYSCALLS, in 6.1's too).
+for mode in async buffered-fd extending shared-ring setup-churn net-echo-async multishot-dry nop-ring; do
 	start "$mode" "$data/watch-$mode" || continue
 	# shared-ring says "ready" before it starts its threads, and each thread says itself
 	# before it submits: under a loaded emulator that took longer than the pause below
@@ -109,6 +112,21 @@ if [ -n "$xfs" ] && start timestamp "$xfs/watch-timestamp"; then
 	stop
 	[ -s "$ready.err" ] && emit "watch-timestamp.pathology" 1 "$ready.err"
 fi
+
+# A process in PID and mount namespaces of its own (unshare) that no cgroup names: its
+# container from NSpid and ns/mnt on every kernel. "ready" gives its pid inside (1);
+# the one to audit is unshare's child.
+WRAP="unshare -p -f -m --mount-proc"
+if start idle-ring "$data/unshare"; then
+	WRAP=
+	pid=$(awk -v k="$kid" '$4 == k {print $1}' /proc/[0-9]*/stat 2>/dev/null | head -n 1)
+	case_json audit-unshare "$UL" audit "$pid" --watch 0 --format json --fail-on never
+	# unshare does not pass its signal on to the process it forked.
+	kill "$pid" 2>/dev/null
+	stop
+	[ -s "$ready.err" ] && emit "audit-unshare.pathology" 1 "$ready.err"
+fi
+WRAP=
 
 # Names a process chooses: a comm with a newline, and registered files named
 # with escapes and newlines, which kernels before 6.14 print raw in fdinfo.

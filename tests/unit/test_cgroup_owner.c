@@ -201,7 +201,12 @@ static void test_garbage(void **state)
 	char big[400];
 
 	(void)state;
-	assert_int_equal(parse(""), -EBADMSG);
+	/* Empty: no hierarchy mounted (the kernel hides cgroup2 until its first mount). */
+	assert_int_equal(parse(""), 0);
+	assert_null(o.container.runtime);
+	assert_int_equal(o.unit.kind, UNIT_NONE);
+	assert_string_equal(o.how, "no cgroup hierarchy mounted (an empty cgroup file)");
+	assert_int_equal(parse("\n"), -EBADMSG);
 	assert_int_equal(parse("hello\n"), -EBADMSG);
 	assert_int_equal(parse("0::relative\n"), -EBADMSG);
 	assert_int_equal(parse("x::/a\n"), -EBADMSG);
