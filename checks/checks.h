@@ -452,6 +452,12 @@ bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, c
  * "; inside its systemd-nspawn container: nsenter -t 4242 -m -u -i -n -p".
  */
 void proc_container_run(const struct proc_facts *pf, char *buf, size_t n);
+/*
+ * The container runtime's own command into pf's container (docker exec,
+ * podman exec, lxc-attach, machinectl shell) into buf, "" when it has none
+ * or the name or id it takes is unknown; returns buf.
+ */
+const char *proc_container_enter(const struct proc_facts *pf, char *buf, size_t n);
 
 /* audit --watch ran with the tracepoints: per-file accounts exist. */
 bool proc_watched(const struct proc_facts *pf);

@@ -244,24 +244,14 @@ void proc_app_fix(const struct check_ctx *ctx, struct finding *fi, enum app_fix_
 
 void proc_container_run(const struct proc_facts *pf, char *buf, size_t n)
 {
-	const struct cgroup_owner *o = &pf->owner.o;
-	const char *rt = o->container.runtime;
-	char how[320];
+	const char *rt = pf->owner.o.container.runtime;
+	char how[CGROUP_NAME_MAX + 32];
 
 	buf[0] = '\0';
 	if (!fact_ok(&pf->owner.e) || !rt)
 		return;
 	/* The runtime's own way in where it has one and the container's name or id is known. */
-	if (!strcmp(rt, "docker") && o->container.id[0] && !pf->owner.ns.named_by_ns)
-		snprintf(how, sizeof(how), "docker exec -it %.12s sh", o->container.id);
-	else if (!strcmp(rt, "podman") && o->container.id[0] && !pf->owner.ns.named_by_ns)
-		snprintf(how, sizeof(how), "podman exec -it %.12s sh", o->container.id);
-	else if (!strcmp(rt, "lxc") && o->container.name[0])
-		snprintf(how, sizeof(how), "lxc-attach -n %s", o->container.name);
-	else if (!strcmp(rt, "systemd-nspawn") && o->container.name[0])
-		snprintf(how, sizeof(how), "machinectl shell %s", o->container.name);
-	else
-		how[0] = '\0';
+	proc_container_enter(pf, how, sizeof(how));
 	/* Whatever the runtime: its namespaces entered through the process, as root on the host. */
 	snprintf(buf, n, "; inside its %s%s, not on the host: %s%snsenter -t %d -m -u -i -n -p",
 		 strcmp(rt, "namespaces") ? rt : "own namespaces",

@@ -260,14 +260,46 @@ static void idle_rings(const struct check *c, struct check_ctx *ctx, const char 
  * is quiet now is no such thing: a database writes its log with pwrite by
  * design and may be idle while watched.
  */
+/*
+ * The failure both plain-I/O verdicts give: what the rings took (took), the
+ * plain calls beside, the cause when its own settings say it, and the fix.
+ */
+static struct finding *plain_io_fail(const struct check *c, struct check_ctx *ctx,
+				     const char *subject, const char *what, const char *took,
+				     const char *cause, uint64_t uring_requests)
+{
+	const struct proc_facts *pf = ctx->proc;
+	struct finding *f;
+
+	f = proc_add(c, ctx, STATUS_FAIL, subject,
+		     "%s: %s, while it made %llu positional reads and writes with plain system calls "
+		     "(pread64, pwrite64 and their vector forms)%s", what, took,
+		     (unsigned long long)pf->watch->plain_io, cause);
+	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
+			   "where it has one; uringlint's application table names it for the "
+			   "applications it knows)");
+	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
+	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
+	finding_ev_int(f, "uring_requests", (int64_t)uring_requests);
+	finding_ev_int(f, "plain_io_calls", (int64_t)pf->watch->plain_io);
+	return f;
+}
+
+/*
+ * Watched: its rings never took a request in their life (fdinfo's positions
+ * all 0) while it read and wrote files with plain positional system calls.
+ * Measured off io_uring: a failure, with both counts and the application's
+ * own setting when the table knows it. A ring that took requests before and
+ * is quiet now is no such thing: a database writes its log with pwrite by
+ * design and may be idle while watched.
+ */
 static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const char *subject,
 			     const struct ring_use *u)
 {
 	const struct proc_facts *pf = ctx->proc;
 	const struct punt_watch *w = pf->watch;
 	const struct qemu_drive *dr;
-	char says[1024], cause[1500] = "", from[APP_FROM_MAX];
-	struct finding *f;
+	char says[1024], cause[1500] = "", from[APP_FROM_MAX], took[300];
 
 	if (!proc_watched(pf) || !w->plain_io_counted || !w->plain_io || u->watched_reqs ||
 	    u->used || u->unknown)
@@ -275,19 +307,10 @@ static bool plain_io_instead(const struct check *c, struct check_ctx *ctx, const
 	/* Its own settings, where they were read: the cause, not a guess. */
 	if (proc_app_config_says(ctx, APP_FIX_NO_URING, NULL, says, sizeof(says), &dr, from))
 		snprintf(cause, sizeof(cause), ". Cause, from %s: %s", from, says);
-	f = proc_add(c, ctx, STATUS_FAIL, subject,
-		     "not on io_uring: its %zu ring%s never took a request (SQ and CQ positions all 0 "
-		     "in fdinfo), and none in the %s watched, while it made %llu positional reads "
-		     "and writes with plain system calls (pread64, pwrite64 and their vector forms)%s",
-		     pf->nrings, pf->nrings == 1 ? "" : "s", punt_watch_span(w).s,
-		     (unsigned long long)w->plain_io, cause);
-	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
-			   "where it has one; uringlint's application table names it for the "
-			   "applications it knows)");
-	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
-	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
-	finding_ev_int(f, "uring_requests", 0);
-	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
+	snprintf(took, sizeof(took), "its %zu ring%s never took a request (SQ and CQ positions all "
+		 "0 in fdinfo), and none in the %s watched", pf->nrings, pf->nrings == 1 ? "" : "s",
+		 punt_watch_span(w).s);
+	plain_io_fail(c, ctx, subject, "not on io_uring", took, cause, 0);
 	return true;
 }
 
@@ -352,19 +375,10 @@ static bool plain_io_beside(const struct check *c, struct check_ctx *ctx, const 
 	} else {
 		return false;
 	}
-	f = proc_add(c, ctx, STATUS_FAIL, subject,
-		     "not on io_uring for its file I/O: %s, while it made %llu positional reads and "
-		     "writes with plain system calls (pread64, pwrite64 and their vector forms)",
-		     took, (unsigned long long)w->plain_io);
-	finding_set_fix(f, "make the application do its file I/O through io_uring (its setting, "
-			   "where it has one; uringlint's application table names it for the "
-			   "applications it knows)");
-	proc_app_fix_file(ctx, f, APP_FIX_NO_URING, NULL);
-	finding_ev_int(f, "ring_fds", (int64_t)pf->nrings);
-	finding_ev_int(f, "uring_requests", (int64_t)u->watched_reqs);
+	f = plain_io_fail(c, ctx, subject, "not on io_uring for its file I/O", took, "",
+			  u->watched_reqs);
 	finding_ev_int(f, "uring_io_requests", (int64_t)u->watched_io_reqs);
 	finding_ev_int(f, "ring_life_requests", u->watched_reqs ? -1 : (int64_t)u->life_max);
-	finding_ev_int(f, "plain_io_calls", (int64_t)w->plain_io);
 	return true;
 }
 

@@ -16,6 +16,43 @@ static int short_id(const char *id)
 }
 
 /*
+ * Each runtime's own way into a container: by its id (Docker, Podman: the
+ * first 12 characters, as docker ps shows it) or by its name (LXC, nspawn
+ * under machined).
+ */
+static const struct {
+	const char *runtime, *fmt;
+	bool by_name;
+} enter_cmds[] = {
+	{ "docker", "docker exec -it %.12s sh", false },
+	{ "podman", "podman exec -it %.12s sh", false },
+	{ "lxc", "lxc-attach -n %s", true },
+	{ "systemd-nspawn", "machinectl shell %s", true },
+};
+
+const char *proc_container_enter(const struct proc_facts *pf, char *buf, size_t n)
+{
+	const struct cgroup_owner *o = &pf->owner.o;
+	const char *rt = o->container.runtime;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!fact_ok(&pf->owner.e) || !rt)
+		return buf;
+	for (i = 0; i < sizeof(enter_cmds) / sizeof(enter_cmds[0]); i++) {
+		const char *key = enter_cmds[i].by_name ? o->container.name : o->container.id;
+
+		if (strcmp(rt, enter_cmds[i].runtime) || !key[0])
+			continue;
+		/* An id read from the container's own marks (its namespaces) is no runtime's id. */
+		if (!enter_cmds[i].by_name && pf->owner.ns.named_by_ns)
+			continue;
+		snprintf(buf, n, enter_cmds[i].fmt, key);
+	}
+	return buf;
+}
+
+/*
  * A unit of the system manager; or of a user's, which can raise a limit
  * only up to the hard limit its manager (user@UID.service) has, and cannot
  * grant capabilities.
@@ -52,16 +89,13 @@ const char *proc_memlock_fix(const struct proc_facts *pf, char *buf, size_t n)
 	 * its unit when the cgroup names one, as for a process of no container.
 	 */
 	const char *rt = pf->owner.ns.named_by_ns ? NULL : o->container.runtime;
-	char where[CGROUP_NAME_MAX + 64] = "";
+	char where[CGROUP_NAME_MAX + 64] = "", enter[CGROUP_NAME_MAX + 32];
 
 	if (!fact_ok(&pf->owner.e) || (!rt && o->unit.kind == UNIT_NONE))
 		return FIX_MEMLOCK_TEXT;
-	if (rt && o->container.name[0] && !strcmp(rt, "systemd-nspawn"))
-		snprintf(where, sizeof(where), " (inside the container: machinectl shell %s)",
-			 o->container.name);
-	else if (rt && o->container.name[0] && !strcmp(rt, "lxc"))
-		snprintf(where, sizeof(where), " (inside the container: lxc-attach -n %s)",
-			 o->container.name);
+	/* A unit inside a container by name: its own init's, entered by the runtime's command. */
+	if (rt && o->container.name[0] && proc_container_enter(pf, enter, sizeof(enter))[0])
+		snprintf(where, sizeof(where), " (inside the container: %s)", enter);
 	/* A unit inside a container of its own init is that init's to change. */
 	if (o->unit.kind == UNIT_SYSTEM || o->unit.kind == UNIT_USER) {
 		if (!(rt && !where[0])) {
