@@ -11,33 +11,12 @@ cd "$(dirname "$0")/../.." || exit 2
 
 . tests/e2e/lib.sh
 . tests/e2e/live.sh
+. tests/e2e/browse.sh
 
 finish() {
 	echo "html: $passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 	exit
-}
-
-# browse PAGE PNG: a screenshot of the page, and its DOM as chromium built it in PAGE.dom.
-browse() {
-	local flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
-		--disable-background-networking --disable-component-update --disable-sync
-		--hide-scrollbars --user-data-dir="$TMP/chromium")
-	timeout 120 chromium "${flags[@]}" --window-size=1400,1000 --screenshot="$2" "file://$1" \
-		>"$TMP/chromium.out" 2>&1 &&
-		timeout 120 chromium "${flags[@]}" --dump-dom "file://$1" >"$1.dom" 2>>"$TMP/chromium.out"
-}
-
-# png_ok PNG W H: a PNG of that size, and not one blank colour (more than 20 KB).
-png_ok() {
-	python3 - "$@" <<'EOF'
-import struct, sys, os
-data = open(sys.argv[1], "rb").read()
-ok = data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-w, h = struct.unpack(">II", data[16:24]) if ok else (0, 0)
-sys.exit(0 if ok and (w, h) == (int(sys.argv[2]), int(sys.argv[3])) and
-         os.path.getsize(sys.argv[1]) > 20000 else 1)
-EOF
 }
 
 if ! command -v xmllint >/dev/null || ! command -v chromium >/dev/null; then
@@ -80,36 +59,10 @@ else
 	bad "captured tree: the CPUs and the interrupt's CPU" "IRQ $irq on CPU $cpu"
 fi
 
-# first_screen PAGE: the problems' section as chromium built it comes before the drawing, its
-# first problem with its fix; prints "N problems, first ID: FIX" or why not.
-first_screen() {
-	python3 - "$1.dom" <<'PY'
-import re, sys
-dom = open(sys.argv[1]).read()
-sec, svg = dom.find('<section id="problems">'), dom.find("<svg")
-if sec < 0 or svg < 0 or sec > svg:
-    sys.exit("the problems' section at %d, the drawing at %d" % (sec, svg))
-body = dom[sec:dom.find("</section>", sec)]
-items = re.findall(r'<li id="p(\d+)".*?</li>', body, re.S)
-if "None: nothing to warn of or fail" in body and not items:
-    print("no problems: the section says so above the drawing")
-    sys.exit(0)
-first = re.search(r'<li id="p1"[^>]*>.*?<b class="id">([^<]*)</b>.*?<div class="pfix">Fix: <span>([^<]*)</span>', body, re.S)
-if not first:
-    sys.exit("no first problem with its fix in: " + body[:300])
-print("%d problems above the drawing, first %s, fix: %s" % (len(items), first.group(1), first.group(2)[:60]))
-PY
-}
-
 # --- a healthy host: a captured tree with nothing to warn of ---------------------------
 "$BIN" preflight --root testdata/proc-6.18 --format html -o "$TMP/healthy.html" --fail-on never 2>/dev/null
-if browse "$TMP/healthy.html" "$TMP/healthy.png" && png_ok "$TMP/healthy.png" 1400 1000 &&
-	msg=$(first_screen "$TMP/healthy.html"); then
-	ok "healthy host page at 1400 px: $msg"
-else
-	bad "healthy host page: its first screen says there is no problem, above the drawing" "${msg:-}" "$(tail -3 "$TMP/chromium.out")"
-fi
-[ -n "${HTML_SHOTS:-}" ] && cp "$TMP/healthy.png" "$HTML_SHOTS/"
+first_screen_case "$TMP/healthy.html" "healthy host page" \
+	"healthy host page: its first screen says there is no problem, above the drawing"
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "watched audit page" "the watch needs root"
@@ -244,13 +197,7 @@ for m in buffered buffered buffered cq-overflow fragmented unaligned-buffers man
 	PATHOLOGY_IO_MS=1000 start "$m" "$TMP/ten${#ten[@]}" && ten+=("$pid")
 done
 "$BIN" audit "${ten[@]}" --watch 2 --format html -o "$TMP/ten.html" --fail-on never 2>"$TMP/ten.err"
-if browse "$TMP/ten.html" "$TMP/ten.png" && png_ok "$TMP/ten.png" 1400 1000 &&
-	msg=$(first_screen "$TMP/ten.html"); then
-	ok "ten processes at 1400 px: $msg"
-else
-	bad "ten processes: the problems and their fixes above the drawing" "${msg:-}" "$(head -3 "$TMP/ten.err")"
-fi
-[ -n "${HTML_SHOTS:-}" ] && cp "$TMP/ten.png" "$HTML_SHOTS/"
+first_screen_case "$TMP/ten.html" "ten processes" "ten processes: the problems and their fixes above the drawing"
 # Legible at ten: no line crosses the page; each ring with one submitter names it and its CPU,
 # the process's own thread; no CPU lists three chips or more of other threads, one a process.
 if python3 - "$TMP/ten.html.dom" "${ten[@]}" <<'PY'
