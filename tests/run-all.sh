@@ -34,7 +34,7 @@ suite unit sh tests/run-unit.sh "$@"
 suite replay bash tests/fuzz/replay.sh
 suite deps bash tests/deps.sh
 suite e2e bash tests/e2e/run.sh
-for s in hostile security audit operator probe probe_net nobody names watch punt_rule many trace ringmap html apps fixes sockets net_requests net_checks scene; do
+for s in hostile security audit operator probe probe_net nobody names watch punt_rule many trace ringmap html apps fixes hostwide sockets net_requests net_checks scene; do
 	suite "$s" bash "tests/e2e/$s.sh"
 done
 
