@@ -86,12 +86,17 @@ static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind,
 			 "threads, the default)");
 	else if (tool)
 		return;
+	/* -blockdev says it with cache.direct (off by default), -drive with cache=. */
+	else if (kind == APP_FIX_BUFFERED && !dr->direct && !strcmp(dr->option, "-blockdev"))
+		snprintf(out, outsz, "this image is -blockdev filename=%s with %s", dr->file,
+			 dr->direct_set ? "cache.direct=off" : "no cache.direct (off, the default)");
 	else if (kind == APP_FIX_BUFFERED && !dr->direct)
 		snprintf(out, outsz, "this image is %s file=%s with %s%s", dr->option, dr->file,
 			 dr->cache[0] ? "cache=" : "no cache= (", dr->cache[0] ? dr->cache :
 			 "writeback, the default)");
 	else if (kind == APP_FIX_NO_URING && !dr->uring)
-		snprintf(out, outsz, "%s file=%s has %s%s", dr->option, dr->file,
+		snprintf(out, outsz, "%s %s=%s has %s%s", dr->option,
+			 strcmp(dr->option, "-blockdev") ? "file" : "filename", dr->file,
 			 dr->aio[0] ? "aio=" : "no aio= (", dr->aio[0] ? dr->aio : "threads, the default)");
 }
 
@@ -146,6 +151,19 @@ static void from_file(const struct proc_facts *pf, const char *path, char from[A
 	snprintf(from, APP_FROM_MAX, "%s%s", path, proc_container_where(pf));
 }
 
+/* The QEMU programs whose images and options pf->qemu holds. */
+static bool app_is_qemu(const struct app_entry *app)
+{
+	static const char *const ids[] = { "qemu-system", "qemu-storage-daemon", "qemu-nbd",
+					   "qemu-io" };
+	size_t i;
+
+	for (i = 0; app && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(app->id, ids[i]))
+			return true;
+	return false;
+}
+
 bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, const char *path,
 			  char *says, size_t sayssz, const struct qemu_drive **drive,
 			  char from[APP_FROM_MAX])
@@ -177,8 +195,7 @@ bool proc_app_config_says(const struct check_ctx *ctx, enum app_fix_kind kind, c
 			snprintf(from, APP_FROM_MAX, "%s", file);
 		return true;
 	}
-	if ((strcmp(app->id, "qemu-system") && strcmp(app->id, "qemu-nbd") &&
-	     strcmp(app->id, "qemu-io")) || !pf->qemu.n)
+	if (!app_is_qemu(app) || !pf->qemu.n)
 		return false;
 	if (path) {
 		dr = qemu_drive_of(&pf->qemu, path);

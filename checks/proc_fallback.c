@@ -129,10 +129,12 @@ static void not_on_uring(const struct check *c, struct check_ctx *ctx, const cha
 			     "not on io_uring: %s%s. Cause, from %s: %s", what, aio, from, says);
 		/*
 		 * The cause is its own setting, not a failed io_uring_setup(): the
-		 * check's fix (limits, sysctls, seccomp) is not the one. A VM
-		 * monitor's words for one; the others' own setting follows.
+		 * check's fix (limits, sysctls, seccomp) is not the one. QEMU's
+		 * block layer's words for its images (-drive, --blockdev); the
+		 * others' own setting follows.
 		 */
-		if (dr || !strcmp(check_ctx_app(ctx)->id, "qemu-system"))
+		if (dr || !strcmp(check_ctx_app(ctx)->id, "qemu-system") ||
+		    !strcmp(check_ctx_app(ctx)->id, "qemu-storage-daemon"))
 			finding_set_fix(f, "%s", "set each image to aio=io_uring");
 		else
 			finding_set_fix(f, "%s", "change the setting the cause names, which keeps it "

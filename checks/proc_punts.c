@@ -269,13 +269,14 @@ static void add_file_finding(const struct check *c, struct check_ctx *ctx, size_
 
 	file_causes(&cs, ctx, uf, wf, pfile, &ts, &ts_rate);
 	if (uf->kernel_async_punts)
-		catf(kernel, sizeof(kernel), " (and %llu requests of opcodes io_uring always runs "
+		catf(kernel, sizeof(kernel), " (and %llu request%s of opcodes io_uring always runs "
 		     "in io-wq, such as FSYNC, not counted)",
-		     (unsigned long long)uf->kernel_async_punts);
+		     (unsigned long long)uf->kernel_async_punts,
+		     uf->kernel_async_punts == 1 ? "" : "s");
 	if (uf->socket_punts)
-		catf(kernel, sizeof(kernel), " (and %llu punted requests of the opcodes only "
+		catf(kernel, sizeof(kernel), " (and %llu punted request%s of the opcodes only "
 		     "sockets take, which net-punts judges, not counted)",
-		     (unsigned long long)uf->socket_punts);
+		     (unsigned long long)uf->socket_punts, uf->socket_punts == 1 ? "" : "s");
 	snprintf(subject, sizeof(subject), "pid %d fd %d %s", (int)pf->pid, uf->fd, path);
 	st = file_punt_status(ctx, &cs, punts, reqs, ts, ts_rate, tol, sizeof(tol));
 	fi = proc_add(c, ctx, st, subject,

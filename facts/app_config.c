@@ -18,7 +18,8 @@
 #include "read_as.h"
 
 /*
- * A QEMU system emulator's -drive and -blockdev options, or qemu-nbd's and
+ * A QEMU system emulator's (or storage daemon's) -drive and -blockdev
+ * options, or qemu-nbd's and
  * qemu-io's image and its --aio and --cache, which say how it opens each
  * image: read for a process whose program or name says which, and only
  * those options kept (a command line may hold secrets).
@@ -28,7 +29,9 @@ static void collect_qemu(struct proc_facts *pf, const char *argv, size_t len)
 	static const char *const tools[] = { "qemu-nbd", "qemu-io" };
 	size_t i;
 
-	if (!strncmp(pf->exe, "qemu-system-", 12) || !strncmp(pf->comm, "qemu-system-", 12)) {
+	/* qemu-storage-daemon's --blockdev is qemu-system's (comm cut to 15 bytes). */
+	if (!strncmp(pf->exe, "qemu-system-", 12) || !strncmp(pf->comm, "qemu-system-", 12) ||
+	    !strcmp(pf->exe, "qemu-storage-daemon") || !strcmp(pf->comm, "qemu-storage-da")) {
 		qemu_drives_parse(argv, len, &pf->qemu);
 		return;
 	}
@@ -234,7 +237,8 @@ static void collect_mariadb(const struct sysroot *sr, struct proc_facts *pf, con
 
 /* The programs whose settings are read, by executable or comm; a name ending in '-' a prefix. */
 static const char *const programs[] = {
-	"qemu-system-", "qemu-nbd", "qemu-io", "smbd", "mariadbd", "mysqld",
+	"qemu-system-", "qemu-storage-daemon", "qemu-storage-da", "qemu-nbd", "qemu-io", "smbd",
+	"mariadbd", "mysqld",
 };
 
 static bool one_of_them(const struct proc_facts *pf)

@@ -203,6 +203,7 @@ struct qemu_drive {
 	 * or cache.direct=on; the default (writeback) uses the page cache.
 	 */
 	bool direct;
+	bool direct_set;	/* cache.direct= was given (-blockdev's way to say it) */
 	bool uring;		/* aio=io_uring; the default is aio=threads */
 };
 

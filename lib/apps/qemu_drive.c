@@ -89,6 +89,7 @@ int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
 			set_cache_mode(&dr, val);
 		} else if (!strcmp(key, "cache.direct")) {
 			dr.direct = on(val);
+			dr.direct_set = true;
 		} else if (!strcmp(key, "driver")) {
 			file_driver |= !strcmp(val, "file") || !strcmp(val, "host_device");
 		}
@@ -123,8 +124,10 @@ static int parse_json(const char *opts, struct qemu_drives *d)
 	}
 	if (json_object_object_get_ex(o, "aio", &v))
 		snprintf(dr.aio, sizeof(dr.aio), "%.*s", (int)sizeof(dr.aio) - 1, json_object_get_string(v));
-	if (json_object_object_get_ex(o, "cache", &c) && json_object_object_get_ex(c, "direct", &v))
+	if (json_object_object_get_ex(o, "cache", &c) && json_object_object_get_ex(c, "direct", &v)) {
 		dr.direct = json_object_get_boolean(v);
+		dr.direct_set = true;
+	}
 	dr.uring = !strcmp(dr.aio, "io_uring");
 	err = qemu_drive_add(d, &dr);
 out:

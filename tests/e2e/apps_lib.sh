@@ -34,6 +34,9 @@
 #                                    the NBD socket (qemu-img bench at depth 8); writes
 #                                    only on the sparse and writeback images
 #   qnbd_stop
+#   qsd_start                        qemu-storage-daemon, the image a --blockdev (QSD_AIO,
+#                                    QSD_DIRECT) exported over NBD; qnbd_load loads it
+#   qsd_stop
 #   samba_start CONFIG               smbd on 127.0.0.1:$SAMBA_PORT serving $APPS_DIR/samba.CONFIG/share
 #                                    with vfs objects = io_uring; $app_pid is the parent
 #   samba_load SECONDS               one smbclient session putting a 64 MiB file, again and again,
@@ -93,7 +96,7 @@ APPS_TRUTH=
 APPS_LOAD_STOP=$TMP/apps.load.stop
 # punt_truth.py --only keeps its perf data here, removed with the suite's $TMP.
 export PUNT_TRUTH_DIR=$TMP/truth
-app_pid= app_sock= app_ready_ms= apps_why= qnbd_rw=rw
+app_pid= app_sock= app_ready_ms= apps_why= qnbd_rw=rw qnbd_export=
 apps_pids=()
 
 apps_now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -439,16 +442,44 @@ qnbd_load() {
 	while apps_loading "$end"; do
 		# Each round starts 8 KiB further, so a sparse image keeps meeting new holes.
 		qemu-img bench -q -f raw -w -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
-			"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
+			"nbd+unix:///${qnbd_export:-}?socket=$app_sock" >/dev/null 2>&1 || return 1
 		if [ "$qnbd_rw" = rw ]; then
 			qemu-img bench -q -f raw -c 2000 -d 8 -s 4096 -S 1052672 -o "$off" \
-				"nbd+unix:///?socket=$app_sock" >/dev/null 2>&1 || return 1
+				"nbd+unix:///${qnbd_export:-}?socket=$app_sock" >/dev/null 2>&1 || return 1
 		fi
 		off=$(((off + 8192) % 1048576))
 	done
 }
 
 qnbd_stop() { mariadb_stop; }
+
+# --- qemu-storage-daemon -------------------------------------------------------------------
+# The same block layer, the image a --blockdev of driver=file exported over NBD
+# (export name "img"), so qnbd_load loads it. QSD_AIO and QSD_DIRECT: its aio=
+# (io_uring) and cache.direct= (on); the image as qnbd's healthy one (preallocated,
+# its cached pages dropped).
+qsd_start() {
+	local img=$APPS_DIR/qsd.img t0
+	app_sock=$APPS_DIR/qsd.sock
+	rm -f "$img" "$app_sock"
+	qnbd_rw=w
+	qnbd_export=img
+	qemu-img create -q -f raw -o preallocation=full "$img" 128M || return 1
+	sync "$img" && dd if="$img" iflag=nocache count=0 status=none || return 1
+	t0=$(apps_now_ms)
+	apps_spawn "$APPS_DIR/qsd.log" qemu-storage-daemon \
+		--blockdev "driver=file,node-name=f0,filename=$img,aio=${QSD_AIO:-io_uring},cache.direct=${QSD_DIRECT:-on}" \
+		--nbd-server "addr.type=unix,addr.path=$app_sock" \
+		--export "type=nbd,id=e0,node-name=f0,name=img,writable=on"
+	for _ in $(seq 200); do
+		[ -S "$app_sock" ] && { app_ready_ms=$(($(apps_now_ms) - t0)); return 0; }
+		kill -0 "$app_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "qemu-storage-daemon did not start: $(cat "$APPS_DIR/qsd.log")" >&2
+	return 1
+}
+qsd_stop() { mariadb_stop; qnbd_export=; }
 
 # --- Samba ---------------------------------------------------------------------------------
 # A standalone smbd of its own: its own smb.conf, state directories and port on

@@ -84,6 +84,20 @@ no_uring() {
 	fi
 }
 
+# buffered_applied APP WORDS BROKEN APPLIED DIRECT-BROKEN DIRECT-APPLIED SUBJECT-RE: the
+# verdict of a buffered fix of an image server from the two audits ($TMP/NAME.json) and
+# the O_DIRECT bit fdinfo showed in each (odirect: 0 yes, 1 no).
+buffered_applied() {
+	if [ "$5" = 1 ] && [ "$6" = 0 ] && fix_says "$TMP/$3.json" file-punts "$2" &&
+		[ "$(problems "$TMP/$4.json" file-punts "$7")" = 0 ] &&
+		[ "$(problems "$TMP/$4.json" fd-o-direct "$7")" = 0 ]; then
+		ok "fix applied: $1 buffered: file-punts failed with '$2' in the fix (fdinfo: no O_DIRECT); applied, O_DIRECT and no finding on the image"
+	else
+		bad "fix applied: $1 buffered" "O_DIRECT: broken $5, applied $6 (0 yes, 1 no)" \
+			"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "fd-o-direct") | [.status, .subject, .fix]]' "$TMP/$3.json" "$TMP/$4.json")"
+	fi
+}
+
 if [ "$(id -u)" -ne 0 ]; then
 	skip "fixes applied" "the applications, loop mounts and perf need root"
 	finish
@@ -147,14 +161,7 @@ else
 	qnbd_start healthy && watched qnbd-none 2 qnbd_load
 	odirect "$app_pid" "$APPS_DIR/qnbd.healthy.img"
 	none=$?
-	if [ "$wb" = 1 ] && [ "$none" = 0 ] && fix_says "$TMP/qnbd-writeback.json" file-punts "--cache=none" &&
-		[ "$(problems "$TMP/qnbd-none.json" file-punts 'qnbd')" = 0 ] &&
-		[ "$(problems "$TMP/qnbd-none.json" fd-o-direct 'qnbd')" = 0 ]; then
-		ok "fix applied: qemu-nbd buffered: file-punts failed with '--cache=none' in the fix (fdinfo: no O_DIRECT); applied, O_DIRECT and no finding on the image"
-	else
-		bad "fix applied: qemu-nbd buffered" "O_DIRECT: writeback $wb, none $none (0 yes, 1 no)" \
-			"$(jq -c '[.findings[] | select(.id == "file-punts" or .id == "fd-o-direct") | [.status, .subject, .fix]]' "$TMP/qnbd-writeback.json" "$TMP/qnbd-none.json")"
-	fi
+	buffered_applied qemu-nbd "--cache=none" qnbd-writeback qnbd-none "$wb" "$none" qnbd
 	qnbd_stop
 	# sparse: an image created without preallocation is written into holes; created
 	# preallocated, its creation's pages dropped once, it is not. Truth: allocated blocks.
@@ -202,6 +209,32 @@ else
 		bad "qemu-nbd no-uring: the cause from its command line" \
 			"$(jq -c '[.findings[] | select(.id == "uring-fallback") | [.message, .fix]]' "$TMP/qnbd-threads.json")"
 	fi
+fi
+
+# --- qemu-storage-daemon: its --blockdev exported over NBD, written through the socket ----
+if ! command -v qemu-storage-daemon >/dev/null; then
+	bad "qemu-storage-daemon is installed (qemu-system-common, a test dependency)"
+else
+	# buffered: cache.direct=off has no O_DIRECT, and its writes punt; on has it.
+	QSD_DIRECT=off qsd_start && watched qsd-off 2 qnbd_load
+	odirect "$app_pid" "$APPS_DIR/qsd.img"
+	off=$?
+	qsd_stop
+	qsd_start && watched qsd-on 2 qnbd_load
+	odirect "$app_pid" "$APPS_DIR/qsd.img"
+	on=$?
+	qsd_stop
+	buffered_applied qemu-storage-daemon "cache.direct=on" qsd-off qsd-on "$off" "$on" qsd
+	# no-uring: aio=threads makes no ring, and the cause is its --blockdev; aio=io_uring one.
+	QSD_AIO=threads qsd_start
+	"$BIN" audit "$app_pid" --watch 0 --format json --fail-on never >"$TMP/qsd-threads.json" 2>/dev/null
+	has_ring "$app_pid" && t_ring=yes || t_ring=no
+	qsd_stop
+	qsd_start
+	"$BIN" audit "$app_pid" --watch 0 --format json --fail-on never >"$TMP/qsd-uring.json" 2>/dev/null
+	has_ring "$app_pid" && u_ring=yes || u_ring=no
+	qsd_stop
+	no_uring qemu-storage-daemon "aio=io_uring" qsd-threads qsd-uring "$t_ring" "$u_ring"
 fi
 
 # --- qemu-system and qemu-io: a drive opened, no guest (-S), no I/O -----------------------

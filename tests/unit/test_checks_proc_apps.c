@@ -104,6 +104,24 @@ static void test_app_config_mariadb(void)
 	files[0].path = table_path;
 }
 
+/*
+ * uring-fallback fails with the cause its command line or files give and the
+ * application's own setting in the fix, never a failed io_uring_setup()'s
+ * limits.
+ */
+static void fallback_says(const char *cause, const char *fix)
+{
+	const struct finding *f;
+	struct report r;
+
+	f = run("uring-fallback", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(f->message, cause);
+	assert_contains(finding_fix(f), fix);
+	assert_null(strstr(finding_fix(f), "RLIMIT_MEMLOCK"));
+	report_free(&r);
+}
+
 static void test_app_config(void **state)
 {
 	const struct finding *f;
@@ -147,12 +165,8 @@ static void test_app_config(void **state)
 	snprintf(pf.maps.runtime, sizeof(pf.maps.runtime), "/usr/lib/x86_64-linux-gnu/liburing.so.2.3");
 	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/vm/a.img,cache=none\n-drive\n"
 		     "file=/vm/b.img,aio=native,cache=none");
-	f = run("uring-fallback", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "Cause, from its command line: -drive file=/vm/a.img has no aio= "
-				    "(threads, the default); -drive file=/vm/b.img has aio=native");
-	assert_contains(finding_fix(f), "-drive aio=io_uring");
-	report_free(&r);
+	fallback_says("Cause, from its command line: -drive file=/vm/a.img has no aio= (threads, the "
+		      "default); -drive file=/vm/b.img has aio=native", "-drive aio=io_uring");
 	/*
 	 * qemu-nbd: its --aio read from its command line as the cause, its own
 	 * option the fix (applied by tests/e2e/fixes.sh), no limits or sysctls.
@@ -166,14 +180,32 @@ static void test_app_config(void **state)
 
 		assert_int_equal(qemu_tool_parse("qemu-nbd", buf, n, &pf.qemu), 0);
 	}
+	fallback_says("Cause, from its command line: qemu-nbd opens /srv/nbd/a.img with --aio=threads",
+		      "--aio=io_uring");
 	f = run("uring-fallback", &r);
-	assert_int_equal(f->status, STATUS_FAIL);
-	assert_contains(f->message, "Cause, from its command line: qemu-nbd opens /srv/nbd/a.img with "
-				    "--aio=threads");
-	assert_contains(finding_fix(f), "--aio=io_uring");
-	assert_null(strstr(finding_fix(f), "RLIMIT_MEMLOCK"));
 	assert_null(strstr(finding_fix(f), "each image"));	/* a VM monitor's words */
 	report_free(&r);
+	/*
+	 * qemu-storage-daemon (comm cut to 15 bytes): its --blockdev is
+	 * qemu-system's, said in -blockdev's words (filename=, cache.direct).
+	 */
+	snprintf(pf.comm, sizeof(pf.comm), "qemu-storage-da");
+	qemu_cmdline("qemu-storage-daemon\n--blockdev\ndriver=file,node-name=f0,filename=/srv/q.img,"
+		     "aio=threads,cache.direct=on\n--nbd-server\naddr.type=unix,addr.path=/run/q.sock");
+	fallback_says("Cause, from its command line: -blockdev filename=/srv/q.img has aio=threads",
+		      "aio=io_uring in the image's --blockdev driver=file");
+	pf.nrings = 1;
+	files[0].path = (char *)"/srv/q.img";
+	qemu_cmdline("qemu-storage-daemon\n--blockdev\ndriver=file,node-name=f0,filename=/srv/q.img,"
+		     "aio=io_uring");
+	f = run("fd-o-direct", &r);
+	assert_int_equal(f->status, STATUS_FAIL);
+	assert_contains(finding_fix(f), "cache.direct=on in the image's --blockdev");
+	assert_contains(finding_fix(f), "(its command line: this image is -blockdev filename=/srv/q.img "
+					"with no cache.direct (off, the default))");
+	report_free(&r);
+	files[0].path = table_path;
+	pf.nrings = 0;
 	snprintf(pf.comm, sizeof(pf.comm), "qemu-system-x86");
 	/* One image on io_uring, whose ring is not there: the drives are no cause. */
 	qemu_cmdline("qemu-system-x86_64\n-drive\nfile=/vm/a.img,aio=io_uring");
