@@ -77,9 +77,10 @@ static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind,
 
 	out[0] = '\0';
 	if (tool && kind == APP_FIX_BUFFERED && !dr->direct)
-		snprintf(out, outsz, "%s opens %s with %s%s", dr->option, dr->file,
+		snprintf(out, outsz, "%s opens %s with %s%s%s", dr->option, dr->file,
 			 dr->cache[0] ? "--cache=" : "no --cache (", dr->cache[0] ? dr->cache :
-			 "writeback, the default)");
+			 dr->default_cache ? dr->default_cache : "writeback",
+			 dr->cache[0] ? "" : ", the default)");
 	else if (tool && kind == APP_FIX_NO_URING && !dr->uring)
 		snprintf(out, outsz, "%s opens %s with %s%s", dr->option, dr->file,
 			 dr->aio[0] ? "--aio=" : "no --aio (", dr->aio[0] ? dr->aio :
@@ -90,6 +91,9 @@ static void qemu_drive_says(const struct qemu_drive *dr, enum app_fix_kind kind,
 	else if (kind == APP_FIX_BUFFERED && !dr->direct && !strcmp(dr->option, "-blockdev"))
 		snprintf(out, outsz, "this image is -blockdev filename=%s with %s", dr->file,
 			 dr->direct_set ? "cache.direct=off" : "no cache.direct (off, the default)");
+	else if (kind == APP_FIX_BUFFERED && !dr->direct && dr->direct_set)
+		snprintf(out, outsz, "this image is %s file=%s with cache.direct=off", dr->option,
+			 dr->file);
 	else if (kind == APP_FIX_BUFFERED && !dr->direct)
 		snprintf(out, outsz, "this image is %s file=%s with %s%s", dr->option, dr->file,
 			 dr->cache[0] ? "cache=" : "no cache= (", dr->cache[0] ? dr->cache :

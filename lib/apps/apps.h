@@ -204,6 +204,7 @@ struct qemu_drive {
 	 */
 	bool direct;
 	bool direct_set;	/* cache.direct= was given (-blockdev's way to say it) */
+	const char *default_cache;	/* a tool's cache mode without --cache; NULL writeback */
 	bool uring;		/* aio=io_uring; the default is aio=threads */
 };
 
@@ -232,8 +233,15 @@ int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_
  */
 int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
 		     struct qemu_drives *d);
-/* Appends *dr (its file taken; nothing when it has none). 0 or -ENOMEM. */
+/*
+ * Appends *dr, its file taken; nothing (the file freed) when it has none or
+ * names no local file (a protocol, whose URL may hold a password). 0 or -ENOMEM.
+ */
 int qemu_drive_add(struct qemu_drives *d, struct qemu_drive *dr);
+/* Whether a QEMU cache mode opens the image with O_DIRECT: none (off) or directsync. */
+bool qemu_cache_direct(const char *mode);
+/* direct and uring from what was given: cache.direct over the cache mode. */
+void qemu_drive_settle(struct qemu_drive *dr);
 /* The drive whose file is path (absolute, as /proc/PID/fd names it), or NULL. */
 const struct qemu_drive *qemu_drive_of(const struct qemu_drives *d, const char *path);
 

@@ -41,10 +41,18 @@ static const char *next_pair(const char *s, char *key, size_t keysz, char *val, 
 	return *s ? s + 1 : s;
 }
 
-static void set_cache_mode(struct qemu_drive *dr, const char *mode)
+bool qemu_cache_direct(const char *mode)
 {
-	snprintf(dr->cache, sizeof(dr->cache), "%.*s", (int)sizeof(dr->cache) - 1, mode);
-	dr->direct = !strcmp(mode, "none") || !strcmp(mode, "directsync");
+	/* bdrv_parse_cache_mode: "off" is "none"'s other name. */
+	return !strcmp(mode, "none") || !strcmp(mode, "off") || !strcmp(mode, "directsync");
+}
+
+void qemu_drive_settle(struct qemu_drive *dr)
+{
+	/* An explicit cache.direct wins over the cache mode, whatever their order. */
+	if (!dr->direct_set)
+		dr->direct = qemu_cache_direct(dr->cache);
+	dr->uring = !strcmp(dr->aio, "io_uring");
 }
 
 static bool on(const char *v)
@@ -52,12 +60,26 @@ static bool on(const char *v)
 	return !strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "yes");
 }
 
+/*
+ * A local file: an absolute path, or a relative one with no ':'. Anything
+ * else is a protocol (nbd:, iscsi://, https://, json:{...}) whose engine and
+ * page cache are not the host file's, and whose URL may carry a password.
+ */
+static bool local_file(const char *f)
+{
+	return f[0] == '/' || (f[0] && !strchr(f, ':'));
+}
+
 int qemu_drive_add(struct qemu_drives *d, struct qemu_drive *dr)
 {
 	struct qemu_drive *v;
 
-	if (!dr->file)
-		return 0;	/* no file: a CD drive left empty, or a node of another node */
+	/* No file (a CD drive left empty, a node of another node), or not a local one. */
+	if (!dr->file || !local_file(dr->file)) {
+		free(dr->file);
+		dr->file = NULL;
+		return 0;
+	}
 	v = realloc(d->v, (d->n + 1) * sizeof(*v));
 	if (!v) {
 		free(dr->file);
@@ -85,9 +107,9 @@ int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
 				return -ENOMEM;
 		} else if (!strcmp(key, "aio") || !strcmp(key, "file.aio")) {
 			snprintf(dr.aio, sizeof(dr.aio), "%.*s", (int)sizeof(dr.aio) - 1, val);
-		} else if (!strcmp(key, "cache")) {
-			set_cache_mode(&dr, val);
-		} else if (!strcmp(key, "cache.direct")) {
+		} else if (!strcmp(key, "cache") || !strcmp(key, "file.cache")) {
+			snprintf(dr.cache, sizeof(dr.cache), "%.*s", (int)sizeof(dr.cache) - 1, val);
+		} else if (!strcmp(key, "cache.direct") || !strcmp(key, "file.cache.direct")) {
 			dr.direct = on(val);
 			dr.direct_set = true;
 		} else if (!strcmp(key, "driver")) {
@@ -98,7 +120,7 @@ int qemu_drive_pairs(const char *opts, const char *option, bool file_driver,
 		free(dr.file);
 		return 0;
 	}
-	dr.uring = !strcmp(dr.aio, "io_uring");
+	qemu_drive_settle(&dr);
 	return qemu_drive_add(d, &dr);
 }
 
@@ -128,7 +150,7 @@ static int parse_json(const char *opts, struct qemu_drives *d)
 		dr.direct = json_object_get_boolean(v);
 		dr.direct_set = true;
 	}
-	dr.uring = !strcmp(dr.aio, "io_uring");
+	qemu_drive_settle(&dr);
 	err = qemu_drive_add(d, &dr);
 out:
 	json_object_put(o);
@@ -164,6 +186,10 @@ int qemu_drives_parse(const char *args, size_t len, struct qemu_drives *d)
 			next += strnlen(next, (size_t)(end - next)) + 1;
 		} else if (!strncmp(opt, "-drive=", 7)) {
 			err = qemu_drive_pairs(opt + 7, "-drive", true, d);
+		} else if (!strncmp(opt, "-blockdev=", 10)) {
+			/* qemu-storage-daemon's --blockdev=VALUE, JSON or key=value. */
+			err = opt[10] == '{' ? parse_json(opt + 10, d)
+					     : qemu_drive_pairs(opt + 10, "-blockdev", false, d);
 		}
 		a = next;
 	}

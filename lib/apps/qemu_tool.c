@@ -4,10 +4,12 @@
  * command line: qemu-nbd(8) and qemu-io, which take one FILENAME and the
  * engine and cache mode as options, parsed as their getopt_long does
  * (Debian 12, QEMU 7.2: qemu-nbd.c's sopt "hVb:o:p:rsnc:dvk:e:f:tl:x:T:D:AB:L",
- * qemu-io.c's "hVc:d:f:rsnmkt:T:Ui:"). Both default to aio=threads and the
- * page cache (writeback); -n (--nocache) is cache=none in both, qemu-io's
- * -k (--native-aio) aio=native. With --image-opts the FILENAME is an option
- * string: driver=...,file.filename=F,file.aio=...
+ * qemu-io.c's "hVc:d:f:rsnCmki:t:T:U"), long options also by a unique
+ * prefix. Both default to aio=threads and the page cache (qemu-nbd
+ * writeback, qemu-io writethrough); -n (--nocache) is cache=none in both;
+ * qemu-io's -k (--native-aio) is Linux AIO whatever -i says (the file driver
+ * takes BDRV_O_NATIVE_AIO first). With --image-opts the FILENAME is an
+ * option string: driver=...,file.filename=F,file.aio=...
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +22,9 @@ struct qemu_tool {
 	const char *prog;
 	const char *short_arg;		/* short options that take an argument */
 	const char *const *long_arg;	/* long options that take one (NULL ends) */
+	const char *const *long_flag;	/* and those that take none (NULL ends) */
 	char aio, cache, nocache, native;	/* their short letters, 0 none */
+	const char *default_cache;	/* the cache mode without --cache */
 };
 
 static const char *const nbd_long[] = {
@@ -28,23 +32,47 @@ static const char *const nbd_long[] = {
 	"discard", "detect-zeroes", "shared", "format", "object", "export-name", "description",
 	"tls-creds", "tls-hostname", "tls-authz", "trace", "pid-file", "selinux-label", NULL,
 };
+static const char *const nbd_flags[] = {
+	"help", "version", "read-only", "allocation-depth", "disconnect", "list", "snapshot",
+	"nocache", "persistent", "verbose", "image-opts", "fork", NULL,
+};
 static const char *const io_long[] = {
 	"cmd", "discard", "format", "cache", "trace", "object", "aio", NULL,
 };
-
-static const struct qemu_tool tools[] = {
-	{ "qemu-nbd", "bopckeflxTDB", nbd_long, 0, 0, 'n', 0 },
-	{ "qemu-io", "cdftTi", io_long, 'i', 't', 'n', 'k' },
+static const char *const io_flags[] = {
+	"help", "version", "read-only", "snapshot", "nocache", "copy-on-read", "misalign",
+	"native-aio", "image-opts", "force-share", NULL,
 };
 
-static bool takes_arg(const struct qemu_tool *t, const char *name, size_t n)
-{
-	size_t i;
+static const struct qemu_tool tools[] = {
+	{ "qemu-nbd", "bopckeflxTDB", nbd_long, nbd_flags, 0, 0, 'n', 0, "writeback" },
+	{ "qemu-io", "cdftTi", io_long, io_flags, 'i', 't', 'n', 'k', "writethrough" },
+};
 
-	for (i = 0; t->long_arg[i]; i++)
-		if (strlen(t->long_arg[i]) == n && !strncmp(t->long_arg[i], name, n))
-			return true;
-	return false;
+/*
+ * The long option name[0..n) stands for, as getopt_long resolves it: the
+ * exact name, else the one option it is a prefix of; NULL for none or more
+ * than one. *arg: whether it takes an argument.
+ */
+static const char *long_option(const struct qemu_tool *t, const char *name, size_t n, bool *arg)
+{
+	const char *const *lists[2] = { t->long_arg, t->long_flag };
+	const char *found = NULL;
+	size_t l, i, hits = 0;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; lists[l][i]; i++) {
+			if (strncmp(lists[l][i], name, n))
+				continue;
+			if (strlen(lists[l][i]) == n) {
+				*arg = !l;
+				return lists[l][i];
+			}
+			hits++;
+			found = lists[l][i];
+			*arg = !l;
+		}
+	return hits == 1 ? found : NULL;
 }
 
 static void set(char *dst, size_t n, const char *v)
@@ -52,9 +80,14 @@ static void set(char *dst, size_t n, const char *v)
 	snprintf(dst, n, "%.*s", (int)n - 1, v);
 }
 
+/* What the options said, before the image is known. */
+struct tool_opts {
+	bool image_opts, native;
+};
+
 /* One option's effect on the drive: name is the long name, or the short letter. */
 static void apply(const struct qemu_tool *t, struct qemu_drive *dr, const char *name, char letter,
-		  const char *val, bool *image_opts)
+		  const char *val, struct tool_opts *o)
 {
 	if ((name && !strcmp(name, "aio")) || (letter && letter == t->aio)) {
 		set(dr->aio, sizeof(dr->aio), val);
@@ -63,9 +96,9 @@ static void apply(const struct qemu_tool *t, struct qemu_drive *dr, const char *
 	} else if ((name && !strcmp(name, "nocache")) || (letter && letter == t->nocache)) {
 		set(dr->cache, sizeof(dr->cache), "none");
 	} else if ((name && !strcmp(name, "native-aio")) || (letter && letter == t->native)) {
-		set(dr->aio, sizeof(dr->aio), "native");
+		o->native = true;
 	} else if (name && !strcmp(name, "image-opts")) {
-		*image_opts = true;
+		o->image_opts = true;
 	}
 }
 
@@ -84,7 +117,10 @@ static int image_opts(const char *opts, struct qemu_drive *dr)
 		set(dr->aio, sizeof(dr->aio), one.v[0].aio);
 	if (one.v[0].cache[0])
 		set(dr->cache, sizeof(dr->cache), one.v[0].cache);
-	dr->direct |= one.v[0].direct;
+	if (one.v[0].direct_set) {
+		dr->direct = one.v[0].direct;
+		dr->direct_set = true;
+	}
 	free(one.v);
 	return 0;
 }
@@ -95,7 +131,8 @@ int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_
 	struct qemu_drive dr;
 	char *argv;
 	const char *a, *end, *file = NULL;
-	bool opts_done = false, iopts = false;
+	struct tool_opts o = { 0 };
+	bool opts_done = false, arg;
 	size_t i;
 	int err = 0;
 
@@ -125,18 +162,19 @@ int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_
 		} else if (!strcmp(a, "--")) {
 			opts_done = true;
 		} else if (a[1] == '-') {
-			eq = strchr(a + 2, '=');
-			if (eq) {
-				char name[32];
+			const char *name;
 
-				snprintf(name, sizeof(name), "%.*s", (int)(eq - a - 2), a + 2);
-				apply(t, &dr, name, 0, eq + 1, &iopts);
-			} else if (takes_arg(t, a + 2, n - 2)) {
+			eq = strchr(a + 2, '=');
+			name = long_option(t, a + 2, eq ? (size_t)(eq - a - 2) : n - 2, &arg);
+			if (eq) {
+				if (name)
+					apply(t, &dr, name, 0, eq + 1, &o);
+			} else if (name && arg) {
 				if (next < end)
-					apply(t, &dr, a + 2, 0, next, &iopts);
+					apply(t, &dr, name, 0, next, &o);
 				next += next < end ? strnlen(next, (size_t)(end - next)) + 1 : 0;
-			} else {
-				apply(t, &dr, a + 2, 0, "", &iopts);
+			} else if (name) {
+				apply(t, &dr, name, 0, "", &o);
 			}
 		} else {
 			/* -rn, -cnone, -c none: letters until one that takes an argument. */
@@ -144,13 +182,13 @@ int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_
 
 			for (p = a + 1; *p; p++) {
 				if (!strchr(t->short_arg, *p)) {
-					apply(t, &dr, NULL, *p, "", &iopts);
+					apply(t, &dr, NULL, *p, "", &o);
 					continue;
 				}
 				if (p[1]) {
-					apply(t, &dr, NULL, *p, p + 1, &iopts);
+					apply(t, &dr, NULL, *p, p + 1, &o);
 				} else if (next < end) {
-					apply(t, &dr, NULL, *p, next, &iopts);
+					apply(t, &dr, NULL, *p, next, &o);
 					next += strnlen(next, (size_t)(end - next)) + 1;
 				}
 				break;
@@ -158,13 +196,16 @@ int qemu_tool_parse(const char *prog, const char *args, size_t len, struct qemu_
 		}
 		a = next;
 	}
-	if (file && iopts)
+	if (file && o.image_opts)
 		err = image_opts(file, &dr);
 	else if (file && !(dr.file = strdup(file)))
 		err = -ENOMEM;
 	if (!err) {
-		dr.direct |= !strcmp(dr.cache, "none") || !strcmp(dr.cache, "directsync");
-		dr.uring = !strcmp(dr.aio, "io_uring");
+		if (o.native)
+			set(dr.aio, sizeof(dr.aio), "native");
+		qemu_drive_settle(&dr);
+		/* Said as given; the tool's own default when not. */
+		dr.default_cache = t->default_cache;
 		err = qemu_drive_add(d, &dr);
 	} else {
 		free(dr.file);

@@ -88,6 +88,18 @@ static void test_odd(void **state)
 	assert_int_equal(parse("qemu\n-drive=file=/vm/x.img,cache=directsync"), 0);
 	assert_int_equal(d.n, 1);
 	assert_true(d.v[0].direct);
+	/* An explicit cache.direct=off wins over cache=none, whatever the order; off is none. */
+	assert_int_equal(parse("qemu\n-drive\nfile=/vm/a.img,cache.direct=off,cache=none\n"
+			       "-drive\nfile=/vm/b.img,cache=off"), 0);
+	assert_false(d.v[0].direct);
+	assert_true(d.v[0].direct_set);
+	assert_true(d.v[1].direct);
+	/* qemu-storage-daemon's --blockdev=VALUE, and a protocol's URL left out. */
+	assert_int_equal(parse("qemu-storage-daemon\n--blockdev=driver=file,node-name=f,filename=/q.img,"
+			       "aio=io_uring\n-drive\nfile=https://u:pw@h/x.img\n-drive\nfile=nbd:h:10809"), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].file, "/q.img");
+	assert_true(d.v[0].uring);
 	/* A drive with no file (an empty CD), -drive last with nothing after, bad JSON. */
 	assert_int_equal(parse("qemu\n-drive\nif=ide,media=cdrom\n-blockdev\n{\"driver\":\n-drive"), 0);
 	assert_int_equal(d.n, 0);
@@ -157,6 +169,25 @@ static void test_tools(void **state)
 	assert_true(d.v[0].direct);
 	assert_int_equal(tool("qemu-io", "qemu-io\n-iio_uring\n/x/q.img"), 0);
 	assert_true(d.v[0].uring);
+	/*
+	 * As QEMU takes them: a unique prefix of a long option (--ai, --cach),
+	 * "off" for "none", qemu-io's -k over any -i, and qemu-io's own default.
+	 */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--ai\nthreads\n--cach=off\n/srv/p.img"), 0);
+	assert_string_equal(d.v[0].file, "/srv/p.img");
+	assert_string_equal(d.v[0].aio, "threads");
+	assert_true(d.v[0].direct);
+	assert_string_equal(d.v[0].default_cache, "writeback");
+	/* "--s" is --socket, --snapshot or --shared: no option, and its value no image. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n/srv/p.img\n--s"), 0);
+	assert_string_equal(d.v[0].file, "/srv/p.img");
+	assert_int_equal(tool("qemu-io", "qemu-io\n-k\n-i\nio_uring\n/x/q.img"), 0);
+	assert_string_equal(d.v[0].aio, "native");
+	assert_false(d.v[0].uring);
+	assert_string_equal(d.v[0].default_cache, "writethrough");
+	/* An image that is no local file (a URL may carry a password): not kept. */
+	assert_int_equal(tool("qemu-nbd", "qemu-nbd\niscsi://user%secret@10.0.0.1/iqn.x/0"), 0);
+	assert_int_equal(d.n, 0);
 	/* No image (still parsing options when it exited), a value cut short, another program. */
 	assert_int_equal(tool("qemu-nbd", "qemu-nbd\n--aio"), 0);
 	assert_int_equal(d.n, 0);
