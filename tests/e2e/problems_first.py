@@ -7,8 +7,9 @@ JSON, TEXT, MARKDOWN and HTML are one host's report in each format (each may be 
 run: each is judged on the problems it lists); NEED-IDS, comma-separated, the problem ids
 every format must list. Checks: each format opens with the problems, ranked 1..N, worst
 first, each once with its fix said once; in the text, every problem's fix within the
-first 40 lines; in the HTML, the problems' section before the drawing; in the JSON, each
-warn or fail finding belongs to exactly one problem, and no problem is said twice.
+first 40 lines; in the HTML, the problems' section before the drawing; in the JSON, every
+NEED-ID listed, no failing problem after a warning, each warn or fail finding in exactly
+one problem, and no problem said twice.
 Prints a one-line summary; exits 1 with the reasons on stderr.
 """
 import json
@@ -81,8 +82,17 @@ def html_problems(errs, need, page):
     judge(errs, need, "html", listed, alltext, 0 <= ps < svg)
 
 
-def json_problems(errs, doc):
+SEVERITY = {"error": 0, "fail": 1, "warn": 2, "info": 3}
+
+
+def json_problems(errs, need, doc):
     probs = doc.get("problems") or []
+    if not need <= {p["id"] for p in probs}:
+        errs.append("json: problems %s, not all of %s" % (sorted({p["id"] for p in probs}), sorted(need)))
+    # worst first: no failing problem after a warning
+    ranks = [SEVERITY.get(p["status"], 9) for p in probs]
+    if ranks != sorted(ranks):
+        errs.append("json: not worst first: %s" % [(p["id"], p["status"]) for p in probs])
     owned = {}
     for p in probs:
         for i in p["findings"] + p["also"]:
@@ -99,7 +109,7 @@ def main():
     doc = json.load(open(sys.argv[1]))
     need = {i for i in sys.argv[5].split(",") if i}
     errs = []
-    probs = json_problems(errs, doc)
+    probs = json_problems(errs, need, doc)
     text_problems(errs, need, open(sys.argv[2]).read().splitlines())
     markdown_problems(errs, need, open(sys.argv[3]).read())
     html_problems(errs, need, open(sys.argv[4]).read())
