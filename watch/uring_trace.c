@@ -454,6 +454,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 	struct ut_ring *ring;
 	struct ut_req *q;
 
+	ut->punted_submit = 0;
 	tp_field_u64(ut->f_req[UT_PUNT], r->raw, r->len, &req);
 	tp_field_u64(ut->f_ctx[UT_PUNT], r->raw, r->len, &ctx);
 	if (tp_field_u64(ut->f_opcode[UT_PUNT], r->raw, r->len, &opcode)) {
@@ -496,6 +497,7 @@ static void on_punt(struct uring_trace *ut, const struct tp_record *r)
 		}
 	}
 	q->punted = true;
+	ut->punted_submit = q->time;
 	ut_wait_for_worker(ut, q);
 	if (q->fd >= 0) {
 		struct ut_file *f = ut_file_of(ut, q->fd);

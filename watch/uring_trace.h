@@ -295,6 +295,12 @@ struct uring_trace {
 	uint64_t edge_reqs, edge_punts;
 	uint64_t cut_punts;		/* punted, file not yet seen when sampling stopped */
 	/*
+	 * The submit time of the request the last punt event punted for the
+	 * first time; 0 when it punted none (a repeat, or a request not seen
+	 * submitted): the time series counts a punt where its request came.
+	 */
+	uint64_t punted_submit;
+	/*
 	 * When sampling was last switched on, on every thread: a request
 	 * submitted before may have had events on a thread not yet enabled.
 	 */

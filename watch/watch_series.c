@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The watch as a time series: each sampled submit and punt counted in the
- * 100 ms bucket it fell in, from the watch's start, so a report can draw
- * when the requests and punts came (a burst at a page flush, a stall). The
+ * The watch as a time series: each sampled submit counted in the 100 ms
+ * bucket it fell in, from the watch's start, and each request punted in its
+ * submit's bucket (a punt that crossed a bucket's edge is still its
+ * request's; a request not seen submitted is in no bar), so a report can
+ * draw when the requests and punts came (a burst at a page flush, a stall). The
  * counts are the samples', so a bucket outside the sampling windows is
  * empty for want of samples, not of requests: watch_series_sampled says how
  * much of each was sampled, from the windows the watch kept.

@@ -53,6 +53,21 @@ struct watch_run {
 	uint64_t drained;		/* samples taken in: what the budget counts */
 };
 
+/*
+ * Into the picture over time: a request from when every thread's events
+ * were on (sampled_since: one submitted while they were being switched on
+ * may have lost its punt, as the file accounts leave it out), and a punt
+ * where its request came, so that a bar of requests and its punts stand
+ * side by side.
+ */
+static void series_add(struct punt_watch *w, const struct tp_record *t)
+{
+	uint64_t when = t->event == UT_PUNT ? w->ut.punted_submit : t->time;
+
+	if (when >= w->ut.sampled_since)
+		watch_series_add(w->series, t->event, when);
+}
+
 static void on_record(const struct tp_record *r, void *arg)
 {
 	struct watch_run *run = arg;
@@ -62,7 +77,7 @@ static void on_record(const struct tp_record *r, void *arg)
 	t.event = run->map[r->event];
 	uring_trace_record(&run->w->ut, &t);
 	if (run->w->series)
-		watch_series_add(run->w->series, t.event, t.time);
+		series_add(run->w, &t);
 }
 
 static void count_ops(struct punt_watch *w)

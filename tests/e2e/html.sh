@@ -119,7 +119,7 @@ punts = dict(re.findall(r'<title>(\d+) ms: (\d+) punted</title>', fig.group(1)))
 cap = re.search(r'(\d+) requests and (\d+) punts sampled', fig.group(1))
 if len(reqs) < 5 or reqs != punts:
     sys.exit("bars: %d of requests, %d of punts, unequal: %s" % (len(reqs), len(punts),
-             {k: (reqs.get(k), punts.get(k)) for k in set(reqs) ^ set(punts)}))
+             {k: (reqs.get(k), punts.get(k)) for k in set(reqs) | set(punts) if reqs.get(k) != punts.get(k)}))
 if sum(map(int, punts.values())) != int(cap.group(2)):
     sys.exit("the bars' punts do not add up to the caption's")
 EOP

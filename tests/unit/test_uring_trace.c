@@ -71,6 +71,30 @@ static void test_join(void **state)
 }
 
 /*
+ * For the time series: a punt is its request's, at its submit's time, even
+ * when the punt event came later (a 100 ms bucket's edge between them); a
+ * repeat punt, or one of a request not seen submitted, is no request's.
+ */
+static void test_punted_submit(void **state)
+{
+	uint64_t t;
+
+	(void)state;
+	setup_trace();
+	submit(0x1000, 23, "WRITE", 0);
+	t = now;
+	file_get(0x1000, 3);
+	now += 5000000;		/* 5 ms later: maybe the next bucket */
+	punt(0x1000, 23, "WRITE");
+	assert_int_equal(ut.punted_submit, t);
+	punt(0x1000, 23, "WRITE");	/* punted again: counted once */
+	assert_int_equal(ut.punted_submit, 0);
+	punt(0x9000, 23, "WRITE");	/* submitted before the watch */
+	assert_int_equal(ut.punted_submit, 0);
+	uring_trace_free(&ut);
+}
+
+/*
  * Sampling with gaps: a forced punt whose worker's file_get falls after the
  * stop is cut, and so is one submitted just before sampling went on (its
  * worker's events may not have been on yet); neither is a punt without a
@@ -503,6 +527,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_punted_submit),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_socket_punt_without_file),
 		cmocka_unit_test(test_fields_bounded),
